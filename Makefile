@@ -1,0 +1,44 @@
+# Every target that needs the environment depends on `install`, which is a
+# no-op when .venv is up to date and the Go helper is already built.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+ARGS   ?=
+
+.PHONY: install helper test lint check golden bench mutants clean
+
+install: $(STAMP) helper
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+# Builds (or finds in the cache) the Go helper, so the first render is warm.
+helper: $(STAMP)
+	$(PY) -m wendy_llm.toolchain
+
+lint: install
+	$(VENV)/bin/ruff check wendy_llm tests bench
+	$(VENV)/bin/ruff format --check wendy_llm tests bench
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest $(ARGS)
+
+check: install
+	$(VENV)/bin/wendy-llm check $(ARGS)
+
+golden: install
+	$(VENV)/bin/wendy-llm golden --update $(ARGS)
+
+bench: install
+	$(PY) bench/run.py $(ARGS)
+
+mutants: install
+	$(PY) -m wendy_llm.mutants $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

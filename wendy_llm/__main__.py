@@ -1,0 +1,7 @@
+"""``python -m wendy_llm`` is the ``wendy-llm`` command."""
+
+import sys
+
+from wendy_llm.cli import main
+
+sys.exit(main())
