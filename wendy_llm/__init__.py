@@ -3,7 +3,9 @@
 The public API, re-exported here and nowhere else.
 """
 
+from wendy_llm.engine import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
+    DataTypeError,
     EngineError,
     OutputTooLarge,
     RenderTimeout,
@@ -15,12 +17,16 @@ from wendy_llm.errors import (
 )
 
 __all__ = [
+    "DataTypeError",
     "EngineError",
     "OutputTooLarge",
+    "RenderJob",
     "RenderTimeout",
+    "Renderer",
     "TemplateError",
     "TemplateExecError",
     "TemplateParseError",
     "ToolchainError",
     "WendyLlmError",
+    "shared_renderer",
 ]

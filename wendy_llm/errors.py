@@ -68,3 +68,15 @@ class OutputTooLarge(EngineError):
 
 class ToolchainError(WendyLlmError):
     """No Go toolchain was found, or building the helper failed."""
+
+
+class DataTypeError(WendyLlmError):
+    """Template data holds a value Go's engine cannot represent.
+
+    ``path`` locates it in the data map (``.services[2].port``; empty for the
+    map itself).
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path

@@ -1,0 +1,273 @@
+"""Engine benchmark: what a render costs through each path to Go's text/template.
+
+Measures, side by side on the llm template's ``docker-compose.yml``:
+
+(a) single renders through one persistent helper (``Renderer.render``),
+(b) batched renders (``Renderer.render_many``),
+(c) a new helper process per render (``with Renderer() as r: r.render(...)``),
+(d) the same template executed N times inside Go (the helper's bench mode),
+
+plus the helper's cold start (a build into an empty cache) and warm start
+(cached binary). Each figure is the best of several rounds, which filters
+out scheduler noise on shared machines.
+
+Run: ``python bench/run.py`` (``make bench``) or ``python bench/bench_engine.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from wendy_llm.engine import Renderer, RenderJob
+from wendy_llm.toolchain import CACHE_ENV_VAR, build_helper, cache_dir, find_go, helper_path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE_PATH = ROOT / "templates" / "python" / "llm" / "docker-compose.yml"
+TEMPLATE_NAME = "docker-compose.yml"
+BATCH = 500
+TARGET_BATCH_VS_GO = 3.0
+TARGET_SINGLE_VS_PROCESS = 30.0
+
+# Stands in for the real file while the llm template does not exist yet: the
+# same shape (comment header, conditional services, trimmed actions).
+FALLBACK_TEMPLATE = """\
+{{- /* Ollama serves the model; Open WebUI is the chat front end. */ -}}
+{{- $dflash := eq .OLLAMA_MODEL "laguna-s-2.1-dflash" -}}
+# Ollama serves the model on port 11434; Open WebUI is the chat front end.
+services:
+{{- if $dflash}}
+  vllm:
+    build: ./vllm
+    restart: unless-stopped
+    ports:
+      - "8000:8000"
+    volumes:
+      - "{{.APP_ID}}-hf:/models"
+{{- else}}
+  ollama:
+    build: ./ollama
+    environment:
+      OLLAMA_MODEL: "{{.OLLAMA_MODEL}}"
+    ports:
+      - "11434:11434"
+    volumes:
+      - "{{.APP_ID}}-models:/models"
+{{- end}}
+
+  open-webui:
+    build: ./open-webui
+    ports:
+      - "{{.PORT}}:{{.PORT}}"
+    environment:
+      PORT: "{{.PORT}}"
+      OLLAMA_BASE_URL: "http://ollama:11434"
+    volumes:
+      - "{{.APP_ID}}-openwebui:/data"
+    depends_on:
+      - ollama
+
+volumes:
+  {{.APP_ID}}-models:
+  {{.APP_ID}}-openwebui:
+"""
+
+MODELS = (
+    "gemma4:e2b",
+    "gemma4:e4b",
+    "gemma4:26b",
+    "gemma3:4b",
+    "llama3.2:3b",
+    "qwen2.5:3b",
+    "mistral:7b",
+    "laguna-xs-2.1:q4_K_M",
+)
+
+
+@dataclass(frozen=True)
+class Figures:
+    single_us: float
+    batched_us: float
+    process_us: float
+    in_go_us: float
+    cold_start_s: float
+    cold_start_empty_gocache_s: float | None
+    warm_start_ms: float
+
+
+def load_template() -> tuple[str, str]:
+    """The template text and where it came from."""
+    if TEMPLATE_PATH.is_file():
+        return TEMPLATE_PATH.read_text(encoding="utf-8"), str(TEMPLATE_PATH.relative_to(ROOT))
+    return FALLBACK_TEMPLATE, "a representative compose template embedded in the bench"
+
+
+def data_maps(count: int) -> list[dict[str, object]]:
+    """Distinct data maps, as the CLI builds them (PORT a float64 default)."""
+    return [
+        {"APP_ID": f"app-{i}", "PORT": 8080.0, "OLLAMA_MODEL": MODELS[i % len(MODELS)]}
+        for i in range(count)
+    ]
+
+
+def timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def single_renders(renderer: Renderer, text: str, maps: Sequence[Mapping[str, object]]) -> None:
+    for data in maps:
+        renderer.render(text, data, TEMPLATE_NAME)
+
+
+def batched_renders(renderer: Renderer, batches: Sequence[Sequence[RenderJob]]) -> None:
+    for batch in batches:
+        for result in renderer.render_many(batch):
+            if not isinstance(result, bytes):
+                raise result
+
+
+def process_per_render(text: str, maps: Sequence[Mapping[str, object]]) -> None:
+    for data in maps:
+        with Renderer() as renderer:
+            renderer.render(text, data, TEMPLATE_NAME)
+
+
+def measure_steady(text: str, scale: float, rounds: int = 5) -> tuple[float, float, float, float]:
+    """Seconds per render for (a), (b), (c), (d): the best round of each.
+
+    The modes take turns within each round, so a noisy moment on a shared
+    machine does not favour one of them.
+    """
+    single_maps = data_maps(max(50, int(2000 * scale)))
+    jobs = [
+        RenderJob(text, data, TEMPLATE_NAME) for data in data_maps(max(500, int(20000 * scale)))
+    ]
+    batches = [jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)]
+    process_maps = data_maps(max(5, int(40 * scale)))
+    go_iterations = max(100, int(20000 * scale))
+    go_job = RenderJob(text, data_maps(1)[0], TEMPLATE_NAME)
+    best = [float("inf")] * 4
+    with Renderer() as renderer:
+        renderer.render(go_job.text, go_job.data, TEMPLATE_NAME)  # start the helper
+        for _ in range(rounds):
+            figures = (
+                timed(lambda: single_renders(renderer, text, single_maps)) / len(single_maps),
+                timed(lambda: batched_renders(renderer, batches)) / len(jobs),
+                timed(lambda: process_per_render(text, process_maps)) / len(process_maps),
+                renderer.benchmark_in_go(go_job, go_iterations) / 1e9,
+            )
+            best = [min(b, f) for b, f in zip(best, figures, strict=True)]
+    return best[0], best[1], best[2], best[3]
+
+
+def measure_cold_start(*, empty_gocache: bool) -> float:
+    """Seconds to build the helper into an empty cache directory."""
+    go = find_go()
+    with tempfile.TemporaryDirectory(prefix="wendy-bench-") as tmp:
+        saved = os.environ.get("GOCACHE")
+        if empty_gocache:
+            os.environ["GOCACHE"] = str(Path(tmp) / "gocache")
+        try:
+            start = time.perf_counter()
+            build_helper(go, Path(tmp) / "cache")
+            elapsed = time.perf_counter() - start
+        finally:
+            if empty_gocache:
+                if saved is None:
+                    del os.environ["GOCACHE"]
+                else:
+                    os.environ["GOCACHE"] = saved
+    return elapsed
+
+
+def measure_warm_start(text: str, data: Mapping[str, object]) -> float:
+    """Seconds from nothing to a first render with the helper already cached."""
+    helper_path()  # make sure it is cached
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        binary = build_helper(find_go(), cache_dir())
+        with Renderer(helper=binary) as renderer:
+            renderer.render(text, data, TEMPLATE_NAME)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure(scale: float, *, empty_gocache: bool) -> Figures:
+    text, _ = load_template()
+    helper_path()  # build outside the timings
+    single, batched, process, in_go = measure_steady(text, scale)
+    warm = measure_warm_start(text, data_maps(1)[0])
+    cold = measure_cold_start(empty_gocache=False)
+    cold_empty = measure_cold_start(empty_gocache=True) if empty_gocache else None
+    return Figures(
+        single_us=single * 1e6,
+        batched_us=batched * 1e6,
+        process_us=process * 1e6,
+        in_go_us=in_go * 1e6,
+        cold_start_s=cold,
+        cold_start_empty_gocache_s=cold_empty,
+        warm_start_ms=warm * 1e3,
+    )
+
+
+def report(figures: Figures, source: str) -> list[str]:
+    """The printed report (one line each)."""
+    batch_vs_go = figures.batched_us / figures.in_go_us
+    process_vs_single = figures.process_us / figures.single_us
+    lines = [
+        f"engine: rendering {source}",
+        f"  (a) single render, persistent helper  {figures.single_us:10.1f} us/render",
+        f"  (b) batched renders ({BATCH} per batch)   {figures.batched_us:10.1f} us/render",
+        f"  (c) new helper process per render     {figures.process_us:10.1f} us/render",
+        f"  (d) executed inside Go (bench mode)   {figures.in_go_us:10.1f} us/render",
+        f"  batched / in-Go             {batch_vs_go:6.2f}x  (target <= {TARGET_BATCH_VS_GO:g}x)"
+        f"  {'ok' if batch_vs_go <= TARGET_BATCH_VS_GO else 'MISSED'}",
+        f"  process-per-render / single {process_vs_single:6.1f}x  (target >= "
+        f"{TARGET_SINGLE_VS_PROCESS:g}x)"
+        f"  {'ok' if process_vs_single >= TARGET_SINGLE_VS_PROCESS else 'MISSED'}",
+        f"  single / batched            {figures.single_us / figures.batched_us:6.1f}x",
+        f"  cold start: helper build into an empty cache    {figures.cold_start_s:7.2f} s"
+        " (Go's build cache as found)",
+    ]
+    if figures.cold_start_empty_gocache_s is not None:
+        lines.append(
+            "  cold start: ... and an empty Go build cache     "
+            f"{figures.cold_start_empty_gocache_s:7.2f} s (a fresh machine)"
+        )
+    lines.append(
+        f"  warm start: cached binary to first render       {figures.warm_start_ms:7.1f} ms"
+    )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply the iteration counts (default 1)"
+    )
+    parser.add_argument(
+        "--skip-empty-gocache",
+        action="store_true",
+        help="skip the cold build with an empty Go build cache (it compiles the stdlib)",
+    )
+    args = parser.parse_args(argv)
+    if os.environ.get(CACHE_ENV_VAR):
+        print(f"engine: using {CACHE_ENV_VAR}={os.environ[CACHE_ENV_VAR]}")
+    _, source = load_template()
+    figures = measure(args.scale, empty_gocache=not args.skip_empty_gocache)
+    for line in report(figures, source):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""Shared helpers for the engine and toolchain tests."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from wendy_llm.engine import Renderer
+
+# Go's range over a list costs about the same per step on any machine, so
+# nesting it makes renders whose duration the tests can scale.
+NESTED_RANGE = "{{range .L}}{{range $.L}}{{end}}{{end}}done"
+# Three levels over 2000 items: 8e9 steps, far beyond any test's timeout.
+# (Portable: `{{range 100000000}}` needs Go >= 1.24's range over int.)
+ENDLESS = "{{range .L}}{{range $.L}}{{range $.L}}{{end}}{{end}}{{end}}never"
+ENDLESS_DATA: dict[str, object] = {"L": list(range(2000))}
+
+
+def write_script(path: Path, body: str) -> Path:
+    """An executable POSIX shell script."""
+    path.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def is_reaped(pid: int) -> bool:
+    """True when ``pid`` is neither running nor a zombie child of this process."""
+    try:
+        waited, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        waited = -1  # not our child (any more): reaped
+    if waited == pid:
+        return False  # it was a zombie until this very call
+    return waited == -1 and not Path(f"/proc/{pid}").exists()
+
+
+def calibrated_items(renderer: Renderer, seconds: float) -> list[int]:
+    """A list for NESTED_RANGE that makes one render take about ``seconds``."""
+    n = 300
+    while True:
+        start = time.perf_counter()
+        renderer.render(NESTED_RANGE, {"L": list(range(n))})
+        elapsed = time.perf_counter() - start
+        if elapsed >= 0.02:
+            break
+        n *= 2
+    # The render costs n**2 steps.
+    scaled = int(n * (seconds / elapsed) ** 0.5)
+    return list(range(max(scaled, 10)))

@@ -1,0 +1,3 @@
+module wendyhelper
+
+go 1.22
