@@ -80,3 +80,122 @@ class DataTypeError(WendyLlmError):
     def __init__(self, message: str, *, path: str) -> None:
         super().__init__(message)
         self.path = path
+
+
+# --- templates: manifest, values, files, picks (issue 3) ----------------------
+
+
+class TemplateLoadError(WendyLlmError):
+    """A template directory cannot be read (``path`` names what failed)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_with_kwargs, (type(self), self.args, {"path": self.path}))
+
+
+def _rebuild_with_kwargs(
+    cls: type[WendyLlmError], args: tuple[object, ...], kwargs: dict[str, object]
+) -> WendyLlmError:
+    # Exceptions with keyword-only fields do not survive the default pickling.
+    return cls(*args, **kwargs)
+
+
+class ManifestError(WendyLlmError):
+    """``template.json`` or ``template.schema.json`` is malformed.
+
+    ``file`` is the manifest's file name, ``json_path`` the offending
+    element (``phases[0].questions[1]``, empty for the document itself),
+    and ``line``/``column`` (1-based) locate it when known.  ``str()`` is
+    ``<file>: <json path>: <message>`` for shape errors and
+    ``<file>:<line>:<column>: <message>`` for syntax errors.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str,
+        json_path: str = "",
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.file = file
+        self.json_path = json_path
+        self.line = line
+        self.column = column
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields: dict[str, object] = {"file": self.file, "json_path": self.json_path}
+        fields.update(line=self.line, column=self.column)
+        return (_rebuild_with_kwargs, (type(self), self.args, fields))
+
+
+class ValuesError(WendyLlmError):
+    """A value cannot be assembled: a bad override, a missing variable, a
+    required picker question without an answer.  ``variable`` names it."""
+
+    def __init__(self, message: str, *, variable: str) -> None:
+        super().__init__(message)
+        self.variable = variable
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_with_kwargs, (type(self), self.args, {"variable": self.variable}))
+
+
+class AppIdError(ValuesError):
+    """The app id is empty or (strict mode) unsafe; ``variable`` is ``APP_ID``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, variable="APP_ID")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (AppIdError, self.args)
+
+
+class RenderError(WendyLlmError):
+    """A file of the template failed in the engine, worded as ``wendy init``
+    words it: ``parsing <path>: <go error>`` or ``rendering <path>: <go error>``.
+
+    ``path`` is the file's path in the template and ``cause`` the engine's
+    ``TemplateError`` (``line``/``column`` come from it).
+    """
+
+    def __init__(self, *, path: str, cause: TemplateError) -> None:
+        verb = "parsing" if isinstance(cause, TemplateParseError) else "rendering"
+        super().__init__(f"{verb} {path}: {cause.message}")
+        self.path = path
+        self.cause = cause
+
+    @property
+    def line(self) -> int | None:
+        return self.cause.line
+
+    @property
+    def column(self) -> int | None:
+        return self.cause.column
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_render_error, (self.path, self.cause))
+
+
+def _rebuild_render_error(path: str, cause: TemplateError) -> RenderError:
+    return RenderError(path=path, cause=cause)
+
+
+class TreeWriteError(WendyLlmError):
+    """A rendered tree could not be written to ``path`` (nothing was left behind)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_with_kwargs, (type(self), self.args, {"path": self.path}))
+
+
+class PickError(WendyLlmError):
+    """A pick was asked for by a slug the template does not have."""

@@ -1,0 +1,110 @@
+"""Where each value of a JSON document starts (line and column), by JSON path.
+
+``json.loads`` returns values without positions; lints and shape errors
+want to point at a line.  ``value_positions`` walks text that ``json.loads``
+already accepted and records the start of every value.  Paths are tuples of
+object keys (``str``) and array indices (``int``); lines and columns are
+1-based, columns counted in characters like ``json.JSONDecodeError``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections.abc import Mapping
+
+JsonPath = tuple[str | int, ...]
+
+_WS = " \t\n\r"
+
+
+def _string_end(text: str, pos: int) -> int:
+    """Index just past the string literal whose opening quote is at ``pos``."""
+    pos += 1
+    while text[pos] != '"':
+        pos += 2 if text[pos] == "\\" else 1
+    return pos + 1
+
+
+def format_json_path(path: JsonPath) -> str:
+    """``("phases", 0, "questions", 1)`` -> ``phases[0].questions[1]``.
+
+    Keys that are not identifiers are quoted: ``["a b"]``.
+    """
+    out: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif part.isidentifier():
+            out.append(f".{part}" if out else part)
+        else:
+            out.append(f"[{json.dumps(part)}]")
+    return "".join(out)
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = [0]
+        for index, ch in enumerate(text):
+            if ch == "\n":
+                self.line_starts.append(index + 1)
+        self.positions: dict[JsonPath, tuple[int, int]] = {}
+
+    def location(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    def skip(self, pos: int) -> int:
+        while pos < len(self.text) and self.text[pos] in _WS:
+            pos += 1
+        return pos
+
+    def value(self, pos: int, path: JsonPath) -> int:
+        pos = self.skip(pos)
+        self.positions[path] = self.location(pos)
+        ch = self.text[pos]
+        if ch == "{":
+            return self.obj(pos + 1, path)
+        if ch == "[":
+            return self.arr(pos + 1, path)
+        if ch == '"':
+            return _string_end(self.text, pos)
+        end = pos
+        while end < len(self.text) and self.text[end] not in _WS + ",]}":
+            end += 1
+        return end
+
+    def obj(self, pos: int, path: JsonPath) -> int:
+        pos = self.skip(pos)
+        if self.text[pos] == "}":
+            return pos + 1
+        while True:
+            pos = self.skip(pos)
+            end = _string_end(self.text, pos)
+            key = json.loads(self.text[pos:end])
+            pos = end
+            pos = self.skip(pos) + 1  # the colon
+            pos = self.skip(self.value(pos, (*path, key)))
+            if self.text[pos] == "}":
+                return pos + 1
+            pos += 1  # the comma
+
+    def arr(self, pos: int, path: JsonPath) -> int:
+        pos = self.skip(pos)
+        if self.text[pos] == "]":
+            return pos + 1
+        index = 0
+        while True:
+            pos = self.skip(self.value(pos, (*path, index)))
+            index += 1
+            if self.text[pos] == "]":
+                return pos + 1
+            pos += 1
+
+
+def value_positions(text: str) -> Mapping[JsonPath, tuple[int, int]]:
+    """Start (line, column) of every value in ``text`` (valid JSON), by path."""
+    scanner = _Scanner(text)
+    scanner.value(0, ())
+    return scanner.positions
