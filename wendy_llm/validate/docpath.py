@@ -1,0 +1,128 @@
+"""Paths into parsed documents, as the rules file writes them.
+
+``compose.services.open-webui.environment.OPENAI_API_BASE_URL``: the first
+segment names a document (``compose``, ``wendy``, or one the rules file
+declares), the rest walk into it.  Segments are separated by dots:
+
+- ``name``: a mapping key (any characters but ``.``, ``[``, ``]``);
+- ``*``: every value of a mapping or every item of a list;
+- ``[N]``: list item N; ``[*]``: every list item;
+- ``["any key"]`` or ``['any key']``: a key holding dots or brackets.
+
+``${VAR}`` inside a key is replaced by the pick's value of ``VAR`` *after*
+the path is split, so an app id with a dot cannot change the path's shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from wendy_llm.validate.locate import PathKey
+
+WILDCARD = "*"
+
+
+class PathSyntaxError(ValueError):
+    """The path text is not a valid document path."""
+
+
+@dataclass(frozen=True)
+class DocPath:
+    """A parsed path: the document name and the segments after it."""
+
+    text: str
+    document: str
+    segments: tuple[str | int, ...]  # str keys (may hold ${VAR}), int indexes, or "*"
+    wildcard_keys: frozenset[int]  # positions whose "*" is a wildcard, not a key "*"
+
+    def substitute(self, resolve: Callable[[str], str]) -> DocPath:
+        """This path with ``${VAR}`` in keys replaced by ``resolve(text)``."""
+        segments = tuple(
+            resolve(s) if isinstance(s, str) and i not in self.wildcard_keys else s
+            for i, s in enumerate(self.segments)
+        )
+        return DocPath(self.text, self.document, segments, self.wildcard_keys)
+
+
+_TOKEN = re.compile(
+    r"""\[(?P<index>[0-9]+|\*)\]"""
+    r"""|\[(?P<q>["'])(?P<quoted>.*?)(?P=q)\]"""
+    r"""|(?P<dot>\.)"""
+    r"""|(?P<plain>(?:\$\{[^}]*\}|[^.\[\]$]|\$(?!\{))+)"""
+)
+
+
+def parse_path(text: str) -> DocPath:
+    """Parse ``text``; raises :class:`PathSyntaxError` with the reason."""
+    segments: list[str | int] = []
+    wildcards: set[int] = set()
+    position = 0
+    expect_segment = True
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            raise PathSyntaxError(f"unexpected {text[position]!r} at position {position + 1}")
+        position = match.end()
+        if match.group("dot") is not None:
+            if expect_segment:
+                raise PathSyntaxError(f"empty segment before position {position}")
+            expect_segment = True
+            continue
+        if match.group("plain") is not None:
+            if not expect_segment:
+                raise PathSyntaxError(f"missing '.' before {match.group('plain')!r}")
+            plain = match.group("plain")
+            if plain == WILDCARD:
+                wildcards.add(len(segments))
+            segments.append(plain)
+        elif match.group("index") is not None:
+            index = match.group("index")
+            if index == WILDCARD:
+                wildcards.add(len(segments))
+                segments.append(WILDCARD)
+            else:
+                segments.append(int(index))
+        else:
+            segments.append(match.group("quoted"))
+        expect_segment = False
+    if expect_segment:
+        raise PathSyntaxError("the path is empty or ends with '.'")
+    head = segments[0]
+    if not isinstance(head, str) or 0 in wildcards:
+        raise PathSyntaxError("a path starts with a document name")
+    return DocPath(text, head, tuple(segments[1:]), frozenset(i - 1 for i in wildcards if i))
+
+
+@dataclass(frozen=True)
+class Match:
+    """One value a path reached, and the concrete key path to it."""
+
+    keys: PathKey
+    value: object
+
+
+def resolve(path: DocPath, document: object) -> list[Match]:
+    """Every value ``path`` reaches in ``document`` (none when it reaches nothing)."""
+    current = [Match((), document)]
+    for position, segment in enumerate(path.segments):
+        step: list[Match] = []
+        for match in current:
+            value = match.value
+            if position in path.wildcard_keys:
+                if isinstance(value, Mapping):
+                    step += [Match((*match.keys, str(k)), v) for k, v in value.items()]
+                elif isinstance(value, list):
+                    step += [Match((*match.keys, i), v) for i, v in enumerate(value)]
+            elif isinstance(segment, int):
+                if isinstance(value, list) and 0 <= segment < len(value):
+                    step.append(Match((*match.keys, segment), value[segment]))
+            elif isinstance(value, Mapping):
+                for key, item in value.items():
+                    # YAML may have typed a key (8080:, true:); paths are text.
+                    if str(key) == segment:
+                        step.append(Match((*match.keys, segment), item))
+                        break
+        current = step
+    return current

@@ -1,0 +1,54 @@
+"""The ``golden`` check: the committed fixtures match fresh renders.
+
+A thin wrapper: :func:`wendy_llm.golden.check_golden` does the work and
+this module turns its problems into findings.  A problem about one pick
+goes to that pick's row; one about several picks (a shared file) or the
+whole template (layout, stale fixtures) goes to the template-wide row, so
+it is reported once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wendy_llm.findings import TEMPLATE_WIDE, Finding, error
+
+if TYPE_CHECKING:
+    from wendy_llm.engine import Renderer
+    from wendy_llm.template import Template
+
+CHECK = "golden"
+
+
+def golden_findings(
+    templates: Sequence[Template],
+    golden_dir: Path,
+    *,
+    pick_slugs: Collection[str] | None,
+    existing: Collection[str],
+    complete: bool,
+    renderer: Renderer | None = None,
+) -> list[Finding]:
+    """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
+
+    ``templates`` are the templates the run checks; ``pick_slugs`` narrows
+    the picks, as ``golden --check --pick`` does.  Fixtures of a template
+    that is not checked are called stale only when the run covers every
+    template (``complete``) and no such template exists (``existing`` is
+    every template id found on disk, loadable or not).
+    """
+    from wendy_llm.golden import check_golden
+
+    result = check_golden(templates, golden_dir, pick_slugs=pick_slugs, renderer=renderer)
+    checked = {t.id for t in templates}
+    findings = []
+    for problem in result.problems:
+        unchecked = problem.template_id not in checked
+        if unchecked and (not complete or problem.template_id in existing):
+            continue
+        pick = problem.picks[0] if len(problem.picks) == 1 else TEMPLATE_WIDE
+        finding = error(CHECK, problem.message(), problem.fixture)
+        findings.append(finding.at(problem.template_id, pick))
+    return findings

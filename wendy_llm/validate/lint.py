@@ -1,0 +1,28 @@
+"""The ``lint`` check: ``Template.lint()``'s warnings, as warning findings.
+
+The lints (numbers that render as ``1e+06``, comparisons that depend on
+how a number was typed, files copied unrendered that look like templates,
+validation rules the CLI ignores) live with the loader; they flag what
+makes ``wendy init`` misbehave for some input, not what is broken for
+every input, so they are warnings: shown, and failing the run only with
+``--strict``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wendy_llm.findings import Finding, warning
+
+if TYPE_CHECKING:
+    from wendy_llm.engine import Renderer
+    from wendy_llm.template import Template
+
+CHECK = "lint"
+
+
+def lint_findings(template: Template, renderer: Renderer | None = None) -> list[Finding]:
+    return [
+        warning(CHECK, f"{item.code}: {item.message}", item.file, item.line)
+        for item in template.lint(renderer=renderer)
+    ]

@@ -1,0 +1,186 @@
+"""The ``picker`` validator: the picker is well made, and sentinels stay out of pulls.
+
+Shape (``template.json`` and ``template.schema.json`` against the package's
+schemas) is the loader's job: ``check`` reports a template that fails to
+load as a ``picker`` failure with the loader's own message.  On top of
+that, this module lints what a schema cannot express:
+
+- option values are unique within a question;
+- the default is one of the options (each item, for a checkbox);
+- every option carries the descriptive fields (by default label, size,
+  parameters and comments; a rules file's ``picker.option_fields``
+  overrides) as non-empty text;
+- an option whose label or comment mentions "experimental" says so up
+  front: its comment starts with ``Experimental:``;
+- the colon rule, for the questions the rules file lists under
+  ``sentinels``: an option value without a colon is not an Ollama tag, so
+  only the declared sentinels may lack one (and a sentinel must lack one,
+  and be an option).  Then, per pick, by rendering: no value at the
+  sentinel's ``tag_paths`` (where a tag is handed to Ollama) may be a
+  sentinel or lack a colon, so a sentinel can never reach ``ollama pull``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+
+from wendy_llm.findings import Finding, error
+from wendy_llm.validate.docpath import resolve
+from wendy_llm.validate.documents import Parsed, json_line_index
+from wendy_llm.validate.locate import LineIndex
+from wendy_llm.validate.rules import DEFAULT_OPTION_FIELDS, Rules, Sentinel
+from wendy_llm.validate.schema import json_path
+
+CHECK = "picker"
+PICKER_FILE = "template.schema.json"
+
+
+def lint_picker(
+    text: str | bytes, rules: Rules | None = None, *, path: str = PICKER_FILE
+) -> list[Finding]:
+    """Lint a picker file's text (``rules`` supplies sentinels and option fields)."""
+    try:
+        picker = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return [error(CHECK, f"does not parse as JSON: {exc}", path)]
+    lines = json_line_index(text.decode("utf-8") if isinstance(text, bytes) else text)
+    fields = rules.option_fields if rules is not None else DEFAULT_OPTION_FIELDS
+    sentinels = dict(rules.sentinels) if rules is not None else {}
+    findings: list[Finding] = []
+    seen_questions: set[str] = set()
+    phases = picker.get("phases") if isinstance(picker, Mapping) else None
+    for p_index, phase in enumerate(phases if isinstance(phases, list) else []):
+        questions = phase.get("questions") if isinstance(phase, Mapping) else None
+        for q_index, question in enumerate(questions if isinstance(questions, list) else []):
+            if not isinstance(question, Mapping):
+                continue
+            keys: list[str | int] = ["phases", p_index, "questions", q_index]
+            qid = str(question.get("id", ""))
+            seen_questions.add(qid)
+            findings += _lint_question(question, keys, lines, path, fields, sentinels.get(qid))
+    for qid in sentinels:
+        if qid not in seen_questions:
+            where = rules.path if rules is not None else path
+            line = rules.lines.line(["sentinels", qid]) if rules is not None else None
+            message = f"sentinels: {qid!r} is not a question of {path}"
+            findings.append(error(CHECK, message, where, line))
+    return findings
+
+
+def _lint_question(
+    question: Mapping[str, object],
+    keys: list[str | int],
+    lines: LineIndex,
+    path: str,
+    fields: Sequence[str],
+    sentinel: Sentinel | None,
+) -> list[Finding]:
+    qid = str(question.get("id", json_path(keys)))
+    options = question.get("options")
+    if not isinstance(options, list):
+        return []
+    findings: list[Finding] = []
+
+    def at(*more: str | int) -> int | None:
+        return lines.line([*keys, *more])
+
+    values: list[str] = []
+    for o_index, option in enumerate(options):
+        if not isinstance(option, Mapping):
+            continue
+        value = str(option.get("value", ""))
+        where = f"{qid}: option {value!r}"
+        if value in values:
+            findings.append(
+                error(CHECK, f"{where} appears more than once", path, at("options", o_index))
+            )
+        values.append(value)
+        for name in fields:
+            item = option.get(name)
+            if not isinstance(item, str) or not item.strip():
+                message = f"{where} has no {name!r} (every option needs {', '.join(fields)})"
+                findings.append(error(CHECK, message, path, at("options", o_index)))
+        label = str(option.get("label", ""))
+        comments = str(option.get("comments", ""))
+        if "experimental" in (label + " " + comments).lower() and not comments.startswith(
+            "Experimental:"
+        ):
+            message = f"{where} is experimental, so its comments must start with 'Experimental:'"
+            findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
+    findings += _default_findings(question, qid, values, path, at("default"))
+    if sentinel is not None:
+        findings += _colon_findings(sentinel, qid, values, path, at)
+    return findings
+
+
+def _default_findings(
+    question: Mapping[str, object], qid: str, values: Sequence[str], path: str, line: int | None
+) -> list[Finding]:
+    default = question.get("default")
+    if not isinstance(default, str):
+        return []
+    if question.get("type") == "checkbox":
+        wanted = [part.strip() for part in default.split(",") if part.strip()]
+    elif question.get("type") == "radio":
+        wanted = [default]
+    else:
+        return []
+    return [
+        error(CHECK, f"{qid}: the default {item!r} is not one of the options", path, line)
+        for item in wanted
+        if item not in values
+    ]
+
+
+def _colon_findings(
+    sentinel: Sentinel,
+    qid: str,
+    values: Sequence[str],
+    path: str,
+    at: Callable[..., int | None],
+) -> list[Finding]:
+    findings: list[Finding] = []
+    for o_index, value in enumerate(values):
+        if ":" not in value and value not in sentinel.values:
+            message = (
+                f"{qid}: option {value!r} has no colon, so it is not an Ollama tag; "
+                "only a declared sentinel may lack one"
+            )
+            findings.append(error(CHECK, message, path, at("options", o_index, "value")))
+    for value in sentinel.values:
+        if value not in values:
+            message = f"{qid}: the sentinel {value!r} is not one of the options"
+            findings.append(error(CHECK, message, path, at("options")))
+        elif ":" in value:
+            message = (
+                f"{qid}: the sentinel {value!r} has a colon, so it could pass for an Ollama tag"
+            )
+            findings.append(
+                error(CHECK, message, path, at("options", values.index(value), "value"))
+            )
+    return findings
+
+
+def check_sentinel_renders(rules: Rules, documents: Mapping[str, Parsed | None]) -> list[Finding]:
+    """Per pick: no sentinel (or colon-less value) where an Ollama tag is rendered."""
+    findings: list[Finding] = []
+    for qid, sentinel in rules.sentinels.items():
+        for tag_path in sentinel.tag_paths:
+            document = documents.get(tag_path.document)
+            if document is None or document.problem is not None:
+                continue
+            for match in resolve(tag_path, document.data):
+                shown = json_path([tag_path.document, *match.keys])
+                line = document.lines.line(list(match.keys))
+                value = match.value
+                if isinstance(value, str) and value in sentinel.values:
+                    message = (
+                        f"{shown} is {value!r}, a sentinel of {qid}, not an Ollama tag: "
+                        "the sentinel must never reach an Ollama pull"
+                    )
+                    findings.append(error(CHECK, message, document.path, line))
+                elif not isinstance(value, str) or ":" not in value:
+                    message = f"{shown} is {value!r}, which is not an Ollama tag (no colon)"
+                    findings.append(error(CHECK, message, document.path, line))
+    return findings

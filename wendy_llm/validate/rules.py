@@ -1,0 +1,298 @@
+"""A template's rules file: ``golden/<language>/<name>.rules.yaml``.
+
+One file per template holds what is true of its renders, as data rather
+than as Python scattered through tests.  The format (validated by
+``wendy_llm/schemas/rules.schema.json``; see the README for a walk-through):
+
+.. code-block:: yaml
+
+    version: 1
+    documents:            # optional; these are the defaults
+      compose: docker-compose.yml   # (default: the root compose file)
+      wendy: wendy.json
+    sentinels:            # picker lint: option values that are not Ollama tags
+      OLLAMA_MODEL:
+        values: [laguna-s-2.1-dflash]
+        tag_paths: [compose.services.*.environment.OLLAMA_MODEL]
+    picker:
+      option_fields: [label, size, parameters, comments]
+    gate:                 # read by `wendy-llm diff` (issue 5): globs of gated files
+      files: [docker-compose.yml, wendy.json]
+    rules:
+      - name: dflash-has-no-ollama
+        picks: {when: {OLLAMA_MODEL: laguna-s-2.1-dflash}}
+        assert:
+          - {path: compose.services.ollama, absent: true}
+          - {path: "compose.volumes.${APP_ID}-models", absent: true}
+
+A malformed file raises :class:`RulesError` naming the file, the line and
+the rule (``rules[2] (name)``) or section at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema.exceptions import ValidationError
+
+from wendy_llm.errors import RulesError
+from wendy_llm.gostd import go_format_value
+from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
+from wendy_llm.validate.documents import Yaml12Loader
+from wendy_llm.validate.locate import LineIndex
+from wendy_llm.validate.schema import json_path, most_specific, validator_for, violations
+
+SCHEMA = "rules.schema.json"
+OPERATORS = ("absent", "present", "equals", "contains", "excludes", "matches")
+DEFAULT_DOCUMENTS = ("compose", "wendy")
+DEFAULT_OPTION_FIELDS = ("label", "size", "parameters", "comments")
+
+Scalar = str | int | float | bool | None
+
+
+def rules_path(golden_dir: Path, template_id: str) -> Path:
+    """Where the rules of ``template_id`` (``python/llm``) live."""
+    return golden_dir / f"{template_id}.rules.yaml"
+
+
+@dataclass(frozen=True)
+class PickSelector:
+    """Which picks a rule applies to; every given condition must hold."""
+
+    only: tuple[str, ...] = ()
+    except_: tuple[str, ...] = ()
+    when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unless: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def selects(self, slug: str, values: Mapping[str, object]) -> bool:
+        """True when the pick ``slug``, rendered from ``values``, is selected.
+
+        Answers compare as the CLI compares ``when`` conditions: on Go's
+        ``%v`` text of the value (``8080``, ``true``).
+        """
+        if self.only and slug not in self.only:
+            return False
+        if slug in self.except_:
+            return False
+        if self.when and not _answers_match(self.when, values):
+            return False
+        return not (self.unless and _answers_match(self.unless, values))
+
+    def named_slugs(self) -> tuple[str, ...]:
+        return self.only + self.except_
+
+
+def _answers_match(wanted: Mapping[str, tuple[str, ...]], values: Mapping[str, object]) -> bool:
+    return all(
+        name in values and go_format_value(values[name]) in accepted
+        for name, accepted in wanted.items()
+    )
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One assertion: a path, an operator and what it expects."""
+
+    path: DocPath
+    operator: str
+    expected: Scalar
+    message: str | None
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    description: str
+    picks: PickSelector
+    assertions: tuple[Assertion, ...]
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Sentinel:
+    """A picker question whose answers are Ollama tags, and its non-tag values."""
+
+    question: str
+    values: tuple[str, ...]
+    tag_paths: tuple[DocPath, ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A parsed, validated rules file."""
+
+    path: str
+    documents: Mapping[str, str] = field(default_factory=dict)
+    sentinels: Mapping[str, Sentinel] = field(default_factory=dict)
+    option_fields: tuple[str, ...] = DEFAULT_OPTION_FIELDS
+    gate_files: tuple[str, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    lines: LineIndex = field(default_factory=lambda: LineIndex({}))
+
+    def document_names(self) -> set[str]:
+        return set(DEFAULT_DOCUMENTS) | set(self.documents)
+
+
+def load_rules(path: Path, *, display: str | None = None) -> Rules:
+    """Read and validate a rules file (``display`` is the name used in messages)."""
+    shown = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"{shown}: cannot read the rules file: {exc}", path=shown) from exc
+    return parse_rules(text, shown)
+
+
+def parse_rules(text: str, path: str) -> Rules:
+    """Parse rules text; ``path`` names the file in messages."""
+    try:
+        data = yaml.load(text, Loader=Yaml12Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = None if mark is None else mark.line + 1
+        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        raise RulesError(f"{path}:{line}: YAML: {problem}", path=path, line=line) from exc
+    except yaml.YAMLError as exc:
+        raise RulesError(f"{path}: YAML: {exc}", path=path) from exc
+    if data is None:
+        data = {}
+    lines = LineIndex.of(text)
+    errors = violations(validator_for(SCHEMA), data)
+    if errors:
+        raise _schema_error(errors[0], data, lines, path)
+    return _build(data, lines, path)
+
+
+def _rule_label(index: int, data: object) -> str:
+    name = None
+    if isinstance(data, Mapping):
+        rules = data.get("rules")
+        if isinstance(rules, list) and index < len(rules) and isinstance(rules[index], Mapping):
+            name = rules[index].get("name")
+    return f"rules[{index}]" + (f" ({name})" if isinstance(name, str) else "")
+
+
+def _fail(
+    message: str, keys: Sequence[str | int], data: object, lines: LineIndex, path: str
+) -> RulesError:
+    """A RulesError at ``keys``: ``file:line: rules[2] (name): assert[0]: message``."""
+    line = lines.line(list(keys))
+    location = f"{path}:{line}" if line is not None else path
+    if len(keys) >= 2 and keys[0] == "rules" and isinstance(keys[1], int):
+        where = _rule_label(keys[1], data)
+        inner = json_path(keys[2:]) if len(keys) > 2 else ""
+    else:
+        where = str(keys[0]) if keys else "(top level)"
+        inner = json_path(keys[1:]) if len(keys) > 1 else ""
+    text = f"{location}: {where}: " + (f"{inner}: " if inner else "") + message
+    return RulesError(text, path=path, line=line, rule=where)
+
+
+def _schema_error(err: ValidationError, data: object, lines: LineIndex, path: str) -> RulesError:
+    if err.validator == "oneOf" and isinstance(err.instance, Mapping) and "path" in err.instance:
+        present = [op for op in OPERATORS if op in err.instance]
+        message = (
+            f"an assertion needs exactly one of {', '.join(OPERATORS)} "
+            f"(it has {', '.join(present) or 'none'})"
+        )
+        return _fail(message, list(err.absolute_path), data, lines, path)
+    best = most_specific(err)
+    return _fail(best.message, list(best.absolute_path), data, lines, path)
+
+
+def _doc_path(
+    text: str,
+    keys: Sequence[str | int],
+    data: object,
+    lines: LineIndex,
+    path: str,
+    known: set[str],
+) -> DocPath:
+    try:
+        parsed = parse_path(text)
+    except PathSyntaxError as exc:
+        raise _fail(f"bad path {text!r}: {exc}", keys, data, lines, path) from exc
+    if parsed.document not in known:
+        message = (
+            f"path {text!r} names an unknown document {parsed.document!r} "
+            f"(known: {', '.join(sorted(known))}; declare others under documents:)"
+        )
+        raise _fail(message, keys, data, lines, path)
+    return parsed
+
+
+def _answers(raw: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(raw, Mapping):
+        return {}
+    out = {}
+    for name, value in raw.items():
+        items = value if isinstance(value, list) else [value]
+        out[str(name)] = tuple(go_format_value(v) for v in items)
+    return out
+
+
+def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
+    documents = {str(k): str(v) for k, v in (data.get("documents") or {}).items()}
+    known = set(DEFAULT_DOCUMENTS) | set(documents)
+    sentinels = {}
+    for question, spec in (data.get("sentinels") or {}).items():
+        tag_paths = tuple(
+            _doc_path(p, ["sentinels", question, "tag_paths", i], data, lines, path, known)
+            for i, p in enumerate(spec.get("tag_paths", []))
+        )
+        sentinels[str(question)] = Sentinel(str(question), tuple(spec["values"]), tag_paths)
+    rules: list[Rule] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(data.get("rules") or []):
+        name = raw["name"]
+        if name in seen:
+            message = f"the rule name {name!r} is already used by rules[{seen[name]}]"
+            raise _fail(message, ["rules", index, "name"], data, lines, path)
+        seen[name] = index
+        picks = raw.get("picks") or {}
+        selector = PickSelector(
+            only=tuple(picks.get("only", ())),
+            except_=tuple(picks.get("except", ())),
+            when=_answers(picks.get("when")),
+            unless=_answers(picks.get("unless")),
+        )
+        assertions = []
+        for a_index, item in enumerate(raw["assert"]):
+            keys: list[str | int] = ["rules", index, "assert", a_index]
+            operator = next(op for op in OPERATORS if op in item)
+            expected = item[operator]
+            if operator == "matches":
+                try:
+                    re.compile(str(expected))
+                except re.error as exc:
+                    message = f"bad regular expression {expected!r}: {exc}"
+                    raise _fail(message, [*keys, operator], data, lines, path) from exc
+            doc_path = _doc_path(item["path"], [*keys, "path"], data, lines, path, known)
+            assertions.append(
+                Assertion(doc_path, operator, expected, item.get("message"), lines.line(keys))
+            )
+        rules.append(
+            Rule(
+                name,
+                raw.get("description", ""),
+                selector,
+                tuple(assertions),
+                lines.line(["rules", index]),
+            )
+        )
+    picker = data.get("picker") or {}
+    return Rules(
+        path=path,
+        documents=documents,
+        sentinels=sentinels,
+        option_fields=tuple(picker.get("option_fields", DEFAULT_OPTION_FIELDS)),
+        gate_files=tuple((data.get("gate") or {}).get("files", ())),
+        rules=tuple(rules),
+        lines=lines,
+    )

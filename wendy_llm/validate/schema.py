@@ -1,0 +1,54 @@
+"""Loading the package's JSON Schemas and turning violations into readable text."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+
+
+@functools.cache
+def validator_for(name: str) -> Validator:
+    """A validator for ``wendy_llm/schemas/<name>`` (the schema itself checked first)."""
+    text = resources.files("wendy_llm").joinpath("schemas", name).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    validator: Validator = cls(schema)
+    return validator
+
+
+def json_path(path: Iterable[str | int]) -> str:
+    """``services.ollama.entitlements[0].type``: the path a user searches for."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+def most_specific(err: ValidationError) -> ValidationError:
+    """The most specific error beneath a ``oneOf``/``anyOf`` failure."""
+    best: ValidationError = jsonschema.exceptions.best_match([err])
+    return best
+
+
+def describe(err: ValidationError) -> str:
+    """``<path>: <message>`` for the most specific part of ``err``."""
+    best = most_specific(err)
+    return f"{json_path(best.absolute_path)}: {best.message}"
+
+
+def violations(validator: Validator, instance: object) -> list[ValidationError]:
+    """Every violation, in document order (by path) so reports are stable."""
+    document: Any = instance
+    errors = list(validator.iter_errors(document))
+    return sorted(errors, key=lambda e: [str(p) for p in e.absolute_path])
