@@ -3,12 +3,29 @@
 The public API, re-exported here and nowhere else.
 """
 
+from wendy_llm.diff import (
+    FileChange,
+    PickComparison,
+    Policy,
+    PolicyResult,
+    Side,
+    TemplateDiff,
+    diff_template,
+    evaluate_policy,
+)
 from wendy_llm.engine import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
     AppIdError,
     DataTypeError,
+    DiffError,
     EngineError,
+    GitError,
+    GoldenError,
+    GoldenManifestError,
+    GoldenUpdateRefused,
     ManifestError,
+    NotAGitRepository,
+    NoTemplateAtRevision,
     OutputTooLarge,
     PickError,
     RenderError,
@@ -19,11 +36,22 @@ from wendy_llm.errors import (
     TemplateParseError,
     ToolchainError,
     TreeWriteError,
+    UnknownRevision,
     ValuesError,
     WendyLlmError,
 )
+from wendy_llm.gitsource import template_at_revision
+from wendy_llm.golden import (
+    GoldenCheck,
+    GoldenProblem,
+    GoldenUpdate,
+    TemplateUpdate,
+    check_golden,
+    update_golden,
+)
 from wendy_llm.lint import LintWarning
 from wendy_llm.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.scope import FileScope
 from wendy_llm.template import Template, discover_templates, load_template, template_from_files
 from wendy_llm.tree import RenderedFile, RenderedTree
 
@@ -31,29 +59,53 @@ __all__ = [
     "CANONICAL_APP_ID",
     "AppIdError",
     "DataTypeError",
+    "DiffError",
     "EngineError",
+    "FileChange",
+    "FileScope",
+    "GitError",
+    "GoldenCheck",
+    "GoldenError",
+    "GoldenManifestError",
+    "GoldenProblem",
+    "GoldenUpdate",
+    "GoldenUpdateRefused",
     "LintWarning",
     "ManifestError",
+    "NoTemplateAtRevision",
+    "NotAGitRepository",
     "OutputTooLarge",
     "Pick",
+    "PickComparison",
     "PickError",
+    "Policy",
+    "PolicyResult",
     "RenderError",
     "RenderJob",
     "RenderTimeout",
     "RenderedFile",
     "RenderedTree",
     "Renderer",
+    "Side",
     "Template",
+    "TemplateDiff",
     "TemplateError",
     "TemplateExecError",
     "TemplateLoadError",
     "TemplateParseError",
+    "TemplateUpdate",
     "ToolchainError",
     "TreeWriteError",
+    "UnknownRevision",
     "ValuesError",
     "WendyLlmError",
+    "check_golden",
+    "diff_template",
     "discover_templates",
+    "evaluate_policy",
     "load_template",
     "shared_renderer",
+    "template_at_revision",
     "template_from_files",
+    "update_golden",
 ]

@@ -226,3 +226,46 @@ class RulesError(WendyLlmError):
 
 class CheckSelectionError(WendyLlmError):
     """``check`` was asked for a template or pick that does not exist."""
+
+
+# --- golden fixtures and baseline comparison (issue 5) ------------------------
+
+
+class GoldenError(WendyLlmError):
+    """The golden fixtures cannot be read, written or selected as asked."""
+
+
+class GoldenManifestError(GoldenError):
+    """A fixture's ``golden.json`` is not a valid manifest (``path`` names it)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class GoldenUpdateRefused(GoldenError):
+    """``golden --update`` was asked to write fixtures in CI without ``--force``."""
+
+
+class GitError(WendyLlmError):
+    """Reading a template through git failed."""
+
+
+class NotAGitRepository(GitError):
+    """The directory given as the repository is not inside a git work tree."""
+
+
+class UnknownRevision(GitError):
+    """The revision does not name a commit in the repository (``revision``)."""
+
+    def __init__(self, message: str, *, revision: str) -> None:
+        super().__init__(message)
+        self.revision = revision
+
+
+class NoTemplateAtRevision(GitError):
+    """The revision exists but holds no template at the asked path."""
+
+
+class DiffError(WendyLlmError):
+    """A baseline comparison was asked for something that cannot be compared."""

@@ -1,0 +1,213 @@
+"""`wendy-llm diff` end to end: temporary git repositories, real engine."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from _golden_helpers import (
+    COMPOSE_SENTINEL,
+    commit_all,
+    git,
+    init_repo,
+    run_cli,
+    template_files,
+    write_files,
+)
+
+TEMPLATE = "templates/py/mini"
+
+
+def write_template(repo: Path, files: dict[str, str | bytes]) -> None:
+    target = repo / TEMPLATE
+    if target.exists():
+        shutil.rmtree(target)
+    write_files(target, files)
+
+
+def baseline_files() -> dict[str, str | bytes]:
+    """The Ollama-only template: two tag picks."""
+    return template_files(["a:1", "b:2"])
+
+
+def dflash_like_files(*, trimmed: bool = True) -> dict[str, str | bytes]:
+    """The change: a sentinel option whose branch swaps the backend, a new
+    service directory in every pick's render and a README rewrite."""
+    compose = COMPOSE_SENTINEL if trimmed else COMPOSE_SENTINEL.replace("{{- ", "{{ ")
+    return template_files(
+        ["a:1", "b:2", "special"],
+        compose=compose,
+        readme="# {{.APP_ID}}\n\nNow with a special mode.\n",
+        extra={"special/Dockerfile": "FROM vllm\n"},
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two commits: the baseline, then the DFlash-like change (HEAD)."""
+    repo = init_repo(tmp_path / "repo")
+    write_template(repo, baseline_files())
+    write_files(repo / "golden/py", {"mini.rules.yaml": "gate:\n  files: [docker-compose.yml]\n"})
+    commit_all(repo, "baseline: Ollama only")
+    write_template(repo, dflash_like_files())
+    commit_all(repo, "add the special mode")
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def statuses(out: str) -> dict[str, str]:
+    doc = json.loads(out)
+    return {p["slug"]: p["status"] for p in doc["picks"]}
+
+
+def test_dflash_like_change_keeps_tag_picks_unchanged_in_gate_scope(repo: Path) -> None:
+    code, out, err = run_cli(
+        "diff", "--base", "HEAD~1", "--template", "py/mini", "--expect-unchanged"
+    )
+    assert (code, err) == (0, "")
+    assert "scope: docker-compose.yml (from golden/py/mini.rules.yaml)" in out
+    assert "  a-1      unchanged" in out
+    assert "  b-2      unchanged" in out
+    assert "  special  added" in out
+    assert "summary: 2 unchanged, 0 changed, 1 added, 0 removed" in out
+    assert "policy: expect unchanged: holds" in out
+    assert "README.md (changed in 2 picks)" in out
+    assert "special/Dockerfile (added in 2 picks)" in out
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--template", "py/mini", "--json")
+    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "added"}
+
+
+def test_without_a_scope_every_common_pick_changed(repo: Path) -> None:
+    (repo / "golden/py/mini.rules.yaml").unlink()
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json")
+    assert code == 1
+    doc = json.loads(out)
+    assert statuses(out) == {"a-1": "changed", "b-2": "changed", "special": "added"}
+    assert doc["scope"] == {"files": [], "source": None}
+    assert doc["policy"]["failing_picks"] == ["a-1", "b-2"]
+    # --files overrides the (absent) rules file.
+    code, out, _ = run_cli(
+        "diff", "--base", "HEAD~1", "--expect-unchanged", "--files", "docker-compose.yml"
+    )
+    assert code == 0
+
+
+def test_untrimmed_branches_change_every_pick_and_fail_the_gate(repo: Path) -> None:
+    write_template(repo, dflash_like_files(trimmed=False))
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    assert code == 1
+    assert "  a-1      changed    docker-compose.yml (changed)  [FAILS the policy]" in out
+    assert "=== pick a-1: docker-compose.yml (changed)" in out
+    assert "\n+\n" in out  # the blank line the untrimmed action leaves behind
+    assert "policy: expect unchanged: FAILS (2)" in out
+    assert "exempt it with --allow-changed a-1" in out
+
+
+def test_allow_changed_exempts_named_picks(repo: Path) -> None:
+    write_template(repo, dflash_like_files(trimmed=False))
+    code, out, _ = run_cli(
+        "diff", "--base", "HEAD~1", "--expect-unchanged", "--allow-changed", "a-1"
+    )
+    assert code == 1
+    assert "[allowed by --allow-changed]" in out and "pick b-2 changed" in out
+    code, out, _ = run_cli(
+        "diff",
+        "--base",
+        "HEAD~1",
+        "--expect-unchanged",
+        "--allow-changed",
+        "a-1",
+        "--allow-changed",
+        "b-2",
+        "--json",
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["policy"]["holds"] is True
+    assert doc["policy"]["exempted"] == ["a-1", "b-2"]
+
+
+def test_removed_pick(repo: Path) -> None:
+    write_template(repo, template_files(["a:1", "c:3"]))
+    commit_all(repo, "drop b and special, add c")
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json")
+    assert code == 0  # removal is not a change of a pick on both sides...
+    assert statuses(out) == {
+        "a-1": "unchanged",
+        "c-3": "added",
+        "b-2": "removed",
+        "special": "removed",
+    }
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--forbid-removed")
+    assert code == 1  # ...unless asked
+    assert "pick b-2 exists at the base but was removed" in out
+
+
+def test_the_work_tree_is_compared_and_left_alone(repo: Path) -> None:
+    compose = repo / TEMPLATE / "docker-compose.yml"
+    compose.write_text(compose.read_text().replace("ports:", "ports: # edited"))
+    status_before = git(repo, "status", "--porcelain")
+    code, out, _ = run_cli("diff", "--base", "HEAD", "--json")
+    assert code == 0
+    assert set(statuses(out).values()) == {"changed"}
+    assert git(repo, "status", "--porcelain") == status_before
+
+
+def test_baseline_directory(repo: Path, tmp_path: Path) -> None:
+    write_files(tmp_path / "baseline/mini", baseline_files())
+    code, out, _ = run_cli(
+        "diff", "--baseline", str(tmp_path / "baseline/mini"), "--expect-unchanged", "--json"
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["base"]["kind"] == "baseline"
+    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "added"}
+
+
+def test_unknown_revision_is_a_usage_error(repo: Path) -> None:
+    code, out, err = run_cli("diff", "--base", "nope", "--template", "py/mini")
+    assert (code, out) == (2, "")
+    assert err.startswith("wendy-llm: error: unknown revision 'nope' in ")
+
+
+def test_not_a_repository_is_a_usage_error(repo: Path, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    write_files(plain / TEMPLATE, baseline_files())
+    code, _, err = run_cli(
+        "diff",
+        "--base",
+        "HEAD",
+        "--repo",
+        str(plain),
+        "--templates-dir",
+        str(plain / "templates"),
+    )
+    assert code == 2
+    assert f"wendy-llm: error: {plain} is not inside a git repository" in err
+
+
+def test_no_template_at_revision_is_a_usage_error(repo: Path) -> None:
+    write_files(repo / "templates/py/newer", template_files(["x:1"]))
+    commit_all(repo, "a new template")
+    code, _, err = run_cli("diff", "--base", "HEAD~1", "--template", "py/newer")
+    assert code == 2
+    assert "no template at HEAD~1" in err and "templates/py/newer does not exist" in err
+
+
+def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
+    code, _, err = run_cli("diff", "--base", "HEAD", "--allow-changed", "a-1")
+    assert code == 2 and "add that too" in err
+    code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/none")
+    assert code == 2 and "no template py/none in the work tree" in err
+    code, _, err = run_cli("diff", "--baseline", str(tmp_path))
+    assert code == 2 and "not a template directory" in err
+    write_files(repo / "templates/py/second", template_files(["x:1"]))
+    code, _, err = run_cli("diff", "--base", "HEAD")
+    assert code == 2 and "--template is required" in err and "py/mini, py/second" in err
+    (repo / "golden/py/mini.rules.yaml").write_text("gate: {files: docker-compose.yml}\n")
+    code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/mini")
+    assert code == 2 and "gate.files must be a list" in err
+    with pytest.raises(SystemExit):
+        run_cli("diff", "--template", "py/mini")  # --base or --baseline is required

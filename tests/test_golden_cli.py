@@ -1,0 +1,268 @@
+"""`wendy-llm golden --update|--check` end to end: real loader, real engine."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from _golden_helpers import run_cli, template_files, write_files
+
+from wendy_llm import check_golden, update_golden
+
+UPDATE = "Run: wendy-llm golden --update --template py/mini"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A checkout with one small template, the fixtures not yet written."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    write_files(tmp_path / "templates/py/mini", template_files(["a:1", "b:2"]))
+    write_files(
+        tmp_path / "golden",
+        {
+            "baseline/py/mini/template.json": "{}\n",
+            "py/mini.rules.yaml": "gate: {files: [docker-compose.yml]}\n",
+        },
+    )
+    return tmp_path
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_update_writes_the_layout_and_check_then_passes(project: Path) -> None:
+    code, out, err = run_cli("golden", "--update")
+    assert (code, err) == (0, "")
+    assert "golden: py/mini: 5 added, 0 changed, 0 removed (golden/py/mini/)" in out
+    fixture = project / "golden/py/mini"
+    assert sorted(snapshot(fixture)) == [
+        "_shared/README.md",
+        "_shared/backend/Dockerfile",
+        "a-1/docker-compose.yml",
+        "b-2/docker-compose.yml",
+        "golden.json",
+    ]
+    assert (fixture / "a-1/docker-compose.yml").read_text().count('MODEL: "a:1"') == 1
+    assert (fixture / "_shared/README.md").read_bytes() == b"# llm-app\n"
+    assert not (fixture / "_shared/logo.png").exists()  # copied: hashed only
+    manifest = json.loads((fixture / "golden.json").read_text())
+    assert manifest["files"]["logo.png"]["kind"] == "copied"
+    assert [p["slug"] for p in manifest["picks"]] == ["a-1", "b-2"]
+
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 0
+    assert out == "golden: py/mini: 2 picks match their fixtures\n"
+
+
+def test_update_is_a_no_op_when_up_to_date_and_leaves_other_files_alone(project: Path) -> None:
+    run_cli("golden", "--update")
+    before = snapshot(project / "golden")
+    stat = (project / "golden/py/mini/golden.json").stat()
+    code, out, _ = run_cli("golden", "--update")
+    assert code == 0
+    assert out.startswith("golden: py/mini: up to date (golden/py/mini/)")
+    assert snapshot(project / "golden") == before
+    assert (project / "golden/py/mini/golden.json").stat().st_ino == stat.st_ino
+    assert (project / "golden/baseline/py/mini/template.json").read_text() == "{}\n"
+    assert (project / "golden/py/mini.rules.yaml").exists()
+
+
+def test_changed_template_fails_with_diff_and_command(project: Path) -> None:
+    run_cli("golden", "--update")
+    compose = project / "templates/py/mini/docker-compose.yml"
+    compose.write_text(compose.read_text().replace("build: ./backend", "build: ./server"))
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert (
+        "changed: template py/mini, every pick (2): docker-compose.yml differs from its "
+        "fixture golden/py/mini/a-1/docker-compose.yml"
+    ) not in out  # per-pick fixtures are reported per pick
+    assert "changed: template py/mini, pick a-1: docker-compose.yml differs" in out
+    assert "changed: template py/mini, pick b-2: docker-compose.yml differs" in out
+    assert "-    build: ./backend" in out and "+    build: ./server" in out
+    blocks = out.strip().split("\n\n")
+    assert all(block.splitlines()[-1].endswith(UPDATE[5:]) for block in blocks)
+    assert blocks[0].splitlines()[-1] == UPDATE
+
+
+def test_a_shared_change_shows_once(project: Path) -> None:
+    run_cli("golden", "--update")
+    (project / "templates/py/mini/backend/Dockerfile").write_text("FROM busybox\n")
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert (
+        out.count("=== ") == 0 and out.count("--- golden/py/mini/_shared/backend/Dockerfile") == 1
+    )
+    assert "every pick (2): backend/Dockerfile differs" in out
+
+
+def test_crlf_and_trailing_whitespace_are_visible(project: Path) -> None:
+    run_cli("golden", "--update")
+    readme = project / "templates/py/mini/README.md"
+    readme.write_bytes(b"# {{.APP_ID}}\r\n")
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert "note: only invisible characters differ: line endings (LF before, CRLF now)" in out
+    assert "+# llm-app␍" in out
+    readme.write_bytes(b"# {{.APP_ID}} \n")
+    code, out, _ = run_cli("golden", "--check")
+    assert "note: only invisible characters differ: trailing whitespace" in out
+    assert "+# llm-app·" in out
+
+
+def test_big_diffs_are_cut(project: Path) -> None:
+    run_cli("golden", "--update")
+    body = "".join(f"line {i}\n" for i in range(400))
+    (project / "templates/py/mini/README.md").write_text(body)
+    code, out, _ = run_cli("golden", "--check", "--max-diff-lines", "30")
+    assert code == 1
+    assert "... (375 more lines not shown)" in out
+
+
+def test_missing_fixtures_are_reported_never_written(project: Path) -> None:
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert (
+        "missing: template py/mini has no fixtures (golden/py/mini/golden.json does not exist)"
+        in out
+    )
+    assert not (project / "golden/py/mini").exists()
+
+    run_cli("golden", "--update")
+    write_files(
+        project / "templates/py/mini",
+        template_files(["a:1", "b:2", "c:3"], extra={"extra.txt": "hi {{.APP_ID}}\n"}),
+    )
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert "missing: template py/mini, pick c-3 has no fixtures" in out
+    assert "missing: template py/mini, picks a-1, b-2: extra.txt (rendered) has no fixture" in out
+    assert "+hi llm-app" in out  # the new file's content, for review
+    assert not (project / "golden/py/mini/c-3").exists()
+
+
+def test_stale_fixtures_are_each_named(project: Path) -> None:
+    write_files(project / "templates/py/mini", template_files(["a:1", "b:2", "c:3"]))
+    write_files(project / "templates/py/other", template_files(["x:1"]))
+    run_cli("golden", "--update")
+    # Remove a pick, a file and a whole template.
+    write_files(project / "templates/py/mini", template_files(["a:1", "b:2"]))
+    (project / "templates/py/mini/backend/Dockerfile").unlink()
+    for path in sorted((project / "templates/py/other").rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    (project / "templates/py/other").rmdir()
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert (
+        "stale: template py/mini, pick c-3 no longer exists; its fixtures are stale: "
+        "golden/py/mini/c-3/ (1 file)" in out
+    )
+    assert (
+        "stale: template py/mini, every pick (2): backend/Dockerfile is no longer rendered; "
+        "its fixture is stale (golden/py/mini/_shared/backend/Dockerfile)" in out
+    )
+    assert "stale: fixtures of template py/other, which no longer exists: golden/py/other/" in out
+    assert out.rstrip().endswith("Run: wendy-llm golden --update")
+
+    code, out, _ = run_cli("golden", "--update")
+    assert code == 0
+    assert "golden: py/other: removed golden/py/other/" in out
+    assert "removed  c-3/docker-compose.yml" in out
+    assert "removed  _shared/backend/Dockerfile" in out
+    assert not (project / "golden/py/other").exists()
+    assert run_cli("golden", "--check")[0] == 0
+
+
+def test_subset_runs_do_not_report_others_as_stale(project: Path) -> None:
+    write_files(project / "templates/py/other", template_files(["x:1"]))
+    run_cli("golden", "--update")
+    write_files(project / "golden/py/gone", {"golden.json": "{}"})
+    (project / "golden/py/mini/b-2/docker-compose.yml").write_text("edited\n")
+
+    code, out, _ = run_cli("golden", "--check", "--template", "py/other")
+    assert (code, out) == (0, "golden: py/other: 1 pick matches its fixtures\n")
+    code, out, _ = run_cli("golden", "--check", "--template", "py/mini", "--pick", "a-1")
+    assert (code, out) == (0, "golden: py/mini: 1 pick matches its fixtures\n")
+    code, out, _ = run_cli("golden", "--check", "--pick", "b-2")
+    assert code == 1
+    assert "py/gone" not in out and "pick b-2: docker-compose.yml differs" in out
+
+    # A partial update leaves other templates' fixtures alone.
+    code, out, _ = run_cli("golden", "--update", "--template", "py/mini")
+    assert code == 0 and "py/gone" not in out
+    assert (project / "golden/py/gone/golden.json").exists()
+
+
+def test_ci_refuses_to_update_unless_forced(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for value in ("true", "1", "TRUE"):
+        monkeypatch.setenv("CI", value)
+        code, out, err = run_cli("golden", "--update")
+        assert code == 2 and out == ""
+        assert f"refusing to write fixtures: CI={value} is set" in err
+        assert "--force" in err and "make golden" in err
+        assert not (project / "golden/py/mini").exists()
+    monkeypatch.setenv("CI", "true")
+    code, out, _ = run_cli("golden", "--update", "--force")
+    assert code == 0 and (project / "golden/py/mini/golden.json").exists()
+    # Checking is what CI is for.
+    assert run_cli("golden", "--check")[0] == 0
+    monkeypatch.setenv("CI", "false")
+    assert run_cli("golden", "--update")[0] == 0
+
+
+def test_usage_errors(project: Path) -> None:
+    code, _, err = run_cli("golden", "--update", "--pick", "a-1")
+    assert code == 2 and "--pick only applies to --check" in err
+    code, _, err = run_cli("golden", "--check", "--template", "py/nope")
+    assert code == 2 and "no template py/nope under templates (templates: py/mini)" in err
+    code, _, err = run_cli("golden", "--check", "--pick", "zz")
+    assert code == 2 and "no pick zz in py/mini (picks: a-1, b-2)" in err
+    code, _, err = run_cli("golden", "--check", "elsewhere")
+    assert code == 2 and "templates directory elsewhere does not exist" in err
+    with pytest.raises(SystemExit):
+        run_cli("golden")  # --update or --check is required
+
+
+def test_json_output(project: Path) -> None:
+    code, out, _ = run_cli("golden", "--update", "--json")
+    doc = json.loads(out)
+    assert doc["version"] == 1 and doc["mode"] == "update" and doc["written"] is True
+    assert doc["templates"][0]["template"] == "py/mini"
+    assert "golden.json" in doc["templates"][0]["added"]
+    (project / "golden/py/mini/a-1/docker-compose.yml").write_text("x\n")
+    code, out, _ = run_cli("golden", "--check", "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["mode"] == "check"
+    [problem] = doc["problems"]
+    assert problem["kind"] == "changed" and problem["picks"] == ["a-1"]
+    assert problem["path"] == "docker-compose.yml"
+    assert problem["fixture"] == "golden/py/mini/a-1/docker-compose.yml"
+    assert problem["command"] == "wendy-llm golden --update --template py/mini"
+    assert problem["diff"][0].startswith("--- golden/py/mini/a-1/docker-compose.yml")
+
+
+def test_non_default_paths_appear_in_the_command(project: Path, tmp_path: Path) -> None:
+    os.chdir(project.parent)
+    templates = f"{project.name}/templates"
+    golden = f"{project.name}/golden"
+    code, out, _ = run_cli("golden", "--check", templates, "--golden-dir", golden)
+    assert code == 1
+    assert out.rstrip().endswith(
+        f"Run: wendy-llm golden --update {templates} --golden-dir {golden} --template py/mini"
+    )
+
+
+def test_library_api_round_trip(project: Path) -> None:
+    result = update_golden("templates", "golden")
+    assert [t.template_id for t in result.templates] == ["py/mini"]
+    assert result.written
+    check = check_golden("templates", "golden", pick_slugs=["b-2"])
+    assert check.ok and [c.picks for c in check.checked] == [("b-2",)]

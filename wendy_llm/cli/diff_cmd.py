@@ -1,0 +1,153 @@
+"""``wendy-llm diff``: which picks did a template change touch?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from wendy_llm.diff import Policy, Side, diff_template, evaluate_policy
+from wendy_llm.diff_report import diff_json, diff_text
+from wendy_llm.errors import DiffError
+from wendy_llm.gitsource import template_at_revision
+from wendy_llm.golden.sources import DEFAULT_GOLDEN_DIR, DEFAULT_TEMPLATES_DIR, display_path
+from wendy_llm.scope import rules_file, scope_from_args
+from wendy_llm.textdiff import DEFAULT_MAX_LINES
+
+EPILOG = """\
+examples:
+  wendy-llm diff --base origin/main                    # what does this branch change?
+  wendy-llm diff --base HEAD~1 --template python/llm --json
+  wendy-llm diff --baseline golden/baseline/python/llm --template python/llm \\
+      --expect-unchanged                               # the llm template's gate
+  wendy-llm diff --base v1.2 --files 'docker-compose.yml' --files '**/Dockerfile'
+  wendy-llm diff --base main --expect-unchanged --allow-changed gemma4-e2b
+
+Every pick is rendered on both sides with the canonical inputs (app id
+llm-app, defaults, the pick's answers) and classified unchanged, changed, added
+or removed. Without --files, the scope is gate.files of
+<golden-dir>/<language>/<name>.rules.yaml when present, else every file.
+Exit status: 0 the policy holds (always, without a policy), 1 it does not,
+2 usage errors (unknown revision, not a git repository, no template there).
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "diff",
+        help="compare every pick of a template with a git revision or a baseline directory",
+        description=(
+            "Render every pick of a template at a git revision (read through git, the "
+            "work tree untouched) or in a baseline directory, and in the work tree; "
+            "classify each pick unchanged, changed, added or removed."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    base = p.add_mutually_exclusive_group(required=True)
+    base.add_argument("--base", metavar="REV", help="git revision to compare with")
+    base.add_argument("--baseline", metavar="DIR", help="baseline template directory")
+    p.add_argument("--template", metavar="ID", help="template id, e.g. python/llm")
+    p.add_argument(
+        "--templates-dir",
+        default=DEFAULT_TEMPLATES_DIR,
+        metavar="DIR",
+        help=f"work-tree templates directory (default: {DEFAULT_TEMPLATES_DIR})",
+    )
+    p.add_argument("--repo", default=".", metavar="DIR", help="git repository (default: .)")
+    p.add_argument(
+        "--golden-dir",
+        default=DEFAULT_GOLDEN_DIR,
+        metavar="DIR",
+        help=f"where <language>/<name>.rules.yaml lives (default: {DEFAULT_GOLDEN_DIR})",
+    )
+    p.add_argument(
+        "--files",
+        action="append",
+        metavar="GLOB",
+        help="compare only output files matching GLOB (repeatable; ** spans directories)",
+    )
+    p.add_argument(
+        "--expect-unchanged",
+        action="store_true",
+        help="fail when a pick present on both sides changed",
+    )
+    p.add_argument(
+        "--allow-changed",
+        action="append",
+        default=[],
+        metavar="SLUG",
+        help="with --expect-unchanged: this pick may change (repeatable)",
+    )
+    p.add_argument(
+        "--forbid-removed", action="store_true", help="fail when a base pick no longer exists"
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    p.add_argument(
+        "--max-diff-lines",
+        type=int,
+        default=DEFAULT_MAX_LINES,
+        metavar="N",
+        help=f"cut each file's diff to N lines (default: {DEFAULT_MAX_LINES}; 0 = no limit)",
+    )
+    p.set_defaults(run=run)
+
+
+def _template_id(args: argparse.Namespace, templates_dir: Path) -> str:
+    if args.template:
+        return str(args.template).strip("/")
+    found = sorted(
+        manifest.parent.relative_to(templates_dir).as_posix()
+        for manifest in templates_dir.glob("*/*/template.json")
+    )
+    if len(found) == 1:
+        return found[0]
+    listing = ", ".join(found) if found else "none found"
+    raise DiffError(f"--template is required: which template of {templates_dir}? ({listing})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from wendy_llm.template import load_template
+
+    if args.allow_changed and not args.expect_unchanged:
+        raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
+    if args.max_diff_lines < 0:
+        raise DiffError("--max-diff-lines must be 0 (no limit) or more")
+    templates_dir = Path(args.templates_dir)
+    template_id = _template_id(args, templates_dir)
+    head_dir = templates_dir / template_id
+    if not (head_dir / "template.json").is_file():
+        raise DiffError(f"no template {template_id} in the work tree ({head_dir}/template.json)")
+    head = load_template(head_dir, id=template_id)
+    head_side = Side("working-tree", display_path(head_dir), display_path(head_dir))
+    if args.base is not None:
+        base, rev = template_at_revision(args.repo, args.base, head_dir, template_id=template_id)
+        base_side = Side("revision", args.base, display_path(head_dir), rev.commit)
+    else:
+        baseline = Path(args.baseline)
+        if not (baseline / "template.json").is_file():
+            raise DiffError(f"--baseline {baseline}: not a template directory (no template.json)")
+        base = load_template(baseline)
+        base_side = Side("baseline", display_path(baseline), display_path(baseline))
+    scope = scope_from_args(args.files, rules_file(Path(args.golden_dir), template_id))
+    diff = diff_template(
+        template_id,
+        base,
+        head,
+        base_side=base_side,
+        head_side=head_side,
+        scope=scope,
+        max_diff_lines=args.max_diff_lines or None,
+    )
+    policy = Policy(
+        expect_unchanged=args.expect_unchanged,
+        allow_changed=frozenset(args.allow_changed),
+        forbid_removed=args.forbid_removed,
+    )
+    result = evaluate_policy(diff, policy)
+    if args.json:
+        print(json.dumps(diff_json(diff, result), indent=2))
+    else:
+        print(diff_text(diff, result), end="")
+    return 0 if result.holds else 1

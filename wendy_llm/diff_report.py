@@ -1,0 +1,129 @@
+"""Text and JSON for a baseline comparison (the CLI prints what these return).
+
+JSON shape, ``"version": 1``::
+
+    {
+      "version": 1,
+      "template": "python/llm",
+      "base": {"kind": "revision"|"baseline", "label": str, "path": str, "commit": str|null},
+      "head": {"kind": "working-tree", "label": str, "path": str, "commit": null},
+      "scope": {"files": [glob, ...], "source": str|null},   # [] = every file
+      "summary": {"unchanged": n, "changed": n, "added": n, "removed": n},
+      "policy": {"expect_unchanged": bool, "allow_changed": [slug, ...],
+                 "forbid_removed": bool, "holds": bool,
+                 "failing_picks": [slug, ...], "violations": [str, ...],
+                 "exempted": [slug, ...], "warnings": [str, ...]},
+      "picks": [{"slug": str, "status": "unchanged"|"changed"|"added"|"removed",
+                 "answers": {...}, "base_answers": {...}|null,
+                 "exempted": bool,
+                 "files": [{"path": str, "status": "changed"|"added"|"removed",
+                            "diff": [line, ...]}],
+                 "outside_scope": [{"path": str, "status": str}]}]
+    }
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from wendy_llm.diff import PICK_STATUSES, PolicyResult, Side, TemplateDiff
+
+JSON_VERSION = 1
+
+
+def _side(side: Side) -> dict[str, object]:
+    return {"kind": side.kind, "label": side.label, "path": side.path, "commit": side.commit}
+
+
+def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
+    policy = result.policy
+    return {
+        "version": JSON_VERSION,
+        "template": diff.template_id,
+        "base": _side(diff.base),
+        "head": _side(diff.head),
+        "scope": {"files": list(diff.scope.globs), "source": diff.scope.source},
+        "summary": diff.counts(),
+        "policy": {
+            "expect_unchanged": policy.expect_unchanged,
+            "allow_changed": sorted(policy.allow_changed),
+            "forbid_removed": policy.forbid_removed,
+            "holds": result.holds,
+            "failing_picks": list(result.failing_picks),
+            "violations": list(result.violations),
+            "exempted": list(result.exempted),
+            "warnings": list(result.warnings),
+        },
+        "picks": [
+            {
+                "slug": p.slug,
+                "status": p.status,
+                "answers": dict(p.answers),
+                "base_answers": None if p.base_answers is None else dict(p.base_answers),
+                "exempted": p.slug in result.exempted,
+                "files": [
+                    {"path": f.path, "status": f.status, "diff": list(f.diff)} for f in p.files
+                ],
+                "outside_scope": [{"path": f.path, "status": f.status} for f in p.outside_scope],
+            }
+            for p in diff.picks
+        ],
+    }
+
+
+def diff_text(diff: TemplateDiff, result: PolicyResult) -> str:
+    lines = [
+        f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}",
+        f"scope: {diff.scope.describe()}",
+        "",
+    ]
+    width = max([len("PICK"), *(len(p.slug) for p in diff.picks)])
+    lines.append(f"  {'PICK':<{width}}  {'STATUS':<9}  FILES")
+    for p in diff.picks:
+        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        mark = "  [allowed by --allow-changed]" if p.slug in result.exempted else ""
+        if p.slug in result.failing_picks:
+            mark = "  [FAILS the policy]"
+        lines.append(f"  {p.slug:<{width}}  {p.status:<9}  {files}{mark}".rstrip())
+    if not diff.picks:
+        lines.append("  (no picks on either side)")
+
+    outside: dict[tuple[str, str], int] = defaultdict(int)
+    for p in diff.picks:
+        for f in p.outside_scope:
+            outside[(f.path, f.status)] += 1
+    if outside:
+        lines += ["", "outside the scope (not compared by the gate):"]
+        lines += [
+            f"  {path} ({status} in {n} pick{'s' if n != 1 else ''})"
+            for (path, status), n in sorted(outside.items())
+        ]
+
+    for p in diff.with_status("changed"):
+        for f in p.files:
+            lines += ["", f"=== pick {p.slug}: {f.path} ({f.status})", *f.diff]
+        if p.base_answers is not None:
+            lines.append(f"(answers were {dict(p.base_answers)}, now {dict(p.answers)})")
+
+    counts = diff.counts()
+    lines += ["", "summary: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES)]
+    lines += [f"warning: {w}" for w in result.warnings]
+    lines.append(_policy_line(result))
+    lines += [f"  {v}" for v in result.violations]
+    return "\n".join(lines) + "\n"
+
+
+def _policy_line(result: PolicyResult) -> str:
+    policy = result.policy
+    rules = []
+    if policy.expect_unchanged:
+        allowed = sorted(policy.allow_changed)
+        rules.append(
+            "expect unchanged" + (f" (allowed to change: {', '.join(allowed)})" if allowed else "")
+        )
+    if policy.forbid_removed:
+        rules.append("no removed picks")
+    if not rules:
+        return "policy: none (report only; use --expect-unchanged to gate)"
+    verdict = "holds" if result.holds else f"FAILS ({len(result.violations)})"
+    return f"policy: {'; '.join(rules)}: {verdict}"

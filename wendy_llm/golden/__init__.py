@@ -1,0 +1,18 @@
+"""Golden fixtures: every pick's canonical render, committed and checked.
+
+``update_golden`` (``make golden``) regenerates the fixtures atomically;
+``check_golden`` compares fresh renders with them and never writes.
+"""
+
+from wendy_llm.golden.check import CheckedTemplate, GoldenCheck, GoldenProblem, check_golden
+from wendy_llm.golden.update import GoldenUpdate, TemplateUpdate, update_golden
+
+__all__ = [
+    "CheckedTemplate",
+    "GoldenCheck",
+    "GoldenProblem",
+    "GoldenUpdate",
+    "TemplateUpdate",
+    "check_golden",
+    "update_golden",
+]

@@ -1,0 +1,269 @@
+"""The fixture manifest ``golden.json`` and the fixture tree built from renders.
+
+Format (version 1), JSON with sorted keys, indent 2, newline-terminated::
+
+    {
+      "canonical_inputs": {"app_id": "llm-app", "other_variables": "default"},
+      "files": {
+        "<output path>": {"kind": "rendered", "sha256": "...", "stored": "_shared/<path>"},
+        "<output path>": {"kind": "rendered",
+                          "picks": {"<slug>": {"sha256": "...", "stored": "<slug>/<path>"}}},
+        "<output path>": {"kind": "copied", "sha256": "..."},
+        "<output path>": {"kind": "copied", "picks": {"<slug>": {"sha256": "..."}}}
+      },
+      "format": 1,
+      "picks": [{"answers": {"VAR": "value"}, "slug": "<slug>"}],
+      "template": "<language>/<name>"
+    }
+
+A file without ``picks`` is the same in every pick: rendered ones are stored
+once under ``_shared/``, copied ones (not run through the engine) are only
+hashed. With ``picks``, the file exists in the listed picks only, each with
+its own hash and, when rendered, its own copy under ``<slug>/``. Picks keep
+the picker's order. Grouping by file (not by pick) keeps a change to a
+shared file to one line of the manifest's diff.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from wendy_llm.canonical import PickRender
+from wendy_llm.errors import GoldenError, GoldenManifestError
+from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
+from wendy_llm.picks import CANONICAL_APP_ID
+from wendy_llm.textdiff import sha256_hex
+
+FORMAT_VERSION = 1
+OTHER_VARIABLES = "default"
+
+Kind = Literal["rendered", "copied"]
+_KINDS: tuple[Kind, ...] = ("rendered", "copied")
+_SHA_RE = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """One file of one pick: how it was produced, its hash, where it is stored."""
+
+    kind: Kind
+    sha256: str
+    stored: str | None  # fixture-relative path of the bytes; None for copied files
+
+
+@dataclass(frozen=True)
+class PickRecord:
+    slug: str
+    answers: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class GoldenManifest:
+    """The logical content of ``golden.json``: per pick, per output path."""
+
+    template_id: str
+    app_id: str
+    picks: tuple[PickRecord, ...]
+    files: Mapping[str, Mapping[str, FileRecord]]  # slug -> output path -> record
+
+    def slugs(self) -> list[str]:
+        return [pick.slug for pick in self.picks]
+
+    def pick(self, slug: str) -> PickRecord | None:
+        return next((p for p in self.picks if p.slug == slug), None)
+
+    def referenced(self) -> set[str]:
+        """Every fixture-relative path the manifest points at."""
+        return {
+            record.stored
+            for per_pick in self.files.values()
+            for record in per_pick.values()
+            if record.stored is not None
+        }
+
+    def to_json(self) -> bytes:
+        return dump_json(self._to_obj())
+
+    def _to_obj(self) -> dict[str, object]:
+        slugs = self.slugs()
+        paths = sorted({path for per_pick in self.files.values() for path in per_pick})
+        files: dict[str, object] = {}
+        for path in paths:
+            records = {s: self.files[s][path] for s in slugs if path in self.files.get(s, {})}
+            kinds = {r.kind for r in records.values()}
+            if len(kinds) != 1:
+                raise GoldenError(
+                    f"template {self.template_id}: {path} is rendered in some picks "
+                    "and copied in others"
+                )
+            kind = kinds.pop()
+            distinct = set(records.values())
+            if len(records) == len(slugs) and len(distinct) == 1:
+                files[path] = {"kind": kind, **_record_obj(distinct.pop())}
+            else:
+                files[path] = {
+                    "kind": kind,
+                    "picks": {s: _record_obj(r) for s, r in records.items()},
+                }
+        return {
+            "canonical_inputs": {"app_id": self.app_id, "other_variables": OTHER_VARIABLES},
+            "files": files,
+            "format": FORMAT_VERSION,
+            "picks": [{"answers": dict(p.answers), "slug": p.slug} for p in self.picks],
+            "template": self.template_id,
+        }
+
+    @classmethod
+    def from_json(cls, data: bytes, *, source: str) -> GoldenManifest:
+        return _parse(data, source)
+
+
+def _record_obj(record: FileRecord) -> dict[str, object]:
+    obj: dict[str, object] = {"sha256": record.sha256}
+    if record.stored is not None:
+        obj["stored"] = record.stored
+    return obj
+
+
+def dump_json(obj: object) -> bytes:
+    """The one JSON style of fixtures: sorted keys, indent 2, final newline."""
+    return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A template's complete fixture directory, in memory."""
+
+    manifest: GoldenManifest
+    files: Mapping[str, bytes]  # fixture-relative path -> bytes, golden.json included
+
+
+def build_fixture(template_id: str, renders: Sequence[PickRender]) -> Fixture:
+    """Lay out the renders of every pick of a template as fixture files."""
+    slugs = [r.slug for r in renders]
+    paths = sorted({path for r in renders for path in r.files})
+    records: dict[str, dict[str, FileRecord]] = {slug: {} for slug in slugs}
+    stored: dict[str, bytes] = {}
+    for path in paths:
+        present = [(r.slug, r.files[path]) for r in renders if path in r.files]
+        kinds = {item.rendered for _, item in present}
+        if len(kinds) != 1:
+            raise GoldenError(
+                f"template {template_id}: {path} is rendered in some picks and copied in others"
+            )
+        rendered = kinds.pop()
+        shared = len(present) == len(renders) and len({item.data for _, item in present}) == 1
+        for slug, item in present:
+            location: str | None = None
+            if rendered:
+                location = shared_path(path) if shared else pick_path(slug, path)
+                stored[location] = item.data
+            records[slug][path] = FileRecord(
+                kind="rendered" if rendered else "copied",
+                sha256=sha256_hex(item.data),
+                stored=location,
+            )
+    manifest = GoldenManifest(
+        template_id=template_id,
+        app_id=CANONICAL_APP_ID,
+        picks=tuple(PickRecord(slug=r.slug, answers=dict(r.answers)) for r in renders),
+        files=records,
+    )
+    stored[MANIFEST_NAME] = manifest.to_json()
+    return Fixture(manifest=manifest, files=dict(sorted(stored.items())))
+
+
+# --- parsing -------------------------------------------------------------------
+
+
+def _fail(source: str, what: str) -> GoldenManifestError:
+    return GoldenManifestError(f"{source}: not a valid golden manifest: {what}", path=source)
+
+
+def _as_dict(value: object, source: str, where: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise _fail(source, f"{where} must be an object")
+    return cast(dict[str, object], value)
+
+
+def _as_str(value: object, source: str, where: str) -> str:
+    if not isinstance(value, str):
+        raise _fail(source, f"{where} must be a string")
+    return value
+
+
+def _parse(data: bytes, source: str) -> GoldenManifest:
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _fail(source, str(exc)) from None
+    top = _as_dict(raw, source, "the document")
+    version = top.get("format")
+    if version != FORMAT_VERSION:
+        raise _fail(
+            source,
+            f'"format" is {version!r}; this wendy-llm reads format {FORMAT_VERSION}',
+        )
+    template_id = _as_str(top.get("template"), source, '"template"')
+    inputs = _as_dict(top.get("canonical_inputs"), source, '"canonical_inputs"')
+    app_id = _as_str(inputs.get("app_id"), source, '"canonical_inputs.app_id"')
+
+    picks_raw = top.get("picks")
+    if not isinstance(picks_raw, list):
+        raise _fail(source, '"picks" must be a list')
+    picks: list[PickRecord] = []
+    for index, item in enumerate(picks_raw):
+        where = f'"picks"[{index}]'
+        obj = _as_dict(item, source, where)
+        slug = _as_str(obj.get("slug"), source, f"{where}.slug")
+        answers_raw = _as_dict(obj.get("answers"), source, f"{where}.answers")
+        answers = {
+            k: _as_str(v, source, f"{where}.answers.{k}") for k, v in sorted(answers_raw.items())
+        }
+        if any(p.slug == slug for p in picks):
+            raise _fail(source, f"pick {slug!r} is listed twice")
+        picks.append(PickRecord(slug=slug, answers=answers))
+    slugs = [p.slug for p in picks]
+
+    files: dict[str, dict[str, FileRecord]] = {slug: {} for slug in slugs}
+    for path, entry_raw in _as_dict(top.get("files"), source, '"files"').items():
+        where = f'"files"[{path!r}]'
+        entry = _as_dict(entry_raw, source, where)
+        raw_kind = entry.get("kind")
+        if raw_kind not in _KINDS:
+            raise _fail(source, f"{where}.kind must be one of {', '.join(_KINDS)}")
+        kind: Kind = raw_kind
+        if "picks" in entry:
+            per_pick = _as_dict(entry["picks"], source, f"{where}.picks")
+            for slug, rec_raw in per_pick.items():
+                if slug not in files:
+                    raise _fail(source, f'{where} names pick {slug!r}, which is not in "picks"')
+                rec = _as_dict(rec_raw, source, f"{where}.picks.{slug}")
+                files[slug][path] = _record(rec, kind, pick_path(slug, path), source, where)
+        else:
+            record = _record(entry, kind, shared_path(path), source, where)
+            for slug in slugs:
+                files[slug][path] = record
+    return GoldenManifest(template_id=template_id, app_id=app_id, picks=tuple(picks), files=files)
+
+
+def _record(
+    obj: Mapping[str, object], kind: Kind, location: str, source: str, where: str
+) -> FileRecord:
+    sha = _as_str(obj.get("sha256"), source, f"{where}.sha256")
+    if not _SHA_RE.fullmatch(sha):
+        raise _fail(source, f"{where}.sha256 is not a lowercase hex SHA-256")
+    stored = obj.get("stored")
+    if kind == "copied":
+        if stored is not None:
+            raise _fail(source, f"{where}: a copied file is hashed, never stored")
+        return FileRecord(kind=kind, sha256=sha, stored=None)
+    # The location is fixed by the layout; accepting any other string would
+    # let a hand-edited manifest point the check outside the fixture.
+    if stored != location:
+        raise _fail(source, f"{where}.stored must be {location!r}")
+    return FileRecord(kind=kind, sha256=sha, stored=location)

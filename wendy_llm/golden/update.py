@@ -1,0 +1,109 @@
+"""``golden --update``: regenerate fixture directories atomically."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wendy_llm.canonical import render_picks
+from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
+from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
+from wendy_llm.golden.manifest import Fixture, build_fixture
+from wendy_llm.golden.sources import TemplatesOrRoot, select_templates
+
+if TYPE_CHECKING:
+    from wendy_llm.engine import Renderer
+
+
+@dataclass(frozen=True)
+class TemplateUpdate:
+    """What an update did to one template's fixture directory.
+
+    Paths are relative to the fixture directory. ``deleted`` is true when
+    the whole directory was removed because its template no longer exists.
+    """
+
+    template_id: str
+    fixture_dir: Path
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    deleted: bool = False
+
+    @property
+    def written(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+@dataclass(frozen=True)
+class GoldenUpdate:
+    golden_root: Path
+    templates: tuple[TemplateUpdate, ...]
+
+    @property
+    def written(self) -> bool:
+        return any(t.written for t in self.templates)
+
+
+def _plan(target: Path, fixture: Fixture) -> tuple[list[str], list[str], list[str]]:
+    existing = list_files(target)
+    added, changed = [], []
+    for relpath, data in fixture.files.items():
+        if relpath not in existing:
+            added.append(relpath)
+        elif existing[relpath].is_symlink() or existing[relpath].read_bytes() != data:
+            changed.append(relpath)
+    removed = [relpath for relpath in existing if relpath not in fixture.files]
+    return added, changed, removed
+
+
+def update_golden(
+    templates_or_root: TemplatesOrRoot,
+    golden_root: str | Path,
+    *,
+    template_ids: Collection[str] | None = None,
+    renderer: Renderer | None = None,
+) -> GoldenUpdate:
+    """Rewrite the fixtures of the selected templates (all by default).
+
+    Every pick is rendered before anything is written, so a template that
+    fails to render leaves every fixture untouched. Unchanged fixture
+    directories are not rewritten. Fixture directories of templates that no
+    longer exist are removed only when every template is selected.
+    """
+    root = Path(golden_root)
+    selection = select_templates(templates_or_root, template_ids)
+    fixtures = [
+        (template.id, build_fixture(template.id, render_picks(template, renderer=renderer)))
+        for template in selection.templates
+    ]
+    results: list[TemplateUpdate] = []
+    for template_id, fixture in fixtures:
+        target = fixture_dir(root, template_id)
+        added, changed, removed = _plan(target, fixture)
+        if added or changed or removed:
+            write_tree_atomically(target, fixture.files)
+        results.append(
+            TemplateUpdate(
+                template_id=template_id,
+                fixture_dir=target,
+                added=tuple(added),
+                changed=tuple(changed),
+                removed=tuple(removed),
+            )
+        )
+    if selection.complete:
+        current = {template_id for template_id, _ in fixtures}
+        for template_id, directory in find_fixture_dirs(root).items():
+            if template_id in current:
+                continue
+            gone = tuple(list_files(directory))
+            remove_tree_atomically(directory, stop_at=root)
+            results.append(
+                TemplateUpdate(
+                    template_id=template_id, fixture_dir=directory, removed=gone, deleted=True
+                )
+            )
+    return GoldenUpdate(golden_root=root, templates=tuple(results))
