@@ -8,8 +8,8 @@ Measures, side by side on the llm template's ``docker-compose.yml``:
 (d) the same template executed N times inside Go (the helper's bench mode),
 
 plus the helper's cold start (a build into an empty cache) and warm start
-(cached binary). Each figure is the best of several rounds, which filters
-out scheduler noise on shared machines.
+(cached binary). Each figure is the best of seven rounds in which the modes
+take turns, which filters out scheduler noise on shared machines.
 
 Run: ``python bench/run.py`` (``make bench``) or ``python bench/bench_engine.py``.
 """
@@ -140,7 +140,7 @@ def process_per_render(text: str, maps: Sequence[Mapping[str, object]]) -> None:
             renderer.render(text, data, TEMPLATE_NAME)
 
 
-def measure_steady(text: str, scale: float, rounds: int = 5) -> tuple[float, float, float, float]:
+def measure_steady(text: str, scale: float, rounds: int = 7) -> tuple[float, float, float, float]:
     """Seconds per render for (a), (b), (c), (d): the best round of each.
 
     The modes take turns within each round, so a noisy moment on a shared

@@ -34,7 +34,7 @@ from wendy_llm import (
     TemplateParseError,
     shared_renderer,
 )
-from wendy_llm.engine import encode_request, error_location
+from wendy_llm.engine_wire import encode_request, error_location
 from wendy_llm.toolchain import helper_path
 
 
@@ -295,7 +295,9 @@ def test_the_timeout_applies_per_render_not_per_batch() -> None:
 
 def test_a_timeout_inside_a_batch_names_the_slow_template() -> None:
     with Renderer(timeout=0.5) as renderer:
-        jobs = [RenderJob("quick", {}, "a"), RenderJob(ENDLESS, ENDLESS_DATA, "slow")]
+        renderer.render("warm", {})
+        quick = [RenderJob("quick", {}, f"quick-{i}") for i in range(5)]
+        jobs = [*quick, RenderJob(ENDLESS, ENDLESS_DATA, "slow"), *quick]
         with pytest.raises(RenderTimeout, match="rendering slow took longer"):
             renderer.render_many(jobs)
 

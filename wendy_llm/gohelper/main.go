@@ -34,6 +34,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"sync"
 	"text/template"
 	"time"
 )
@@ -46,9 +47,9 @@ const (
 	kindBench      = 4
 	kindBadRequest = 5
 
-	// Results of fast renders are batched into few pipe writes, but never
-	// held back longer than this, so the Python side can tell a slow render
-	// from a slow batch and time out each render on its own.
+	// Results of fast renders are batched into few pipe writes, but none is
+	// held back longer than this, so the Python side always knows which
+	// render is running and can time out each render on its own.
 	flushInterval = 5 * time.Millisecond
 	// Bounds the parsed-template cache; clearing it wholesale is simple and
 	// only costs a re-parse.
@@ -173,10 +174,12 @@ type request struct {
 }
 
 type server struct {
-	out       *bufio.Writer
-	lastFlush time.Time
-	cache     map[cacheKey]*template.Template
-	buf       bytes.Buffer
+	mu         sync.Mutex // guards out, armed: the flush timer writes too
+	out        *bufio.Writer
+	flushTimer *time.Timer
+	armed      bool
+	cache      map[cacheKey]*template.Template
+	buf        bytes.Buffer
 }
 
 func decodeRequest(payload []byte) (req request) {
@@ -250,22 +253,26 @@ func (s *server) record(kind byte, payload []byte) {
 	var hdr [5]byte
 	binary.BigEndian.PutUint32(hdr[:4], uint32(len(payload)+1))
 	hdr[4] = kind
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.out.Write(hdr[:])
 	s.out.Write(payload)
-}
-
-func (s *server) maybeFlush() {
-	if s.out.Buffered() > 0 && time.Since(s.lastFlush) >= flushInterval {
-		s.flush()
+	if !s.armed {
+		s.armed = true
+		s.flushTimer.Reset(flushInterval)
 	}
 }
 
+// flush sends everything buffered; the timer calls it while a long render
+// runs, and handle calls it when a request is done.
 func (s *server) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.armed = false
 	if err := s.out.Flush(); err != nil {
 		// The reader is gone: nobody is left to answer.
 		os.Exit(3)
 	}
-	s.lastFlush = time.Now()
 }
 
 func (s *server) handle(payload []byte) {
@@ -275,10 +282,7 @@ func (s *server) handle(payload []byte) {
 		return
 	}
 	sums := make([]*[sha256.Size]byte, len(req.texts))
-	for i, j := range req.jobs {
-		if i > 0 {
-			s.maybeFlush()
-		}
+	for _, j := range req.jobs {
 		if sums[j.text] == nil {
 			sum := sha256.Sum256(req.texts[j.text])
 			sums[j.text] = &sum
@@ -343,6 +347,8 @@ func main() {
 		out:   bufio.NewWriterSize(os.Stdout, 64<<10),
 		cache: make(map[cacheKey]*template.Template),
 	}
+	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
+	s.flushTimer.Stop()
 	var hdr [4]byte
 	var payload []byte
 	for {
@@ -363,6 +369,7 @@ func main() {
 			os.Exit(2)
 		}
 		s.handle(payload)
+		s.flushTimer.Stop()
 		s.flush()
 		if cap(payload) > keepBufferBytes {
 			payload = nil
