@@ -185,10 +185,8 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
             )
     typed = typed_like_override(variable)
     problem: str | None = None
-    if variable.type in ("integer", "boolean") and (
-        typed is None or isinstance(typed, str) or isinstance(default, str)
-    ):
-        problem = f"default of {name} ({go_format_value(default)}) is not a valid {variable.type}"
+    if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
+        problem = f"default of {name} ({default!r}) is not a JSON {variable.type}"
     elif typed is not None and not isinstance(typed, bool):
         try:
             check_rules(variable, typed)

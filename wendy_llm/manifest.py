@@ -236,7 +236,9 @@ def _check_shape(
     first_path = min(_path_key(e) for e in errors)
     error = best_match(e for e in errors if _path_key(e) == first_path)
     assert error is not None
-    custom = error.schema.get("x-error") if isinstance(error.schema, dict) else None
+    # `oneOf` failures read badly ("... is not valid under any of the given
+    # schemas"); a schema may spell out what it wants in "x-error".
+    custom = error.schema.get("x-error") if error.validator == "oneOf" else None
     message = custom if isinstance(custom, str) else error.message
     path: JsonPath = tuple(error.absolute_path)
     where = format_json_path(path)

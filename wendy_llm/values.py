@@ -79,9 +79,13 @@ from wendy_llm.manifest import Manifest, Picker, Question, Variable, When
 APP_ID = "APP_ID"
 
 _PROJECT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
-# YAML 1.1 spells booleans y/n too; YAML 1.2 octals are 0o17.  PyYAML
-# (YAML 1.1) resolves neither, so they are listed here.
-_YAML_EXTRA = re.compile(r"[yYnN]|0o[0-7]+")
+# PyYAML resolves YAML 1.1; these are what it misses: the YAML 1.1 booleans
+# y/n and YAML 1.2 core-schema numbers (1e5, 0o17), which go-yaml (used by
+# docker compose) reads as numbers.
+_YAML_BOOL = re.compile(r"[yYnN]")
+_YAML_NUMBER = re.compile(
+    r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+)
 _NO_STRICT_HINT = "pass strict=False (--no-strict) to render exactly as wendy init would"
 
 
@@ -101,16 +105,18 @@ def check_app_id(app_id: str, *, strict: bool = True) -> str:
     if kind is not None:
         raise AppIdError(
             f"app id {go_quote(trimmed)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
-            f"would change the structure of a rendered YAML or JSON file; use an id that reads "
-            f"as a string (e.g. with a letter in it); {_NO_STRICT_HINT}"
+            f"would change the structure of a rendered YAML or JSON file; use an id YAML reads "
+            f"as a string (e.g. {trimmed}-app); {_NO_STRICT_HINT}"
         )
     return trimmed
 
 
 def _yaml_kind(text: str) -> str | None:
     """What YAML reads ``text`` as, when that is not a string."""
-    if _YAML_EXTRA.fullmatch(text):
-        return "a boolean or a number"
+    if _YAML_BOOL.fullmatch(text):
+        return "a boolean"
+    if _YAML_NUMBER.fullmatch(text):
+        return "a number"
     try:
         parsed = yaml.safe_load(text)
     except yaml.YAMLError:

@@ -1,0 +1,275 @@
+"""Loading and validating template.json and template.schema.json."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from _template_helpers import write_files
+
+from wendy_llm.errors import ManifestError
+from wendy_llm.jsonpos import format_json_path, value_positions
+from wendy_llm.manifest import When, load_manifest, load_picker
+from wendy_llm.template import load_template
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def manifest_error(text: str) -> ManifestError:
+    with pytest.raises(ManifestError) as info:
+        load_manifest(text.encode())
+    return info.value
+
+
+def picker_error(document: object) -> ManifestError:
+    text = document if isinstance(document, str) else json.dumps(document, indent=2)
+    with pytest.raises(ManifestError) as info:
+        load_picker(text.encode())
+    return info.value
+
+
+def test_defaults_are_floats_and_rules_are_ints() -> None:
+    m = load_manifest(
+        b"""{"name": "x", "extra": {"anything": [1, 2]}, "variables": [
+            {"name": "PORT", "type": "integer", "default": 8080,
+             "validate": {"min": 1, "max": 65535.0, "enum": [80]}},
+            {"name": "ON", "type": "boolean", "default": true},
+            {"name": "S", "default": "text", "description": "d", "required": true},
+            {"name": "N", "default": null},
+            {"name": "HUGE", "default": 12345678901234567890123}
+        ]}"""
+    )
+    port, on, s, n, huge = m.variables
+    assert port.default == 8080.0 and isinstance(port.default, float)
+    assert (port.validate.min, port.validate.max) == (1, 65535)
+    assert isinstance(port.validate.max, int)
+    assert port.validate.ignored == ("enum",)
+    assert on.default is True
+    assert (s.type, s.default, s.description) == ("", "text", "d")
+    assert n.default is None
+    assert huge.default == 12345678901234567890123.0
+    assert [v.index for v in m.variables] == [0, 1, 2, 3, 4]
+
+
+def test_variables_may_be_absent() -> None:
+    assert load_manifest(b"{}").variables == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"variables": [}', "template.json:1:16: invalid JSON: Expecting value"),
+        ('{\n  "variables": [\n    {"name": "x",}\n  ]\n}', "template.json:3:18: invalid JSON: "),
+        ("", "template.json:1:1: invalid JSON: Expecting value"),
+        ('{"variables": []} x', "template.json:1:19: invalid JSON: Extra data"),
+        ('{"variables": [{"name": "x", "default": NaN}]}', "template.json: invalid JSON: NaN"),
+        ('{"variables": [{"name": "x", "default": 1e999}]}', "out of the float64 range"),
+        ('{"variables": [{"name": "x", "default": 1' + "0" * 400 + "}]}", "out of the float64"),
+    ],
+)
+def test_syntax_errors_name_file_line_and_column(text: str, message: str) -> None:
+    assert message in str(manifest_error(text))
+
+
+def test_syntax_error_fields() -> None:
+    error = manifest_error('{\n  "variables": [\n    {"name": "x",}\n  ]\n}')
+    assert (error.file, error.line, error.column) == ("template.json", 3, 18)
+
+
+def test_non_utf8_is_an_error() -> None:
+    with pytest.raises(ManifestError, match=r"^template\.json: not valid UTF-8 \(byte 1\)$"):
+        load_manifest(b'{\xff"variables": []}')
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "template.json: [] is not of type 'object'"),
+        ({"variables": {}}, "template.json: variables: {} is not of type 'array'"),
+        ({"variables": [1]}, "template.json: variables[0]: 1 is not of type 'object'"),
+        ({"variables": [{}]}, "template.json: variables[0]: 'name' is a required property"),
+        (
+            {"variables": [{"name": "a"}, {"name": ""}]},
+            "template.json: variables[1].name: '' should be non-empty",
+        ),
+        (
+            {"variables": [{"name": "a", "type": 3}]},
+            "template.json: variables[0].type: 3 is not of type 'string'",
+        ),
+        (
+            {"variables": [{"name": "a", "default": [1]}]},
+            "template.json: variables[0].default: [1] is not of type "
+            "'string', 'number', 'boolean', 'null'",
+        ),
+        (
+            {"variables": [{"name": "a", "validate": {"min": 1.5}}]},
+            "template.json: variables[0].validate.min: 1.5 is not of type 'integer'",
+        ),
+        (
+            {"variables": [{"name": "a", "validate": {"pattern": 5}}]},
+            "template.json: variables[0].validate.pattern: 5 is not of type 'string'",
+        ),
+        (
+            {"variables": [{"name": "a", "validate": {"max": 2**70}}]},
+            "template.json: variables[0].validate.max: 1180591620717411303424 "
+            "does not fit a Go int",
+        ),
+    ],
+)
+def test_shape_errors_name_the_json_path(document: object, message: str) -> None:
+    assert str(manifest_error(json.dumps(document))) == message
+
+
+def test_shape_error_fields_locate_the_value() -> None:
+    error = manifest_error('{"variables": [\n  {"name": "a"},\n  {"type": "x"}\n]}')
+    assert str(error) == "template.json: variables[1]: 'name' is a required property"
+    assert (error.json_path, error.line, error.column) == ("variables[1]", 3, 3)
+
+
+def _picker(*questions: dict[str, object]) -> dict[str, object]:
+    return {"phases": [{"questions": list(questions)}]}
+
+
+def test_the_spec_example_error_is_exact() -> None:
+    options = [{"value": "a"}, {"value": "b"}, {"value": "c"}, {"label": "no value", "size": "x"}]
+    error = picker_error(_picker({"id": "M", "type": "radio", "options": options}))
+    assert str(error) == (
+        "template.schema.json: phases[0].questions[0].options[3]: 'value' is a required property"
+    )
+    assert error.file == "template.schema.json"
+    assert error.json_path == "phases[0].questions[0].options[3]"
+    assert error.line is not None
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"phases": {}}, "phases: {} is not of type 'array'"),
+        (_picker({"type": "radio"}), "phases[0].questions[0]: 'id' is a required property"),
+        (_picker({"id": "M"}), "phases[0].questions[0]: 'type' is a required property"),
+        (
+            _picker({"id": "M", "type": "select"}),
+            "phases[0].questions[0].type: 'select' is not one of ['radio', 'checkbox', 'input']",
+        ),
+        (
+            _picker({"id": "M", "type": "radio", "options": [{"value": 4}]}),
+            "phases[0].questions[0].options[0].value: 4 is not of type 'string'",
+        ),
+        (
+            _picker({"id": "M", "type": "radio", "default": 1}),
+            "phases[0].questions[0].default: 1 is not of type 'string'",
+        ),
+        (
+            _picker({"id": "M", "type": "radio", "when": {"questionId": "X"}}),
+            "phases[0].questions[0].when: needs exactly one of 'equals', 'in', 'contains'",
+        ),
+        (
+            _picker(
+                {"id": "M", "type": "radio", "when": {"questionId": "X", "equals": "a", "in": []}}
+            ),
+            "phases[0].questions[0].when: needs exactly one of 'equals', 'in', 'contains'",
+        ),
+        (
+            {"phases": [{"when": {"equals": "a"}, "questions": []}]},
+            "phases[0].when: 'questionId' is a required property",
+        ),
+        (
+            _picker({"id": "M", "type": "radio", "when": {"questionId": "X", "in": "a"}}),
+            "phases[0].questions[0].when.in: 'a' is not of type 'array'",
+        ),
+    ],
+)
+def test_picker_shape_errors(document: object, message: str) -> None:
+    assert str(picker_error(document)) == f"template.schema.json: {message}"
+
+
+def test_picker_loads_questions_options_and_whens() -> None:
+    picker = load_picker(
+        json.dumps(
+            {
+                "title": "extra fields are fine",
+                "phases": [
+                    {
+                        "id": "model",
+                        "when": {"questionId": "A", "in": ["x", "y"]},
+                        "questions": [
+                            {
+                                "id": "M",
+                                "label": "Model",
+                                "type": "radio",
+                                "required": True,
+                                "default": "b",
+                                "options": [
+                                    {"value": "a", "label": "A", "size": "edge", "comments": "c"},
+                                    {"value": "b"},
+                                ],
+                                "when": {"questionId": "B", "contains": "gpu"},
+                            },
+                            {"id": "K", "type": "input", "secret": True},
+                        ],
+                    }
+                ],
+            }
+        ).encode()
+    )
+    (phase,) = picker.phases
+    assert phase.when == When(question_id="A", kind="in", values=("x", "y"))
+    m, k = phase.questions
+    assert (m.id, m.label, m.type, m.default, m.required, m.secret) == (
+        "M",
+        "Model",
+        "radio",
+        "b",
+        True,
+        False,
+    )
+    assert m.option_values == ("a", "b")
+    assert m.options[0].extra == {"size": "edge", "comments": "c"}
+    assert m.when == When(question_id="B", kind="contains", values=("gpu",))
+    assert (k.default, k.required, k.secret, k.when) == ("", False, True, None)
+    assert picker.questions == (m, k)
+    assert picker.line_of(m.json_path) is not None
+
+
+def test_load_template_reports_the_broken_file(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path / "demo",
+        {"template.json": "{}", "template.schema.json": '{"phases": [{"questions": [{}]}]}'},
+    )
+    with pytest.raises(
+        ManifestError, match=r"^template\.schema\.json: phases\[0\]\.questions\[0\]: "
+    ):
+        load_template(root)
+
+
+@pytest.mark.parametrize(
+    "path", [REPO / "templates" / "python" / "llm", REPO / "golden" / "baseline" / "python" / "llm"]
+)
+def test_the_real_templates_load(path: Path) -> None:
+    t = load_template(path)
+    names = [v.name for v in t.manifest.variables]
+    assert names[:2] == ["APP_ID", "PORT"]
+    port = t.manifest.variables[1]
+    assert port.default == 8080.0 and (port.validate.min, port.validate.max) == (1, 65535)
+    assert t.picker is not None
+    question = t.picker.questions[0]
+    assert (question.id, question.type, question.required) == ("OLLAMA_MODEL", "radio", True)
+    assert question.default == "gemma4:e2b"
+    assert all({"size", "parameters", "comments"} <= set(o.extra) for o in question.options)
+
+
+def test_value_positions_and_json_paths() -> None:
+    text = '{\n  "a": [1, {"b c": "x\\"y"}],\n  "d": true\n}'
+    positions = value_positions(text)
+    assert positions[("a",)] == (2, 8)
+    assert positions[("a", 1, "b c")] == (2, 20)
+    assert positions[("d",)] == (3, 8)
+    assert format_json_path(("a", 1, "b c")) == 'a[1]["b c"]'
+    assert format_json_path(()) == ""
+
+
+def test_negative_zero_default_keeps_its_sign() -> None:
+    (z,) = load_manifest(b'{"variables": [{"name": "Z", "default": -0}]}').variables
+    assert isinstance(z.default, float) and math.copysign(1.0, z.default) == -1.0
