@@ -266,3 +266,29 @@ def test_library_api_round_trip(project: Path) -> None:
     assert result.written
     check = check_golden("templates", "golden", pick_slugs=["b-2"])
     assert check.ok and [c.picks for c in check.checked] == [("b-2",)]
+
+
+def test_naming_every_template_is_still_a_partial_run(project: Path) -> None:
+    run_cli("golden", "--update")
+    write_files(project / "golden/py/gone", {"golden.json": "{}"})
+    code, out, _ = run_cli("golden", "--check", "--template", "py/mini")
+    assert code == 0 and "py/gone" not in out
+    code, out, _ = run_cli("golden", "--update", "--template", "py/mini")
+    assert code == 0 and (project / "golden/py/gone/golden.json").exists()
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1 and "stale: fixtures of template py/gone, which no longer exists" in out
+
+
+def test_check_reuses_renders_the_caller_already_made(project: Path) -> None:
+    from wendy_llm import RenderedFile, RenderedTree, discover_templates
+
+    update_golden("templates", "golden")
+    [template] = discover_templates("templates")
+    pick = template.pick("a-1")
+    tree = template.render("llm-app", dict(pick.answers))
+    assert check_golden([template], "golden", trees={"py/mini": {"a-1": tree}}).ok
+    edited = dict(tree.files)
+    edited["README.md"] = RenderedFile("README.md", b"edited\n", True, "README.md")
+    result = check_golden([template], "golden", trees={"py/mini": {"a-1": RenderedTree(edited)}})
+    [problem] = result.problems
+    assert problem.picks == ("a-1",) and "+edited" in problem.diff

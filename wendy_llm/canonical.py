@@ -19,6 +19,7 @@ from wendy_llm.picks import CANONICAL_APP_ID
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
     from wendy_llm.template import Template
+    from wendy_llm.tree import RenderedTree
 
 # A slug names a directory in the fixtures, so it must be one safe path
 # component, and it must not collide with the shared-files directory.
@@ -51,27 +52,27 @@ def check_slug(slug: str, template_id: str) -> str:
     return slug
 
 
-def select_slugs(template: Template, wanted: Collection[str] | None) -> list[str]:
-    """The template's pick slugs, in picker order, limited to ``wanted``."""
-    slugs = [pick.slug for pick in template.picks()]
-    if wanted is None:
-        return slugs
-    return [slug for slug in slugs if slug in wanted]
-
-
 def render_picks(
     template: Template,
     *,
     slugs: Collection[str] | None = None,
     renderer: Renderer | None = None,
+    trees: Mapping[str, RenderedTree] | None = None,
 ) -> list[PickRender]:
-    """Render the template's picks (all of them, or those in ``slugs``)."""
+    """Render the template's picks (all of them, or those in ``slugs``).
+
+    ``trees`` (slug -> tree) holds canonical renders the caller already
+    made (``wendy-llm check`` renders every pick for its validators); those
+    picks are not rendered again.
+    """
     out: list[PickRender] = []
     for pick in template.picks():
         if slugs is not None and pick.slug not in slugs:
             continue
         check_slug(pick.slug, template.id)
-        tree = template.render(CANONICAL_APP_ID, dict(pick.answers), renderer=renderer)
+        tree = trees.get(pick.slug) if trees is not None else None
+        if tree is None:
+            tree = template.render(CANONICAL_APP_ID, dict(pick.answers), renderer=renderer)
         files = {
             path: OutputFile(data=item.data, rendered=item.rendered)
             for path, item in tree.files.items()

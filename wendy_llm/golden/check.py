@@ -40,6 +40,7 @@ from wendy_llm.textdiff import DEFAULT_MAX_LINES, sha256_hex, unified_diff
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
     from wendy_llm.template import Template
+    from wendy_llm.tree import RenderedTree
 
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 
@@ -95,12 +96,15 @@ def check_golden(
     pick_slugs: Collection[str] | None = None,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
 ) -> GoldenCheck:
     """Check the fixtures of the selected templates and picks (all by default).
 
     With ``pick_slugs``, only templates that have at least one of those picks
     are checked, and only those picks; a slug no selected template has is an
-    error (a typo must not pass as "nothing to check").
+    error (a typo must not pass as "nothing to check"). ``trees`` (template
+    id -> slug -> tree) are canonical renders already made by the caller;
+    they are used instead of rendering those picks again.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
@@ -124,7 +128,12 @@ def check_golden(
     checked: list[CheckedTemplate] = []
     problems: list[GoldenProblem] = []
     for template, subset in plans:
-        renders = render_picks(template, slugs=subset, renderer=renderer)
+        renders = render_picks(
+            template,
+            slugs=subset,
+            renderer=renderer,
+            trees=(trees or {}).get(template.id),
+        )
         checked.append(CheckedTemplate(template.id, tuple(r.slug for r in renders)))
         command = refresh_command(selection.templates_root, root, template.id)
         problems += check_fixture(
@@ -276,7 +285,7 @@ class _TemplateChecker:
         expected = build_fixture(self.template_id, self.renders)
         problems = self.compare_picks(manifest, expected.manifest, max_diff_lines)
         problems += self.stale_picks(manifest)
-        return problems + self.compare_layout(expected.files, max_diff_lines, problems)
+        return problems + self.compare_layout(manifest, expected.files, max_diff_lines, problems)
 
     # --- content, per pick and file ------------------------------------------
 
@@ -479,13 +488,30 @@ class _TemplateChecker:
 
     def compare_layout(
         self,
+        manifest: GoldenManifest,
         expected: Mapping[str, bytes],
         max_diff_lines: int | None,
         so_far: Sequence[GoldenProblem],
     ) -> list[GoldenProblem]:
-        """Full runs: the directory must hold exactly what --update would write."""
+        """Full runs: the directory must hold exactly what --update would write.
+
+        Files nothing refers to are always stale. Where the manifest and the
+        layout --update would write disagree (a file moving between
+        ``_shared/`` and pick directories), the disagreement is reported only
+        when the content checks found nothing: otherwise it is a consequence
+        of the problems already named, and would only add noise.
+        """
         on_disk = list_files(self.directory)
-        problems = []
+        referenced = manifest.referenced() | {MANIFEST_NAME}
+        problems = [
+            self._stale_file(relpath)
+            for relpath in on_disk
+            if relpath not in expected
+            and relpath not in referenced
+            and relpath not in self.reported
+        ]
+        if so_far or problems:
+            return problems
         for relpath in on_disk:
             if relpath not in expected and relpath not in self.reported:
                 problems.append(self._stale_file(relpath))
@@ -499,9 +525,8 @@ class _TemplateChecker:
                         relpath,
                     )
                 )
-        if so_far or problems:
-            # The manifest necessarily differs too; its diff would only repeat.
-            return problems
+        if problems:
+            return problems  # the manifest's diff would only repeat them
         current = self.read(MANIFEST_NAME) or b""
         wanted = expected[MANIFEST_NAME]
         if current != wanted:

@@ -24,9 +24,8 @@ DEFAULT_GOLDEN_DIR = "golden"
 class Selection:
     """The templates of one run.
 
-    ``complete`` is true when every template known to the run is selected:
-    only then may fixtures of templates that no longer exist be called stale
-    or deleted.
+    ``complete`` is true for a full run (no template named): only then may
+    fixtures of templates that no longer exist be called stale or deleted.
     """
 
     templates: tuple[Template, ...]
@@ -57,7 +56,9 @@ def select_templates(
         known = ", ".join(sorted(by_id)) or "none"
         raise GoldenError(f"no template {', '.join(unknown)}{where} (templates: {known})")
     chosen = tuple(t for t in available if t.id in set(template_ids))
-    return Selection(chosen, root, complete=len(chosen) == len(available))
+    # Naming templates makes a partial run even when every one is named:
+    # fixtures of other (possibly deleted) templates are not its business.
+    return Selection(chosen, root, complete=False)
 
 
 def _common_root(templates: Sequence[Template]) -> Path | None:
