@@ -3,6 +3,7 @@
 The public API, re-exported here and nowhere else.
 """
 
+from wendy_llm.check import run_check
 from wendy_llm.diff import (
     FileChange,
     PickComparison,
@@ -16,6 +17,7 @@ from wendy_llm.diff import (
 from wendy_llm.engine import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
     AppIdError,
+    CheckSelectionError,
     DataTypeError,
     DiffError,
     EngineError,
@@ -30,6 +32,7 @@ from wendy_llm.errors import (
     PickError,
     RenderError,
     RenderTimeout,
+    RulesError,
     TemplateError,
     TemplateExecError,
     TemplateLoadError,
@@ -37,9 +40,11 @@ from wendy_llm.errors import (
     ToolchainError,
     TreeWriteError,
     UnknownRevision,
+    ValidatorToolError,
     ValuesError,
     WendyLlmError,
 )
+from wendy_llm.findings import CheckResult, Finding, Report
 from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden import (
     GoldenCheck,
@@ -58,11 +63,14 @@ from wendy_llm.tree import RenderedFile, RenderedTree
 __all__ = [
     "CANONICAL_APP_ID",
     "AppIdError",
+    "CheckResult",
+    "CheckSelectionError",
     "DataTypeError",
     "DiffError",
     "EngineError",
     "FileChange",
     "FileScope",
+    "Finding",
     "GitError",
     "GoldenCheck",
     "GoldenError",
@@ -86,6 +94,8 @@ __all__ = [
     "RenderedFile",
     "RenderedTree",
     "Renderer",
+    "Report",
+    "RulesError",
     "Side",
     "Template",
     "TemplateDiff",
@@ -97,6 +107,7 @@ __all__ = [
     "ToolchainError",
     "TreeWriteError",
     "UnknownRevision",
+    "ValidatorToolError",
     "ValuesError",
     "WendyLlmError",
     "check_golden",
@@ -104,6 +115,7 @@ __all__ = [
     "discover_templates",
     "evaluate_policy",
     "load_template",
+    "run_check",
     "shared_renderer",
     "template_at_revision",
     "template_from_files",

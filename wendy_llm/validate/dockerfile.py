@@ -28,10 +28,11 @@ when the compose file says so, else the Dockerfile's own directory.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -74,6 +75,7 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
     if docs is None:
         docs = parse_documents(tree)
     contexts = _contexts_from_compose(docs)
+    paths = frozenset(tree)
     findings: list[Finding] = []
     for path in sorted(p for p in tree if is_dockerfile(p)):
         try:
@@ -82,8 +84,17 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
             findings.append(error(CHECK, f"not UTF-8: {exc}", path))
             continue
         context = contexts.get(path, str(PurePosixPath(path).parent))
-        findings += validate_dockerfile(path, text, tree, context)
+        findings += _validate_cached(path, text, paths, context)
     return findings
+
+
+@functools.lru_cache(maxsize=256)
+def _validate_cached(
+    path: str, text: str, paths: frozenset[str], context: str
+) -> tuple[Finding, ...]:
+    # Picks usually render the same Dockerfiles into the same file layout;
+    # the result depends on nothing else (file contents do not matter).
+    return tuple(validate_dockerfile(path, text, paths, context))
 
 
 def _contexts_from_compose(docs: Documents) -> dict[str, str]:
@@ -103,10 +114,12 @@ def _contexts_from_compose(docs: Documents) -> dict[str, str]:
     return out
 
 
-def validate_dockerfile(
-    path: str, text: str, tree: Mapping[str, bytes], context: str
-) -> list[Finding]:
-    """Validate one Dockerfile whose build context is the tree directory ``context``."""
+def validate_dockerfile(path: str, text: str, tree: Collection[str], context: str) -> list[Finding]:
+    """Validate one Dockerfile whose build context is the tree directory ``context``.
+
+    ``tree`` holds the render's paths (a render's mapping will do): only
+    which files exist matters, for ``COPY`` sources.
+    """
     instructions = parse(text)
     global_args, stages = split_stages(instructions)
     if not stages:
@@ -241,7 +254,7 @@ class _Image:
 class _CopySourceCheck:
     """Expands COPY sources against the render; remembers sources that are missing."""
 
-    def __init__(self, path: str, tree: Mapping[str, bytes], context: str) -> None:
+    def __init__(self, path: str, tree: Collection[str], context: str) -> None:
         self.path = path
         self.tree = tree
         self.context = "" if context in ("", ".") else context.rstrip("/")

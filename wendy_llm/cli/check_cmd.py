@@ -1,0 +1,117 @@
+"""``wendy-llm check``: render every pick of every template and prove each render valid."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from wendy_llm.check import run_check
+from wendy_llm.errors import WendyLlmError
+from wendy_llm.report import format_details, format_table, to_json, to_junit, use_colour
+
+EPILOG = """\
+examples:
+  wendy-llm check                                   # = make check: every template, every pick
+  wendy-llm check --template python/llm --pick laguna-s-2.1-dflash
+  wendy-llm check --strict                          # lint warnings fail the run too
+  wendy-llm check --json > check.json               # machine-readable report (version 1)
+  wendy-llm check --junit reports/check.xml         # one test case per template x pick x check
+  wendy-llm check path/to/templates --golden-dir path/to/golden
+
+Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
+(schema + agreement with compose), shell (bash -n + ShellCheck), dockerfile
+(stage references for every build-arg combination, chmod of run scripts),
+topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
+sentinel reaches an Ollama pull), golden (fixtures match). Per template:
+picker (schema + lint), topology (the rules file itself), lint (warnings).
+
+TEMPLATES_DIR defaults to ./templates, else the bundled templates/ of this
+package's repository; --golden-dir defaults to ./golden when it exists, else
+the golden/ next to TEMPLATES_DIR.
+Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
+2 usage or input error (unknown template or pick, missing directory).
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "check",
+        help="render every pick of every template and validate each render",
+        description=(
+            "Render every pick of every template with the canonical inputs and validate "
+            "each render: Compose, wendy.json, scripts, Dockerfiles, topology rules, the "
+            "picker, the template's lints and the golden fixtures."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "templates_dir",
+        nargs="?",
+        default=None,
+        metavar="TEMPLATES_DIR",
+        help="directory of <language>/<name>/ templates (default: ./templates)",
+    )
+    p.add_argument(
+        "--template",
+        action="append",
+        dest="templates",
+        default=[],
+        metavar="T",
+        help="only this template, by id (python/llm) or name (llm); repeatable",
+    )
+    p.add_argument(
+        "--pick",
+        action="append",
+        dest="picks",
+        default=[],
+        metavar="SLUG",
+        help="only this pick (repeatable)",
+    )
+    p.add_argument("--golden-dir", default=None, metavar="DIR", help="fixture root")
+    p.add_argument("--strict", action="store_true", help="warnings fail the run too")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the JSON report instead")
+    output.add_argument(
+        "--quiet", "-q", action="store_true", help="print only failures (nothing when all hold)"
+    )
+    p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
+    p.set_defaults(run=run)
+
+
+def _write_junit(path: str, text: str) -> None:
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        raise WendyLlmError(f"cannot write the JUnit report {path}: {exc.strerror}") from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    report = run_check(
+        args.templates_dir,
+        templates=args.templates,
+        picks=args.picks,
+        golden_dir=args.golden_dir,
+    )
+    if args.junit:
+        _write_junit(args.junit, to_junit(report, strict=args.strict))
+    out = sys.stdout
+    if args.json:
+        out.write(to_json(report, strict=args.strict))
+    elif args.quiet:
+        details = format_details(report, warnings=args.strict)
+        if details:
+            out.write(details)
+    else:
+        colour = use_colour(out)
+        out.write(format_table(report, colour=colour))
+        details = format_details(report, colour=colour)
+        if details:
+            out.write("\n" + details)
+    return 0 if report.passed(strict=args.strict) else 1
