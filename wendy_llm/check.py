@@ -372,25 +372,38 @@ def _golden(
     existing: Sequence[str],
     complete: bool,
 ) -> None:
-    loaded = [run.template for run in runs if run.template is not None]
+    # A template with a pick that does not render cannot be compared (the
+    # render check already fails); the others are.
+    comparable = [
+        run
+        for run in runs
+        if run.template is not None and all(p.tree is not None for p in run.picks)
+    ]
+    loaded = [run.template for run in comparable if run.template is not None]
+    trees = {
+        run.template_id: {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
+        for run in comparable
+    }
     by_id = {run.template_id: run for run in runs}
-    for run in runs:
+    for run in comparable:
         run.findings.setdefault("golden", [])
         for pick_run in run.picks:
-            if pick_run.tree is not None:
-                pick_run.findings["golden"] = []
-    if not loaded:
+            pick_run.findings["golden"] = []
+    slugs = {slug for run_trees in trees.values() for slug in run_trees}
+    wanted = [slug for slug in picks if slug in slugs]
+    if not loaded or (picks and not wanted):
         return
     try:
         found = golden_check.golden_findings(
             loaded,
             golden_root,
-            pick_slugs=list(picks) or None,
+            pick_slugs=wanted or None,
             existing=existing,
             complete=complete,
+            trees=trees,
         )
     except WendyLlmError as exc:
-        for run in runs:
+        for run in comparable:
             run.findings["golden"].append(error("golden", str(exc)))
         return
     for finding in found:

@@ -9,7 +9,7 @@ it is reported once.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from wendy_llm.findings import TEMPLATE_WIDE, Finding, error
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
     from wendy_llm.template import Template
+    from wendy_llm.tree import RenderedTree
 
 CHECK = "golden"
 
@@ -29,6 +30,7 @@ def golden_findings(
     pick_slugs: Collection[str] | None,
     existing: Collection[str],
     complete: bool,
+    trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     renderer: Renderer | None = None,
 ) -> list[Finding]:
     """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
@@ -37,11 +39,14 @@ def golden_findings(
     the picks, as ``golden --check --pick`` does.  Fixtures of a template
     that is not checked are called stale only when the run covers every
     template (``complete``) and no such template exists (``existing`` is
-    every template id found on disk, loadable or not).
+    every template id found on disk, loadable or not).  ``trees`` (template
+    id -> pick slug -> render) are renders the caller already made.
     """
     from wendy_llm.golden import check_golden
 
-    result = check_golden(templates, golden_dir, pick_slugs=pick_slugs, renderer=renderer)
+    result = check_golden(
+        templates, golden_dir, pick_slugs=pick_slugs, renderer=renderer, trees=trees
+    )
     checked = {t.id for t in templates}
     findings = []
     for problem in result.problems:
