@@ -393,6 +393,23 @@ def test_failed_swap_keeps_the_old_tree(
     assert _siblings(out) == ["demo", "out"]
 
 
+def test_failed_write_removes_the_parents_it_created(
+    tmp_path: Path, sample_tree: RenderedTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_replace(src: object, dst: object) -> None:
+        raise OSError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(TreeWriteError):
+        sample_tree.write(tmp_path / "new" / "deeper" / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo"]
+
+
+def test_write_creates_missing_parents(tmp_path: Path, sample_tree: RenderedTree) -> None:
+    out = sample_tree.write(tmp_path / "new" / "deeper" / "out")
+    assert (out / "run.sh").is_file()
+
+
 def test_a_write_error_mid_tree_leaves_nothing_behind(tmp_path: Path) -> None:
     # A file and a directory of the same name cannot both be written.
     clash = RenderedTree(
@@ -437,3 +454,13 @@ def test_rendered_tree_is_a_mapping_of_bytes(sample_tree: RenderedTree) -> None:
         "my-app/deep/file.txt": True,
         "run.sh": True,
     }
+
+
+def test_linux_exchange_swaps_two_directories(tmp_path: Path) -> None:
+    # The overwrite path relies on renameat2(RENAME_EXCHANGE) on Linux.
+    first, second = tmp_path / "first", tmp_path / "second"
+    write_files(first, {"one.txt": "1"})
+    write_files(second, {"two.txt": "2"})
+    assert tree_module._exchange(first, second)
+    assert [p.name for p in first.iterdir()] == ["two.txt"]
+    assert [p.name for p in second.iterdir()] == ["one.txt"]

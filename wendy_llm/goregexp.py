@@ -42,6 +42,7 @@ whether a match exists), which also accepts Go's duplicate names.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -478,6 +479,7 @@ def translate_go_regexp(pattern: str) -> str:
     return _Translator(pattern).translate()
 
 
+@functools.lru_cache(maxsize=256)
 def compile_go_regexp(pattern: str) -> re.Pattern[str]:
     """Compile a Go regexp into a Python pattern with the same language.
 

@@ -26,11 +26,13 @@ A question hidden by an earlier answer's ``when`` is not enumerated for
 that answer.  When the whole tree has at most 64 leaves every leaf is a
 pick (the full product).  Otherwise the picks are a *pairwise* (all-pairs)
 covering set built greedily (AETG style): the all-defaults pick first,
-then, for each pair of answers to two questions (and each single answer)
-not yet covered, one pick forcing that pair and choosing every other answer
-to cover as many uncovered pairs as possible.  A pair that no walk can
-reach (a depth-first search of at most 5000 steps finds none) is skipped.
-The result is deterministic.  ``when`` is assumed to refer to earlier
+then, while a pair of answers to two questions (or a single answer) is not
+covered, the best of up to 4 candidate picks, each forcing one uncovered
+pair and choosing every other answer to cover as many uncovered pairs as
+possible.  A pair that no walk can reach (a depth-first search of at most
+5000 steps finds none) is skipped.  The result is deterministic; it is not
+minimal (e.g. 6 three-option questions give 15 picks where the full
+product has 729).  ``when`` is assumed to refer to earlier
 questions or to variables (as the interactive picker requires).
 
 Slug rule (``slugify``), per answered question with more than one choice,
@@ -91,6 +93,7 @@ MAX_CHECKBOX_SUBSETS_OPTIONS = 4
 MAX_SLUG_LENGTH = 64
 REQUIRED_INPUT_PLACEHOLDER = "example"
 _SEARCH_BUDGET = 5000
+_CANDIDATES = 4
 
 _UNSAFE = re.compile(r"[^a-z0-9._]+")
 _RESERVED = frozenset(
@@ -294,11 +297,15 @@ class Chooser:
         if item.index in self.forced:
             return [self.forced[item.index]]
 
+        # Pairs with the answers chosen so far and with the forced answers
+        # still ahead (pairs are keyed in walk order).
+        ahead = [(k, a) for k, a in self.forced.items() if k > item.index]
+
         def gain(answer: Answer) -> int:
-            new_pairs = sum(
-                1 for prev in path if (prev, (item.index, answer)) not in self.covered_pairs
-            )
-            return new_pairs * 2 + ((item.index, answer) not in self.covered_singles)
+            this = (item.index, answer)
+            new_pairs = sum(1 for prev in path if (prev, this) not in self.covered_pairs)
+            new_pairs += sum(1 for later in ahead if (this, later) not in self.covered_pairs)
+            return new_pairs * 2 + (this not in self.covered_singles)
 
         return sorted(item.choices, key=lambda a: -gain(a))
 
@@ -316,11 +323,19 @@ def _pairwise(walker: _Walker) -> list[Path]:
     covered_pairs: set[tuple[tuple[int, Answer], tuple[int, Answer]]] = set()
     paths: list[Path] = []
 
+    def gain(path: Path) -> int:
+        singles, pairs = _coverage(path)
+        return len(pairs - covered_pairs) * 2 + len(singles - covered_singles)
+
     def add(path: Path) -> None:
         singles, pairs = _coverage(path)
         covered_singles.update(singles)
         covered_pairs.update(pairs)
         paths.append(path)
+
+    def covered(forced: Mapping[int, Answer]) -> bool:
+        keys = tuple(sorted(forced.items(), key=lambda kv: kv[0]))
+        return keys in covered_pairs if len(keys) == 2 else keys[0] in covered_singles
 
     first = walker.walk(_DefaultsChooser())
     if first is not None:
@@ -333,17 +348,25 @@ def _pairwise(walker: _Walker) -> list[Path]:
         for y in b.choices
     ]
     targets += [{item.index: x} for item in branching for x in item.choices]
-    for forced in targets:
-        keys = sorted(forced.items(), key=lambda kv: kv[0])
-        if len(keys) == 2 and (keys[0], keys[1]) in covered_pairs:
-            continue
-        if len(keys) == 1 and keys[0] in covered_singles:
-            continue
-        chooser = Chooser(forced, covered_pairs, covered_singles)
-        path = walker.walk(chooser) or walker.search(chooser, _SEARCH_BUDGET)
-        if path is not None:
-            add(path)
-    return paths
+    unreachable: set[int] = set()
+    while True:
+        pending = [
+            i for i, forced in enumerate(targets) if i not in unreachable and not covered(forced)
+        ]
+        if not pending:
+            return paths
+        # Each pick is the best of a few candidates, each seeded by one
+        # uncovered pair (AETG); a seed no walk reaches is unreachable.
+        best: Path | None = None
+        for i in pending[:_CANDIDATES]:
+            chooser = Chooser(targets[i], covered_pairs, covered_singles)
+            path = walker.walk(chooser) or walker.search(chooser, _SEARCH_BUDGET)
+            if path is None:
+                unreachable.add(i)
+            elif best is None or gain(path) > gain(best):
+                best = path
+        if best is not None:
+            add(best)
 
 
 class _DefaultsChooser(Chooser):

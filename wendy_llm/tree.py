@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
+import functools
 import os
 import posixpath
 import shutil
@@ -51,6 +51,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from wendy_llm.errors import TreeWriteError
 
@@ -190,15 +191,22 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+@functools.cache
+def _renameat2() -> Any:
+    """libc's ``renameat2`` (Linux, glibc >= 2.28), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        # The running process already has libc loaded: no library search.
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux ``renameat2``); False when unsupported."""
-    if not sys.platform.startswith("linux"):
-        return False
-    libc_name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(libc_name, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
+    renameat2 = _renameat2()
+    if renameat2 is None:
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     if result == 0:
@@ -236,10 +244,13 @@ def write_tree(files: Iterable[RenderedFile], out_dir: Path, *, overwrite: bool 
     target = Path(os.path.abspath(out_dir))
     exists = _check_target(target, overwrite)
     parent = target.parent
+    # Parents this call creates are removed again if the write fails.
+    created = [p for p in (parent, *parent.parents) if not p.exists()]
     try:
         parent.mkdir(parents=True, exist_ok=True)
         staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
     except OSError as exc:
+        _remove_empty(created)
         raise TreeWriteError(
             f"{target}: cannot create a directory: {exc}", path=str(target)
         ) from None
@@ -251,13 +262,23 @@ def write_tree(files: Iterable[RenderedFile], out_dir: Path, *, overwrite: bool 
         else:
             os.replace(staged, target)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staged)
+        _discard(staged, created)
         raise TreeWriteError(
             f"{target}: writing the tree failed: {exc}", path=str(target)
         ) from None
     except BaseException:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staged)
+        _discard(staged, created)
         raise
     return target
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    for directory in directories:  # deepest first
+        with contextlib.suppress(OSError):
+            directory.rmdir()
+
+
+def _discard(staged: Path, created: list[Path]) -> None:
+    with contextlib.suppress(OSError):
+        shutil.rmtree(staged)
+    _remove_empty(created)

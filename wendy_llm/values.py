@@ -66,6 +66,7 @@ Assumptions where the spec is silent:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -111,6 +112,7 @@ def check_app_id(app_id: str, *, strict: bool = True) -> str:
     return trimmed
 
 
+@functools.lru_cache(maxsize=1024)
 def _yaml_kind(text: str) -> str | None:
     """What YAML reads ``text`` as, when that is not a string."""
     if _YAML_BOOL.fullmatch(text):
