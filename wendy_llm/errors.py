@@ -37,7 +37,10 @@ class TemplateError(WendyLlmError):
 
     def __reduce__(self) -> tuple[object, ...]:
         # Keep keyword-only fields across pickling (multiprocessing, xdist).
-        return (_rebuild_template_error, (type(self), self.message, self.name, self.line, self.column))
+        return (
+            _rebuild_template_error,
+            (type(self), self.message, self.name, self.line, self.column),
+        )
 
 
 def _rebuild_template_error(
@@ -68,6 +71,33 @@ class OutputTooLarge(EngineError):
 
 class ToolchainError(WendyLlmError):
     """No Go toolchain was found, or building the helper failed."""
+
+
+# --- validation and `check` (issue 6) -----------------------------------------
+
+
+class ValidatorToolError(WendyLlmError):
+    """A tool a validator needs (docker-compose, shellcheck, bash) is missing or broke."""
+
+
+class RulesError(WendyLlmError):
+    """A template's rules file (``golden/<lang>/<name>.rules.yaml``) is malformed.
+
+    ``path`` names the file, ``line`` the offending line when known, and
+    ``rule`` the rule (``rules[2] (name)``) or section it is about.
+    """
+
+    def __init__(
+        self, message: str, *, path: str, line: int | None = None, rule: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.rule = rule
+
+
+class CheckSelectionError(WendyLlmError):
+    """``check`` was asked for a template or pick that does not exist."""
 
 
 class DataTypeError(WendyLlmError):
@@ -199,33 +229,6 @@ class TreeWriteError(WendyLlmError):
 
 class PickError(WendyLlmError):
     """A pick was asked for by a slug the template does not have."""
-
-
-# --- validation and `check` (issue 6) -----------------------------------------
-
-
-class ValidatorToolError(WendyLlmError):
-    """A tool a validator needs (docker-compose, shellcheck, bash) is missing or broke."""
-
-
-class RulesError(WendyLlmError):
-    """A template's rules file (``golden/<lang>/<name>.rules.yaml``) is malformed.
-
-    ``path`` names the file, ``line`` the offending line when known, and
-    ``rule`` the rule (``rules[2] (name)``) or section it is about.
-    """
-
-    def __init__(
-        self, message: str, *, path: str, line: int | None = None, rule: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.path = path
-        self.line = line
-        self.rule = rule
-
-
-class CheckSelectionError(WendyLlmError):
-    """``check`` was asked for a template or pick that does not exist."""
 
 
 # --- golden fixtures and baseline comparison (issue 5) ------------------------

@@ -38,7 +38,9 @@ def _subcommand_modules() -> list[ModuleType]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wendy-llm",
-        description="Render Wendy templates exactly as `wendy init` does, and gate template changes.",
+        description=(
+            "Render Wendy templates exactly as `wendy init` does, and gate template changes."
+        ),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
