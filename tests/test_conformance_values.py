@@ -10,26 +10,18 @@ from __future__ import annotations
 
 import math
 import random
+import struct
 from pathlib import Path
 
 import pytest
 from _go_oracle import go_atoi, go_float_v, go_match, go_parse_bool, go_strings
 from _template_helpers import checkbox, make_template, phase, radio, render_text, text_input
 
+from wendy_llm import gostd
 from wendy_llm.engine import shared_renderer
 from wendy_llm.errors import AppIdError, ValuesError
 from wendy_llm.goregexp import GoRegexpError, GoRegexpUnsupported, go_match_string
-from wendy_llm.gostd import (
-    go_atoi as py_atoi,
-)
-from wendy_llm.gostd import (
-    go_format_value,
-    go_quote,
-    go_trim_space,
-)
-from wendy_llm.gostd import (
-    go_parse_bool as py_parse_bool,
-)
+from wendy_llm.gostd import go_format_value, go_quote, go_trim_space
 from wendy_llm.values import check_app_id
 
 PORT = {
@@ -201,7 +193,7 @@ ATOI_CASES = [
 
 
 def test_integer_conversion_is_strconv_atoi() -> None:
-    assert [py_atoi(s) for s in ATOI_CASES] == go_atoi(ATOI_CASES)
+    assert [gostd.go_atoi(s) for s in ATOI_CASES] == go_atoi(ATOI_CASES)
 
 
 BOOL_CASES = [
@@ -211,7 +203,7 @@ BOOL_CASES = [
 
 
 def test_boolean_conversion_is_strconv_parsebool() -> None:
-    assert [py_parse_bool(s) for s in BOOL_CASES] == go_parse_bool(BOOL_CASES)
+    assert [gostd.go_parse_bool(s) for s in BOOL_CASES] == go_parse_bool(BOOL_CASES)
 
 
 @pytest.mark.parametrize(
@@ -555,8 +547,7 @@ def _float_samples() -> list[float]:
 
 
 def struct_float(bits: int) -> float:
-    import struct
-
+    """The float64 with these 64 bits (any exponent, any mantissa)."""
     return float(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
 
 
