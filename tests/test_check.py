@@ -171,3 +171,14 @@ def test_the_bundled_llm_template_passes_every_validator() -> None:
     report = run_check(repo / "templates", golden_dir=repo / "golden", golden=False)
     assert failures(report) == []
     assert len({r.pick for r in report.results if r.pick}) == 17
+
+
+def test_sentinels_without_a_picker_are_reported(tmp_path: Path) -> None:
+    templates, golden = write_template(tmp_path)
+    (templates / "py" / "mini" / "template.schema.json").unlink()
+    report = run_check(templates, golden_dir=golden, golden=False)
+    picker = [f for f in report.errors if f.check == "picker"]
+    assert [(f.pick, f.message) for f in picker] == [
+        ("", "sentinels are declared, but the template has no template.schema.json")
+    ]
+    assert picker[0].file is not None and picker[0].file.endswith("mini.rules.yaml")

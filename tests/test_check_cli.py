@@ -132,7 +132,7 @@ def test_junit_report(
     # 3 picks x 8 checks, plus 4 template-wide ones.
     assert len(cases) == 28 == int(root.get("tests", "0"))
     failed = [(c.get("classname"), c.get("name")) for c in cases if c.find("failure") is not None]
-    assert ("py/mini.big-dflash", "topology") in failed
+    assert ("py/mini", "big-dflash topology") in failed
     assert not (tmp_path / "reports" / ".check.xml.tmp").exists()
 
 

@@ -133,18 +133,14 @@ def test_junit_one_case_per_template_pick_check() -> None:
     [suite] = root.findall("testsuite")
     assert (suite.get("name"), suite.get("tests"), suite.get("failures")) == (T, "8", "2")
     cases = [(c.get("classname"), c.get("name")) for c in suite.findall("testcase")]
-    assert cases[:3] == [
-        (f"{T}.(template)", "picker"),
-        (f"{T}.(template)", "lint"),
-        (f"{T}.e2b", "compose"),
-    ]
+    assert cases[:3] == [(T, "(template) picker"), (T, "(template) lint"), (T, "e2b compose")]
     failed = {
         c.get("name"): c.find("failure")
         for c in suite.findall("testcase")
         if c.find("failure") is not None
     }
-    assert set(failed) == {"golden", "topology"}
-    topology = failed["topology"]
+    assert set(failed) == {"e2b golden", "dflash topology"}
+    topology = failed["dflash topology"]
     assert topology is not None
     assert topology.get("message") == (
         "python/llm dflash [topology] c.yml:7: rule 'x': compose.volumes.a is present "

@@ -302,6 +302,9 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
         found = run.findings.setdefault("picker", [])
         if picker_text is not None:
             found += lint_picker(picker_text, rules)
+        elif rules is not None and rules.sentinels:
+            message = f"sentinels are declared, but the template has no {PICKER_FILE}"
+            found.append(error("picker", message, rules.path))
     with timer("topology"):
         if rules is not None:
             every = [(p.pick.slug, p.values) for p in run.picks]

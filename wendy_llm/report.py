@@ -28,10 +28,10 @@ JSON (``--json``), version 1::
     }
 
 JUnit XML (``--junit FILE``): one ``<testsuite>`` per template, one
-``<testcase>`` per template x pick x check (``classname`` =
-``template.pick``, ``(template)`` for template-wide ones; ``name`` = the
-check id); errors become ``<failure>`` (message = the first finding,
-text = all of them), warnings go to ``<system-out>``.
+``<testcase>`` per template x pick x check (``classname`` = the template
+id, ``name`` = ``<pick> <check>``, pick ``(template)`` for template-wide
+ones); errors become ``<failure>`` (message = the first finding, text =
+all of them), warnings go to ``<system-out>``.
 """
 
 from __future__ import annotations
@@ -199,11 +199,13 @@ def to_junit(report: Report, *, strict: bool = False) -> str:
         suite = ET.SubElement(root, "testsuite", name=template)
         failures = 0
         for result in results:
+            # Slugs hold dots (llama3.2-3b), which JUnit viewers read as
+            # package separators in a classname, so the pick goes in the name.
             case = ET.SubElement(
                 suite,
                 "testcase",
-                classname=f"{template}.{_pick_label(result.pick)}",
-                name=result.check,
+                classname=template,
+                name=f"{_pick_label(result.pick)} {result.check}",
                 time="0",
             )
             failing = [f for f in result.findings if f.severity == "error" or strict]
