@@ -4,6 +4,7 @@ and the atomic tree writer."""
 from __future__ import annotations
 
 import os
+import pickle
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -464,3 +465,18 @@ def test_linux_exchange_swaps_two_directories(tmp_path: Path) -> None:
     assert tree_module._exchange(first, second)
     assert [p.name for p in first.iterdir()] == ["two.txt"]
     assert [p.name for p in second.iterdir()] == ["one.txt"]
+
+
+def test_render_and_write_errors_survive_pickling(tmp_path: Path) -> None:
+    t = make_template(tmp_path, files={"a.txt": "{{.NOPE}}"})
+    with pytest.raises(RenderError) as info:
+        t.render("my-app")
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (str(copy), copy.path, copy.line, copy.column) == (
+        str(info.value),
+        "a.txt",
+        1,
+        2,
+    )
+    write_error = pickle.loads(pickle.dumps(TreeWriteError("x", path="p")))
+    assert (str(write_error), write_error.path) == ("x", "p")

@@ -9,6 +9,7 @@ behaviours the CLI inherits are checked against the real Go functions.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import struct
 from pathlib import Path
@@ -629,3 +630,26 @@ def test_unsupported_go_regexp_is_reported_not_guessed(tmp_path: Path) -> None:
     )
     with pytest.raises(ValuesError, match=r"^invalid validate.pattern for S: .*Unicode class"):
         t.values("a", {"S": "αβ"})
+
+
+def test_app_id_error_texts_exactly() -> None:
+    hint = "pass strict=False (--no-strict) to render exactly as wendy init would"
+    with pytest.raises(AppIdError) as info:
+        check_app_id("my app")
+    assert str(info.value) == (
+        "invalid app id \"my app\": use ASCII letters, digits, '.', '_' and '-', not starting "
+        f"with '-' or '.' (wendy's project-name rule); {hint}"
+    )
+    with pytest.raises(AppIdError) as info:
+        check_app_id("123")
+    assert str(info.value) == (
+        'app id "123" reads as a number in YAML, so an unquoted {{.APP_ID}} would change the '
+        "structure of a rendered YAML or JSON file; use an id YAML reads as a string "
+        f"(e.g. 123-app); {hint}"
+    )
+
+
+def test_values_errors_survive_pickling() -> None:
+    for error in [ValuesError("m", variable="V"), AppIdError("a")]:
+        copy = pickle.loads(pickle.dumps(error))
+        assert (type(copy), str(copy), copy.variable) == (type(error), str(error), error.variable)
