@@ -159,6 +159,7 @@ def test_picks_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     code, stdout, _ = run(["picks", str(t.root), "--json"], capsys)
     assert code == 0
     assert json.loads(stdout) == {
+        "version": 1,
         "template": "demo",
         "picks": [
             {"slug": "a-1__none", "answers": {"MODEL": "a:1", "F": ""}},

@@ -1,4 +1,4 @@
-"""Text and JSON for a baseline comparison (the CLI prints what these return).
+"""Text, JSON and JUnit for a baseline comparison (the CLI prints what these return).
 
 JSON shape, ``"version": 1``::
 
@@ -24,6 +24,7 @@ JSON shape, ``"version": 1``::
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections import defaultdict
 
 from wendy_llm.diff import PICK_STATUSES, PolicyResult, Side, TemplateDiff
@@ -71,6 +72,42 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
     }
 
 
+def diff_junit(diff: TemplateDiff, result: PolicyResult) -> str:
+    """JUnit XML: one test case per pick (``classname`` = the template id,
+    ``name`` = ``<slug> diff``); a pick that breaks the policy is a
+    ``<failure>`` whose message is the violation and whose text is the diff.
+    Every case's ``<system-out>`` says what happened to the pick, so added,
+    removed and exempted picks are visible without failing.
+    """
+    root = ET.Element("testsuites", name="wendy-llm diff")
+    suite = ET.SubElement(root, "testsuite", name=diff.template_id)
+    violations = dict(zip(result.failing_picks, result.violations, strict=True))
+    for p in diff.picks:
+        case = ET.SubElement(
+            suite, "testcase", classname=diff.template_id, name=f"{p.slug} diff", time="0"
+        )
+        if p.slug in violations:
+            failure = ET.SubElement(case, "failure", message=violations[p.slug], type="policy")
+            failure.text = "\n".join(line for f in p.files for line in f.diff)
+        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        note = " (allowed by --allow-changed)" if p.slug in result.exempted else ""
+        out = ET.SubElement(case, "system-out")
+        out.text = f"{p.status}{note}" + (f": {files}" if files else "")
+    if result.warnings:
+        ET.SubElement(suite, "system-out").text = "\n".join(
+            f"warning: {w}" for w in result.warnings
+        )
+    failures = str(len(violations))
+    tests = str(len(diff.picks))
+    for element in (root, suite):
+        element.set("tests", tests)
+        element.set("failures", failures)
+        element.set("errors", "0")
+    suite.set("skipped", "0")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
 def diff_text(diff: TemplateDiff, result: PolicyResult) -> str:
     lines = [
         f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}",
@@ -109,6 +146,22 @@ def diff_text(diff: TemplateDiff, result: PolicyResult) -> str:
     lines += ["", "summary: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES)]
     lines += [f"warning: {w}" for w in result.warnings]
     lines.append(_policy_line(result))
+    lines += [f"  {v}" for v in result.violations]
+    return "\n".join(lines) + "\n"
+
+
+def diff_failures_text(diff: TemplateDiff, result: PolicyResult) -> str:
+    """``--quiet``: only what breaks the policy (the failing picks' diffs, the
+    verdict and the violations); empty when the policy holds."""
+    if result.holds:
+        return ""
+    lines = [f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}"]
+    for p in diff.picks:
+        if p.slug not in result.failing_picks:
+            continue
+        for f in p.files:
+            lines += ["", f"=== pick {p.slug}: {f.path} ({f.status})", *f.diff]
+    lines += ["", _policy_line(result)]
     lines += [f"  {v}" for v in result.violations]
     return "\n".join(lines) + "\n"
 

@@ -1,1 +1,331 @@
-"""pytest plugin (entry point ``pytest11``): fixtures for template tests."""
+"""pytest plugin (entry point ``pytest11``): golden and property tests for templates.
+
+Installed with wendy-llm and active in every pytest run. Fixtures:
+
+- ``wendy_renderer`` (session): one :class:`~wendy_llm.engine.Renderer` (one
+  Go helper process) for the whole run.
+- ``wendy_template`` (session): ``wendy_template("templates/python/llm")`` ->
+  :class:`~wendy_llm.template.Template`, loaded once. A relative reference is
+  looked up under the rootdir, then under the templates directory (so
+  ``wendy_template("python/llm")`` works too). The template's id is its path
+  below the templates directory (``python/llm``), as ``wendy-llm`` names it.
+- ``wendy_templates`` (session): every template under the templates directory.
+- ``wendy_render`` (session): ``wendy_render(template, pick=None, *,
+  app_id=CANONICAL_APP_ID, overrides=None)`` -> ``RenderedTree``; ``pick`` is
+  a :class:`~wendy_llm.picks.Pick` or a slug; renders are cached.
+- ``wendy_golden``: ``wendy_golden()`` checks every template's fixtures, as
+  ``wendy-llm golden --check`` does; ``wendy_golden(template, picks=[...])``
+  one template (optionally some picks). A mismatch fails the test with the
+  CLI's message (the diff, then the command that refreshes the fixtures).
+  With ``--update-golden`` it rewrites the fixtures instead, as
+  ``wendy-llm golden --update`` does (a whole template at a time, even when
+  ``picks`` are named), and the terminal summary lists what changed.
+- ``wendy_pick`` / ``wendy_tree``: a test marked
+  ``@pytest.mark.wendy_picks()`` runs once per pick of every template
+  (``@pytest.mark.wendy_picks("templates/python/llm")``: of those templates);
+  ``wendy_pick`` is a :class:`WendyPick` (``.template``, ``.pick``,
+  ``.slug``) and ``wendy_tree`` its canonical render (app id ``llm-app``,
+  defaults, the pick's answers: what the golden fixtures hold).
+
+Options: ``--update-golden`` (refused when ``CI`` is set, as ``wendy-llm
+golden --update`` is, unless ``--force-golden``). Ini settings:
+``wendy_templates_dir`` (default ``templates``) and ``wendy_golden_dir``
+(default ``golden``), relative to the rootdir.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from wendy_llm.engine import Renderer
+from wendy_llm.errors import GoldenUpdateRefused, TemplateLoadError
+from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
+from wendy_llm.golden.guard import refuse_update_in_ci
+from wendy_llm.golden.report import check_text, update_text
+from wendy_llm.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.template import Template, discover_templates, load_template
+from wendy_llm.tree import RenderedTree
+
+__all__ = ["WendyPick"]
+
+TemplateRef = str | os.PathLike[str]
+RenderFn = Callable[..., RenderedTree]
+GoldenFn = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class WendyPick:
+    """One pick of one template: the value of ``wendy_pick``."""
+
+    template: Template
+    pick: Pick
+
+    @property
+    def slug(self) -> str:
+        return self.pick.slug
+
+    @property
+    def id(self) -> str:
+        return f"{self.template.id}:{self.pick.slug}"
+
+
+@dataclass
+class _State:
+    """What one pytest run shares: settings, loaded templates, renders, updates."""
+
+    rootdir: Path
+    templates_dir: Path
+    golden_dir: Path
+    update: bool
+    templates: dict[tuple[Path, str], Template] = field(default_factory=dict)
+    renders: dict[tuple[int, str, tuple[tuple[str, str], ...]], RenderedTree] = field(
+        default_factory=dict
+    )
+    updates: list[TemplateUpdate] = field(default_factory=list)
+    renderer: Renderer | None = None
+
+    def resolve(self, ref: TemplateRef) -> Path:
+        path = Path(ref)
+        if path.is_absolute():
+            return path
+        for base in (self.rootdir, self.templates_dir):
+            if (base / path).is_dir():
+                return (base / path).resolve()
+        return (self.rootdir / path).resolve()  # load_template names what is missing
+
+    def template(self, ref: TemplateRef) -> Template:
+        root = self.resolve(ref)
+        try:
+            template_id = root.relative_to(self.templates_dir.resolve()).as_posix()
+        except ValueError:
+            template_id = root.name
+        key = (root, template_id)
+        if key not in self.templates:
+            self.templates[key] = load_template(root, id=template_id)
+        return self.templates[key]
+
+    def all_templates(self) -> list[Template]:
+        found = discover_templates(self.templates_dir)
+        # Share the cache, so wendy_template() and wendy_templates agree.
+        return [self.templates.setdefault((t.root, t.id), t) for t in found if t.root]
+
+    def get_renderer(self) -> Renderer:
+        if self.renderer is None:
+            self.renderer = Renderer()
+        return self.renderer
+
+
+_STATE = pytest.StashKey[_State]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wendy-llm", "wendy-llm template tests")
+    group.addoption(
+        "--update-golden",
+        action="store_true",
+        dest="wendy_update_golden",
+        help="wendy_golden rewrites the golden fixtures instead of checking them",
+    )
+    group.addoption(
+        "--force-golden",
+        action="store_true",
+        dest="wendy_force_golden",
+        help="with --update-golden: write even when CI is set",
+    )
+    parser.addini(
+        "wendy_templates_dir", "templates directory, relative to the rootdir", default="templates"
+    )
+    parser.addini(
+        "wendy_golden_dir", "golden fixture root, relative to the rootdir", default="golden"
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "wendy_picks(*templates): run the test once per pick (fixtures wendy_pick, wendy_tree) "
+        "of the given templates (paths or ids), or of every template when none is given",
+    )
+    update = bool(config.getoption("wendy_update_golden"))
+    if update:
+        try:
+            refuse_update_in_ci(
+                os.environ,
+                force=bool(config.getoption("wendy_force_golden")),
+                force_flag="--force-golden",
+                local_command="pytest --update-golden",
+                check_command="pytest",
+            )
+        except GoldenUpdateRefused as exc:
+            raise pytest.UsageError(str(exc)) from None
+    rootdir = config.rootpath
+    config.stash[_STATE] = _State(
+        rootdir=rootdir,
+        templates_dir=rootdir / str(config.getini("wendy_templates_dir")),
+        golden_dir=rootdir / str(config.getini("wendy_golden_dir")),
+        update=update,
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is not None and state.renderer is not None:
+        state.renderer.close()
+        state.renderer = None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(_STATE, None)
+    if state is None or not state.templates_dir.is_dir():
+        return None
+    mode = "update: --update-golden" if state.update else "check"
+    return (
+        f"wendy-llm: templates {_shown(state.templates_dir, state.rootdir)}, "
+        f"golden {_shown(state.golden_dir, state.rootdir)} ({mode})"
+    )
+
+
+def _shown(path: Path, rootdir: Path) -> str:
+    try:
+        return path.relative_to(rootdir).as_posix() or "."
+    except ValueError:
+        return str(path)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "wendy_pick" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("wendy_picks")
+    if marker is None:
+        pytest.fail(
+            f"{metafunc.definition.nodeid}: the wendy_pick fixture needs the marker "
+            '@pytest.mark.wendy_picks() (every template) or @pytest.mark.wendy_picks("<path>")',
+            pytrace=False,
+        )
+    state = metafunc.config.stash[_STATE]
+    try:
+        if marker.args:
+            templates = [state.template(ref) for ref in marker.args]
+        else:
+            templates = state.all_templates()
+    except TemplateLoadError as exc:
+        pytest.fail(f"{metafunc.definition.nodeid}: wendy_picks: {exc}", pytrace=False)
+    cases = [WendyPick(t, pick) for t in templates for pick in t.picks()]
+    metafunc.parametrize("wendy_pick", cases, ids=[case.id for case in cases])
+
+
+@pytest.fixture(scope="session")
+def _wendy_state(request: pytest.FixtureRequest) -> _State:
+    return request.config.stash[_STATE]
+
+
+@pytest.fixture(scope="session")
+def wendy_renderer(_wendy_state: _State) -> Renderer:
+    """One renderer (one Go helper process) for the whole run."""
+    return _wendy_state.get_renderer()
+
+
+@pytest.fixture(scope="session")
+def wendy_template(_wendy_state: _State) -> Callable[[TemplateRef], Template]:
+    """``wendy_template(path)`` -> Template, loaded once per run."""
+    return _wendy_state.template
+
+
+@pytest.fixture(scope="session")
+def wendy_templates(_wendy_state: _State) -> list[Template]:
+    """Every template under the templates directory (``wendy_templates_dir``)."""
+    return _wendy_state.all_templates()
+
+
+@pytest.fixture(scope="session")
+def wendy_render(_wendy_state: _State, wendy_renderer: Renderer) -> RenderFn:
+    """``wendy_render(template, pick=None, *, app_id=..., overrides=None)`` -> RenderedTree."""
+
+    def render(
+        template: Template,
+        pick: Pick | str | None = None,
+        *,
+        app_id: str = CANONICAL_APP_ID,
+        overrides: Mapping[str, str] | None = None,
+    ) -> RenderedTree:
+        if isinstance(pick, str):
+            pick = template.pick(pick)
+        answers = dict(pick.answers) if pick is not None else {}
+        answers.update(overrides or {})
+        key = (id(template), app_id, tuple(sorted(answers.items())))
+        tree = _wendy_state.renders.get(key)
+        if tree is None:
+            tree = template.render(app_id, answers, renderer=wendy_renderer)
+            _wendy_state.renders[key] = tree
+        return tree
+
+    return render
+
+
+@pytest.fixture
+def wendy_pick(request: pytest.FixtureRequest) -> WendyPick:
+    """The pick this test runs for (see the ``wendy_picks`` marker)."""
+    case: WendyPick = request.param
+    return case
+
+
+@pytest.fixture
+def wendy_tree(wendy_pick: WendyPick, wendy_render: RenderFn) -> RenderedTree:
+    """The canonical render of ``wendy_pick`` (what its golden fixtures hold)."""
+    return wendy_render(wendy_pick.template, wendy_pick.pick)
+
+
+@pytest.fixture
+def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
+    """``wendy_golden(template=None, *, picks=None)``: fixtures match, or the test fails."""
+
+    def golden(template: Template | None = None, *, picks: Sequence[str] | None = None) -> None:
+        state = _wendy_state
+        source: Path | list[Template] = state.templates_dir if template is None else [template]
+        ids = None if template is None else [template.id]
+        if state.update:
+            # A refresh rewrites a template's fixtures as a whole (which files
+            # are shared depends on every pick), so ``picks`` does not narrow it.
+            result = update_golden(
+                source, state.golden_dir, template_ids=ids, renderer=wendy_renderer
+            )
+            state.updates.extend(t for t in result.templates if t.written)
+            return
+        checked = check_golden(
+            source, state.golden_dir, template_ids=ids, pick_slugs=picks, renderer=wendy_renderer
+        )
+        if not checked.ok:
+            pytest.fail(
+                check_text(checked) + "(or, from pytest: pytest --update-golden)", pytrace=False
+            )
+
+    return golden
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is None or not state.update:
+        return
+    terminalreporter.section("wendy-llm golden")
+    if not state.updates:
+        terminalreporter.write_line("golden: every fixture was up to date; nothing written")
+        return
+    result = GoldenUpdate(golden_root=state.golden_dir, templates=_dedupe(state.updates))
+    for line in update_text(result).splitlines():
+        terminalreporter.write_line(line)
+
+
+def _dedupe(updates: Sequence[TemplateUpdate]) -> tuple[TemplateUpdate, ...]:
+    # The same template may be updated by several tests; the first write is
+    # the one that changed files (later ones find them up to date).
+    seen: dict[str, TemplateUpdate] = {}
+    for update in updates:
+        seen.setdefault(update.template_id, update)
+    return tuple(seen.values())

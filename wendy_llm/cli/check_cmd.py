@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from wendy_llm.check import run_check
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.cli.style import Progress, write_report
+from wendy_llm.markdown import check_markdown
 from wendy_llm.report import format_details, format_table, to_json, to_junit, use_colour
 
 EPILOG = """\
@@ -18,6 +18,7 @@ examples:
   wendy-llm check --strict                          # lint warnings fail the run too
   wendy-llm check --json > check.json               # machine-readable report (version 1)
   wendy-llm check --junit reports/check.xml         # one test case per template x pick x check
+  wendy-llm check --quiet --markdown reports/check.md  # CI: failures only, plus a summary
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
@@ -30,6 +31,9 @@ picker (schema + lint), topology (the rules file itself), lint (warnings).
 TEMPLATES_DIR defaults to ./templates, else the bundled templates/ of this
 package's repository; --golden-dir defaults to ./golden when it exists, else
 the golden/ next to TEMPLATES_DIR.
+--quiet prints only the failures (nothing when all hold) and no progress
+line; it combines with --json, --junit and --markdown. Report shapes:
+docs/json-reports.md.
 Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
 2 usage or input error (unknown template or pick, missing directory).
 """
@@ -72,35 +76,27 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--golden-dir", default=None, metavar="DIR", help="fixture root")
     p.add_argument("--strict", action="store_true", help="warnings fail the run too")
-    output = p.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print the JSON report instead")
-    output.add_argument(
+    p.add_argument("--json", action="store_true", help="print the JSON report (version 1) instead")
+    p.add_argument(
         "--quiet", "-q", action="store_true", help="print only failures (nothing when all hold)"
     )
     p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
+    p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
     p.set_defaults(run=run)
 
 
-def _write_junit(path: str, text: str) -> None:
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
-    except OSError as exc:
-        raise WendyLlmError(f"cannot write the JUnit report {path}: {exc.strerror}") from exc
-
-
 def run(args: argparse.Namespace) -> int:
-    report = run_check(
-        args.templates_dir,
-        templates=args.templates,
-        picks=args.picks,
-        golden_dir=args.golden_dir,
-    )
+    with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
+        report = run_check(
+            args.templates_dir,
+            templates=args.templates,
+            picks=args.picks,
+            golden_dir=args.golden_dir,
+        )
     if args.junit:
-        _write_junit(args.junit, to_junit(report, strict=args.strict))
+        write_report(args.junit, to_junit(report, strict=args.strict), "JUnit report")
+    if args.markdown:
+        write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
     out = sys.stdout
     if args.json:
         out.write(to_json(report, strict=args.strict))

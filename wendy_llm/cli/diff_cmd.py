@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+from wendy_llm.cli.style import Progress, add_quiet, paint_diff, use_colour, write_report
 from wendy_llm.diff import Policy, Side, diff_template, evaluate_policy
-from wendy_llm.diff_report import diff_json, diff_text
+from wendy_llm.diff_report import diff_failures_text, diff_json, diff_junit, diff_text
 from wendy_llm.errors import DiffError
 from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden.sources import DEFAULT_GOLDEN_DIR, DEFAULT_TEMPLATES_DIR, display_path
+from wendy_llm.markdown import diff_markdown
 from wendy_llm.scope import rules_file, scope_from_args
 from wendy_llm.textdiff import DEFAULT_MAX_LINES
 
@@ -23,13 +26,17 @@ examples:
       --expect-unchanged                               # the llm template's gate
   wendy-llm diff --base v1.2 --files 'docker-compose.yml' --files '**/Dockerfile'
   wendy-llm diff --base main --expect-unchanged --allow-changed gemma4-e2b
+  wendy-llm diff --base "origin/$GITHUB_BASE_REF" --expect-unchanged --quiet \\
+      --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
 
 Every pick is rendered on both sides with the canonical inputs (app id
 llm-app, defaults, the pick's answers) and classified unchanged, changed, added
 or removed. Without --files, the scope is gate.files of
 <golden-dir>/<language>/<name>.rules.yaml when present, else every file.
+--quiet prints only what breaks the policy (nothing when it holds) and no
+progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
 Exit status: 0 the policy holds (always, without a policy), 1 it does not,
-2 usage errors (unknown revision, not a git repository, no template there).
+2 usage or input error (unknown revision, not a git repository, no template).
 """
 
 
@@ -84,6 +91,11 @@ def add_parser(subparsers: Any) -> None:
         "--forbid-removed", action="store_true", help="fail when a base pick no longer exists"
     )
     p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    add_quiet(p, "print only what breaks the policy (nothing when it holds)")
+    p.add_argument(
+        "--junit", metavar="FILE", help="also write a JUnit XML report (one case a pick)"
+    )
+    p.add_argument("--markdown", metavar="FILE", help="also write a Markdown summary")
     p.add_argument(
         "--max-diff-lines",
         type=int,
@@ -131,23 +143,29 @@ def run(args: argparse.Namespace) -> int:
         base = load_template(baseline)
         base_side = Side("baseline", display_path(baseline), display_path(baseline))
     scope = scope_from_args(args.files, rules_file(Path(args.golden_dir), template_id))
-    diff = diff_template(
-        template_id,
-        base,
-        head,
-        base_side=base_side,
-        head_side=head_side,
-        scope=scope,
-        max_diff_lines=args.max_diff_lines or None,
-    )
+    with Progress("diff", f"rendering every pick of {template_id}, twice", enabled=not args.quiet):
+        diff = diff_template(
+            template_id,
+            base,
+            head,
+            base_side=base_side,
+            head_side=head_side,
+            scope=scope,
+            max_diff_lines=args.max_diff_lines or None,
+        )
     policy = Policy(
         expect_unchanged=args.expect_unchanged,
         allow_changed=frozenset(args.allow_changed),
         forbid_removed=args.forbid_removed,
     )
     result = evaluate_policy(diff, policy)
+    if args.junit:
+        write_report(args.junit, diff_junit(diff, result), "JUnit report")
+    if args.markdown:
+        write_report(args.markdown, diff_markdown(diff, result), "Markdown summary")
     if args.json:
         print(json.dumps(diff_json(diff, result), indent=2))
     else:
-        print(diff_text(diff, result), end="")
+        text = diff_failures_text(diff, result) if args.quiet else diff_text(diff, result)
+        print(paint_diff(text, use_colour(sys.stdout)), end="")
     return 0 if result.holds else 1

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Mapping
+import sys
 from typing import Any
 
-from wendy_llm.errors import GoldenError, GoldenUpdateRefused
+from wendy_llm.cli.style import Progress, add_quiet, paint_diff, use_colour
+from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
+from wendy_llm.golden.guard import refuse_update_in_ci
 from wendy_llm.golden.report import check_json, check_text, update_json, update_text
 from wendy_llm.golden.sources import DEFAULT_GOLDEN_DIR, DEFAULT_TEMPLATES_DIR
 from wendy_llm.textdiff import DEFAULT_MAX_LINES
@@ -21,16 +23,18 @@ examples:
   wendy-llm golden --check --template python/llm --pick gemma4-e2b
   wendy-llm golden --check --json > golden.json  # machine-readable problems
   CI=true wendy-llm golden --update --force      # write in CI anyway (you meant it)
+  wendy-llm golden --check --quiet               # silent unless a fixture is off
 
 Fixtures live in golden/<language>/<name>/: files identical for every pick under
 _shared/, pick-specific renders under <slug>/, and golden.json (picks, answers,
 canonical inputs, every file's SHA-256; copied files are only hashed).
---check exits 0 when every fixture matches, 1 when one is changed, missing or
-stale (each problem ends with the command that refreshes it), 2 on bad input.
 With CI=true (or 1) in the environment, --update refuses to write unless --force.
+--quiet prints nothing when all is well (--check: only the problems); --json
+prints the documents of docs/json-reports.md (version 1).
+Exit status: 0 the fixtures match (or were written), 1 one is changed, missing
+or stale (each problem ends with the command that refreshes it), 2 usage or
+input error (unknown template or pick, refused in CI).
 """
-
-_TRUE = {"1", "true", "yes", "on"}
 
 
 def add_parser(subparsers: Any) -> None:
@@ -75,7 +79,8 @@ def add_parser(subparsers: Any) -> None:
         help="--check only: only this pick (repeatable); others are not reported as stale",
     )
     p.add_argument("--force", action="store_true", help="--update: write even when CI is set")
-    p.add_argument("--json", action="store_true", help="print a JSON document instead of text")
+    p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    add_quiet(p, "print nothing when all is well (--check: only the problems)")
     p.add_argument(
         "--max-diff-lines",
         type=int,
@@ -86,26 +91,23 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def in_ci(environ: Mapping[str, str]) -> bool:
-    return environ.get("CI", "").strip().lower() in _TRUE
-
-
 def run(args: argparse.Namespace) -> int:
     if args.max_diff_lines < 0:
         raise GoldenError("--max-diff-lines must be 0 (no limit) or more")
     if args.update:
         return _update(args)
-    result = check_golden(
-        args.templates_dir,
-        args.golden_dir,
-        template_ids=args.templates,
-        pick_slugs=args.picks,
-        max_diff_lines=args.max_diff_lines or None,
-    )
+    with Progress("golden", "rendering and comparing every pick", enabled=not args.quiet):
+        result = check_golden(
+            args.templates_dir,
+            args.golden_dir,
+            template_ids=args.templates,
+            pick_slugs=args.picks,
+            max_diff_lines=args.max_diff_lines or None,
+        )
     if args.json:
         print(json.dumps(check_json(result), indent=2))
-    else:
-        print(check_text(result), end="")
+    elif not (args.quiet and result.ok):
+        print(paint_diff(check_text(result), use_colour(sys.stdout)), end="")
     return 0 if result.ok else 1
 
 
@@ -115,16 +117,11 @@ def _update(args: argparse.Namespace) -> int:
             "--pick only applies to --check: an update rewrites a template's fixtures as a "
             "whole, because which files are shared depends on every pick"
         )
-    if in_ci(os.environ) and not args.force:
-        raise GoldenUpdateRefused(
-            f"refusing to write fixtures: CI={os.environ.get('CI')} is set. In CI the fixtures "
-            "must be checked, not regenerated: an update there would make any template change "
-            "pass. Run `make golden` locally and commit the result, use "
-            "`wendy-llm golden --check` in CI, or pass --force if you really mean to write here."
-        )
-    result = update_golden(args.templates_dir, args.golden_dir, template_ids=args.templates)
+    refuse_update_in_ci(os.environ, force=args.force)
+    with Progress("golden", "rendering every pick", enabled=not args.quiet):
+        result = update_golden(args.templates_dir, args.golden_dir, template_ids=args.templates)
     if args.json:
         print(json.dumps(update_json(result), indent=2))
-    else:
-        print(update_text(result), end="")
+    elif not args.quiet:
+        print(paint_diff(update_text(result), use_colour(sys.stdout)), end="")
     return 0

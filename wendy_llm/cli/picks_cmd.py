@@ -6,18 +6,23 @@ import argparse
 import json
 from typing import Any
 
+from wendy_llm.cli.style import add_quiet
 from wendy_llm.picks import Pick
 from wendy_llm.template import Template, load_template
+
+JSON_VERSION = 1
 
 EPILOG = """\
 examples:
   wendy-llm picks templates/python/llm
   wendy-llm picks templates/python/llm --json | jq -r '.picks[].slug'
+  for slug in $(wendy-llm picks templates/python/llm -q); do echo "$slug"; done
 
 Each line is a slug and the --var answers it stands for; render one with
   wendy-llm render templates/python/llm --app-id my-app --pick SLUG --out DIR
-A pick without answers keeps every picker default. Exits 2 when the template
-cannot be loaded.
+A pick without answers keeps every picker default. --quiet prints the slugs
+only, one per line; --json the document of docs/json-reports.md (version 1).
+Exit status: 0 listed, 2 usage or input error (the template cannot be loaded).
 """
 
 
@@ -30,12 +35,14 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
+    add_quiet(p, "print only the slugs, one per line")
     p.set_defaults(run=run)
 
 
 def picks_json(template: Template, picks: list[Pick]) -> str:
     document = {
+        "version": JSON_VERSION,
         "template": template.id,
         "picks": [{"slug": pick.slug, "answers": dict(pick.answers)} for pick in picks],
     }
@@ -54,5 +61,10 @@ def picks_text(picks: list[Pick]) -> str:
 def run(args: argparse.Namespace) -> int:
     template = load_template(args.template_dir)
     picks = template.picks()
-    print(picks_json(template, picks) if args.json else picks_text(picks))
+    if args.json:
+        print(picks_json(template, picks))
+    elif args.quiet:
+        print("\n".join(pick.slug for pick in picks))
+    else:
+        print(picks_text(picks))
     return 0

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
+from wendy_llm.cli.style import add_quiet
 from wendy_llm.template import load_template
+
+JSON_VERSION = 1
 
 EPILOG = """\
 examples:
@@ -14,6 +18,7 @@ examples:
   wendy-llm render templates/python/llm --app-id my-app --pick laguna-s-2.1-dflash --out out/
   wendy-llm render templates/python/llm --app-id my-app \\
       --var OLLAMA_MODEL=gemma4:e4b --var PORT=3000 --out out/ --force
+  wendy-llm render templates/python/llm --app-id my-app --out out/ --json  # what was written
 
 --var values are strings converted as wendy init converts them (integer,
 boolean or raw string by the variable's type). --pick takes the answers of a
@@ -22,7 +27,10 @@ By default the app id must be a safe project name and radio/checkbox answers
 must be options; --no-strict accepts exactly what wendy init accepts.
 The tree is written atomically (a temporary directory renamed into place);
 a non-empty --out is refused unless --force. Lint warnings go to stderr and
-do not change the exit code (0 written, 2 bad input or a render error).
+never change the exit status; --quiet prints nothing but errors. --json
+prints what was written (version 1, docs/json-reports.md).
+Exit status: 0 written, 2 usage or input error (a bad --var or app id, an
+unknown pick, a render error, a non-empty --out).
 """
 
 
@@ -59,6 +67,8 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="accept any app id and answer wendy init accepts",
     )
+    p.add_argument("--json", action="store_true", help="print a JSON report (version 1)")
+    add_quiet(p, "print nothing but errors (no summary line, no lint warnings)")
     p.set_defaults(run=run)
 
 
@@ -69,9 +79,30 @@ def run(args: argparse.Namespace) -> int:
         overrides.update(template.pick(args.pick).answers)
     overrides.update(dict(args.var))
     tree = template.render(args.app_id, overrides, strict=not args.no_strict)
-    for warning in template.lint():
-        print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+    warnings = template.lint()
+    if not args.quiet:
+        for warning in warnings:
+            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     out = tree.write(args.out, overwrite=args.force)
-    rendered = sum(1 for item in tree.files.values() if item.rendered)
-    print(f"wrote {len(tree)} files to {out} ({rendered} rendered, {len(tree) - rendered} copied)")
+    if args.json:
+        document = {
+            "version": JSON_VERSION,
+            "template": template.id,
+            "app_id": args.app_id,
+            "out": str(out),
+            "answers": overrides,
+            "files": [
+                {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
+                for f in tree.files.values()
+            ],
+            "warnings": [
+                {"file": w.file, "line": w.line, "code": w.code, "message": w.message}
+                for w in warnings
+            ],
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    elif not args.quiet:
+        rendered = sum(1 for item in tree.files.values() if item.rendered)
+        copied = len(tree) - rendered
+        print(f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)")
     return 0

@@ -1,0 +1,174 @@
+"""Terminal presentation shared by the subcommands: colour, the progress line, files.
+
+- Colour: the rule is :func:`wendy_llm.report.use_colour` (a terminal, and
+  ``NO_COLOR`` unset or empty); :func:`paint_diff` colours the text reports
+  of ``golden`` and ``diff`` line by line, so the formatters stay plain.
+- Progress: :class:`Progress` shows one self-erasing status line on stderr
+  while a slow step runs, only when stderr is a terminal, only once the step
+  has taken a moment, and never with ``--quiet``.
+- :func:`write_report`: report files (``--junit``, ``--markdown``) written
+  atomically, so a reader never sees half a report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from wendy_llm.errors import WendyLlmError
+from wendy_llm.report import use_colour
+
+__all__ = ["Progress", "add_quiet", "paint_diff", "use_colour", "write_report"]
+
+RED = "\x1b[31m"
+GREEN = "\x1b[32m"
+YELLOW = "\x1b[33m"
+CYAN = "\x1b[36m"
+BOLD = "\x1b[1m"
+BOLD_RED = "\x1b[1;31m"
+RESET = "\x1b[0m"
+
+# Golden problems start with their kind; the policy verdict ends the diff report.
+_PROBLEM = re.compile(r"^(changed|missing|stale|invalid):")
+_PICK_STATUS = re.compile(r"^(  \S+\s+)(unchanged|changed|added|removed)\b")
+
+
+def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The same ``--quiet``/``-q`` on every subcommand (no progress line either)."""
+    parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
+
+
+def _paint_line(line: str) -> str:
+    if line.startswith(("+++ ", "--- ")):
+        return f"{BOLD}{line}{RESET}"
+    if line.startswith("@@"):
+        return f"{CYAN}{line}{RESET}"
+    if line.startswith("+"):
+        return f"{GREEN}{line}{RESET}"
+    if line.startswith("-"):
+        return f"{RED}{line}{RESET}"
+    problem = _PROBLEM.match(line)
+    if problem:
+        return f"{BOLD_RED}{problem.group(0)}{RESET}{line[problem.end() :]}"
+    if line.startswith("policy: ") or line.startswith("golden: "):
+        failed = " FAILS" in line or " problem" in line
+        return f"{BOLD_RED if failed else GREEN}{line}{RESET}"
+    status = _PICK_STATUS.match(line)
+    if status:
+        word = status.group(2)
+        colour = {"unchanged": "", "changed": YELLOW, "added": GREEN, "removed": RED}[word]
+        if "[FAILS the policy]" in line:
+            colour = BOLD_RED
+        if colour:
+            head = status.group(1)
+            return f"{head}{colour}{word}{RESET}{line[status.end() :]}"
+    if line.startswith("warning: "):
+        return f"{YELLOW}{line}{RESET}"
+    return line
+
+
+def paint_diff(text: str, colour: bool) -> str:
+    """Colour a ``golden --check`` or ``diff`` text report (unchanged when not ``colour``)."""
+    if not colour:
+        return text
+    return "\n".join(_paint_line(line) for line in text.split("\n"))
+
+
+def write_report(path: str, text: str, what: str) -> Path:
+    """Write ``text`` to ``path`` atomically (parents created); ``what`` names it in errors."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise WendyLlmError(f"cannot write the {what} {path}: {exc.strerror}") from exc
+    return target
+
+
+class Progress:
+    """A status line on stderr while a slow step runs: ``wendy-llm check: label ... 2.3 s``.
+
+    Nothing is shown unless ``enabled`` and the stream is a terminal, and
+    nothing before ``delay`` seconds, so quick runs and logs stay clean. The
+    line is erased on exit, before the caller prints its report. Only ``\\r``
+    and spaces are used (no escape sequences), so dumb terminals cope, and the
+    line is cut to the terminal's width so it never wraps.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        label: str,
+        *,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        delay: float = 0.5,
+        interval: float = 0.2,
+    ) -> None:
+        self.command = command
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.active = enabled and isatty is not None and bool(isatty())
+        self.delay = delay
+        self.interval = interval
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._shown = 0  # width of the line on screen, 0 when nothing is shown
+        self._started = 0.0
+
+    def set(self, label: str) -> None:
+        """Name the step now running."""
+        with self._lock:
+            self.label = label
+
+    def __enter__(self) -> Progress:
+        self._started = time.monotonic()
+        if self.active:
+            self._thread = threading.Thread(target=self._tick, name="wendy-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            if self._shown:
+                self.stream.write("\r" + " " * self._shown + "\r")
+                self.stream.flush()
+                self._shown = 0
+
+    def _tick(self) -> None:
+        if self._stop.wait(self.delay):
+            return
+        width = max(shutil.get_terminal_size((80, 24)).columns - 1, 10)
+        while True:
+            elapsed = time.monotonic() - self._started
+            with self._lock:
+                text = f"wendy-llm {self.command}: {self.label} ... {elapsed:.1f} s"[:width]
+                pad = " " * max(self._shown - len(text), 0)
+                self.stream.write("\r" + text + pad)
+                self.stream.flush()
+                self._shown = max(self._shown, len(text))
+            if self._stop.wait(self.interval):
+                return
