@@ -32,6 +32,17 @@ def test_top_level_help_lists_every_subcommand() -> None:
     assert result.code == 0
     for command in COMMANDS:
         assert re.search(rf"^    {command}\s+\S", result.out, re.M), command
+    assert "wendy-llm COMMAND --help" in result.out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    result = run_module("--version")
+    assert (result.code, result.out) == (0, f"wendy-llm {version('wendy-llm')}\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out == result.out
 
 
 @pytest.mark.parametrize("command", COMMANDS)

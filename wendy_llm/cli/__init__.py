@@ -35,13 +35,24 @@ def _subcommand_modules() -> list[ModuleType]:
     return modules
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wendy-llm")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wendy-llm",
         description=(
             "Render Wendy templates exactly as `wendy init` does, and gate template changes."
         ),
+        epilog="Run `wendy-llm COMMAND --help` for a command's options and examples.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for module in _subcommand_modules():
