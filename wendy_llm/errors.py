@@ -272,3 +272,11 @@ class NoTemplateAtRevision(GitError):
 
 class DiffError(WendyLlmError):
     """A baseline comparison was asked for something that cannot be compared."""
+
+
+# --- mutation testing (issue 8) -----------------------------------------------
+
+
+class MutantError(WendyLlmError):
+    """A mutant does not apply to the template (a search string is missing,
+    repeated, or names a file the template lacks), or is unknown."""
