@@ -73,8 +73,20 @@ class _Unsupported(Exception):
         self.path: list[str] = []
 
 
+def _utf8(value: str) -> bytes:
+    # surrogateescape brings smuggled bytes (U+DC80..U+DCFF) back verbatim;
+    # any other lone surrogate has no UTF-8 form Go could receive.
+    try:
+        return value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise _Unsupported(
+            f"holds {value[exc.start]!r} at index {exc.start}, a lone surrogate "
+            "that UTF-8 cannot encode"
+        ) from None
+
+
 def _encode_str(value: str, out: bytearray) -> None:
-    raw = value.encode("utf-8", "surrogateescape")
+    raw = _utf8(value)
     out += _TAG_LEN(115, len(raw))  # b"s"
     out += raw
 
@@ -155,26 +167,34 @@ def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None
     for key, item in value.items():
         if type(key) is not str and not isinstance(key, str):
             raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
-        raw = key.encode("utf-8", "surrogateescape")
+        try:
+            raw = _utf8(key)
+        except _Unsupported as exc:
+            raise _Unsupported(f"has key {key!r} that {exc.reason}") from None
         out += _U32(len(raw))
         out += raw
         # Flat string values are by far the most common: inline them.
-        if type(item) is str:
-            raw = item.encode("utf-8", "surrogateescape")
-            out += _TAG_LEN(115, len(raw))  # b"s"
-            out += raw
-            continue
         try:
+            if type(item) is str:
+                raw = _utf8(item)
+                out += _TAG_LEN(115, len(raw))  # b"s"
+                out += raw
+                continue
             _encode_value(item, out, depth + 1)
         except _Unsupported as exc:
             exc.path.append(f".{key}")
             raise
 
 
-def _text_bytes(text: str | bytes) -> bytes:
-    if isinstance(text, str):
-        return text.encode("utf-8", "surrogateescape")
-    return bytes(text)
+def _text_bytes(text: str | bytes, name: str) -> bytes:
+    if not isinstance(text, str):
+        return bytes(text)
+    try:
+        return _utf8(text)
+    except _Unsupported as exc:
+        raise TemplateParseError(
+            f"template: {name}: the template text {exc.reason}", name=name
+        ) from None
 
 
 def encode_request(
@@ -200,8 +220,9 @@ def encode_request(
             datas.append(job.data)
         refs.append((ti, di))
     out += _U32(len(text_index))
+    names_by_text = {job.text: job.name for job in reversed(jobs)}
     for text in text_index:
-        raw = _text_bytes(text)
+        raw = _text_bytes(text, names_by_text[text])
         out += _U32(len(raw))
         out += raw
     out += _U32(len(datas))
@@ -214,13 +235,19 @@ def encode_request(
             _encode_map(data, out, 0)
         except _Unsupported as exc:
             path = "".join(reversed(exc.path))
-            raise DataTypeError(f"template data {path} {exc.reason}", path=path) from None
+            where = f"template data {path}" if path else "template data"
+            raise DataTypeError(f"{where} {exc.reason}", path=path) from None
     out += _U32(len(jobs))
     names: dict[str, bytes] = {}
     for job, (ti, di) in zip(jobs, refs, strict=True):
         name = names.get(job.name)
         if name is None:
-            raw = job.name.encode("utf-8", "surrogateescape")
+            try:
+                raw = _utf8(job.name)
+            except _Unsupported as exc:
+                raise TemplateParseError(
+                    f"template name {job.name!r} {exc.reason}", name=job.name
+                ) from None
             name = names[job.name] = _U32(len(raw)) + raw
         out += name
         out += _JOB_REF(ti, di)

@@ -25,6 +25,7 @@ Assumptions where the spec is silent:
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import stat
@@ -91,7 +92,9 @@ class Template:
             for path, data in self._all_files.items()
             if not is_excluded(path)
         )
-        self._outputs: dict[str, tuple[str | None, ...]] = {}
+        # lru_cache is thread-safe, unlike a hand-rolled dict with eviction:
+        # property tests render from many threads with many app ids.
+        self._outputs = functools.lru_cache(maxsize=_OUTPUT_CACHE_SIZE)(self._output_paths)
         self._picks: list[Pick] | None = None
 
     def __repr__(self) -> str:
@@ -110,13 +113,10 @@ class Template:
 
     def output_paths(self, app_id: str) -> tuple[str | None, ...]:
         """Output path of each of ``sources`` for this app id (None: dropped)."""
-        cached = self._outputs.get(app_id)
-        if cached is None:
-            cached = tuple(output_path(s.path, self.name, app_id) for s in self.sources)
-            if len(self._outputs) >= _OUTPUT_CACHE_SIZE:
-                self._outputs.pop(next(iter(self._outputs)))
-            self._outputs[app_id] = cached
-        return cached
+        return self._outputs(app_id)
+
+    def _output_paths(self, app_id: str) -> tuple[str | None, ...]:
+        return tuple(output_path(s.path, self.name, app_id) for s in self.sources)
 
     def render(
         self,
