@@ -21,8 +21,8 @@ helper: $(STAMP)
 	$(PY) -m wendy_llm.toolchain
 
 lint: install
-	$(VENV)/bin/ruff check wendy_llm tests bench
-	$(VENV)/bin/ruff format --check wendy_llm tests bench
+	$(VENV)/bin/ruff check wendy_llm tests bench examples
+	$(VENV)/bin/ruff format --check wendy_llm tests bench examples
 	$(VENV)/bin/mypy
 
 test: lint

@@ -8,6 +8,7 @@ library errors to exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -17,22 +18,16 @@ from wendy_llm.errors import WendyLlmError
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
+
+
+SUBCOMMANDS = ("render", "picks", "golden", "check", "diff")
 
 
 def _subcommand_modules() -> list[ModuleType]:
-    # Imported lazily so `wendy-llm --help` stays fast and a broken
-    # subcommand module cannot take the others down at import time.
     import importlib
 
-    names = ["render", "picks", "golden", "check", "diff"]
-    modules = []
-    for name in names:
-        try:
-            modules.append(importlib.import_module(f"wendy_llm.cli.{name}_cmd"))
-        except ModuleNotFoundError as exc:
-            if exc.name != f"wendy_llm.cli.{name}_cmd":
-                raise
-    return modules
+    return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in SUBCOMMANDS]
 
 
 def _version() -> str:
@@ -68,4 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WendyLlmError as exc:
         print(f"wendy-llm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `wendy-llm picks --json | head`: the reader left; say nothing more.
+        # Point stdout at /dev/null so the interpreter's final flush does
+        # not raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
     return result
