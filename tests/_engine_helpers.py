@@ -35,6 +35,15 @@ def is_reaped(pid: int) -> bool:
     return waited == -1 and not Path(f"/proc/{pid}").exists()
 
 
+def cpu_ticks(pid: int) -> int:
+    """User plus system CPU time of a process, in clock ticks (Linux ``/proc``)."""
+    stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    # Fields after the parenthesised command name; utime and stime are the
+    # 14th and 15th fields of the whole line.
+    fields = stat.rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def calibrated_items(renderer: Renderer, seconds: float) -> list[int]:
     """A list for NESTED_RANGE that makes one render take about ``seconds``."""
     n = 300

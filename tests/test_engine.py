@@ -19,6 +19,7 @@ from _engine_helpers import (
     ENDLESS_DATA,
     NESTED_RANGE,
     calibrated_items,
+    cpu_ticks,
     is_reaped,
     write_script,
 )
@@ -180,6 +181,20 @@ def test_same_text_under_two_names_reports_each_name(renderer: Renderer) -> None
     assert isinstance(second, TemplateExecError) and "template: two:1:2:" in str(second)
 
 
+def test_the_parse_cache_keys_on_name_and_text_and_survives_eviction(
+    renderer: Renderer,
+) -> None:
+    # The helper caches parsed templates by (name, text) and clears the
+    # cache wholesale past 4096 entries: no render may see another's text.
+    assert renderer.render("first {{.A}}", {"A": 1}, "same.txt") == b"first 1"
+    assert renderer.render("second {{.A}}", {"A": 2}, "same.txt") == b"second 2"
+    jobs = [RenderJob(f"{i}:{{{{.A}}}}", {"A": i}, f"t{i % 7}") for i in range(5000)]
+    assert renderer.render_many(jobs) == [f"{i}:{i}".encode() for i in range(5000)]
+    assert renderer.render("first {{.A}}", {"A": 3}, "same.txt") == b"first 3"
+    broken = renderer.render_many([RenderJob("{{.A", {}, "same.txt")])[0]
+    assert isinstance(broken, TemplateParseError) and broken.name == "same.txt"
+
+
 # --- crashes --------------------------------------------------------------------
 
 
@@ -203,8 +218,15 @@ def test_helper_killed_during_a_call_is_restarted_and_the_call_retried() -> None
         worker = threading.Thread(
             target=lambda: outcome.setdefault("out", renderer.render(NESTED_RANGE, {"L": items}))
         )
+        baseline = cpu_ticks(pid)
         worker.start()
-        time.sleep(0.3)
+        # Kill only once the helper is provably rendering (it has burnt CPU
+        # since the request went out) and the call is still in flight: a
+        # fixed sleep could land before or after the render on a busy machine.
+        deadline = time.monotonic() + 60
+        while cpu_ticks(pid) < baseline + 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert worker.is_alive(), "the render finished before the helper could be killed"
         os.kill(pid, signal.SIGKILL)
         worker.join(timeout=60)
         assert outcome["out"] == b"done"
@@ -282,9 +304,11 @@ def test_a_silent_helper_times_out(tmp_path: Path) -> None:
 
 
 def test_the_timeout_applies_per_render_not_per_batch() -> None:
-    timeout = 0.6
+    # Each render is calibrated to 1/25 of the timeout, so a loaded machine
+    # slowing one render down 25-fold is needed for a spurious timeout.
+    timeout = 1.0
     with Renderer(timeout=timeout) as renderer:
-        items = calibrated_items(renderer, 0.08)
+        items = calibrated_items(renderer, 0.04)
         # Calibration on a loaded machine is approximate, so grow the batch
         # until it as a whole outlasts the timeout: only then does its
         # success show that the timeout is per render.
