@@ -17,6 +17,7 @@ Run: ``python bench/run.py`` (``make bench``) or ``python bench/bench_engine.py`
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import tempfile
@@ -26,68 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm.engine import Renderer, RenderJob
+from wendy_llm.template import load_template as load_template_dir
 from wendy_llm.toolchain import CACHE_ENV_VAR, build_helper, cache_dir, find_go, helper_path
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATE_PATH = ROOT / "templates" / "python" / "llm" / "docker-compose.yml"
+TEMPLATE_DIR = ROOT / "templates" / "python" / "llm"
 TEMPLATE_NAME = "docker-compose.yml"
 BATCH = 500
 TARGET_BATCH_VS_GO = 3.0
 TARGET_SINGLE_VS_PROCESS = 30.0
-
-# Stands in for the real file while the llm template does not exist yet: the
-# same shape (comment header, conditional services, trimmed actions).
-FALLBACK_TEMPLATE = """\
-{{- /* Ollama serves the model; Open WebUI is the chat front end. */ -}}
-{{- $dflash := eq .OLLAMA_MODEL "laguna-s-2.1-dflash" -}}
-# Ollama serves the model on port 11434; Open WebUI is the chat front end.
-services:
-{{- if $dflash}}
-  vllm:
-    build: ./vllm
-    restart: unless-stopped
-    ports:
-      - "8000:8000"
-    volumes:
-      - "{{.APP_ID}}-hf:/models"
-{{- else}}
-  ollama:
-    build: ./ollama
-    environment:
-      OLLAMA_MODEL: "{{.OLLAMA_MODEL}}"
-    ports:
-      - "11434:11434"
-    volumes:
-      - "{{.APP_ID}}-models:/models"
-{{- end}}
-
-  open-webui:
-    build: ./open-webui
-    ports:
-      - "{{.PORT}}:{{.PORT}}"
-    environment:
-      PORT: "{{.PORT}}"
-      OLLAMA_BASE_URL: "http://ollama:11434"
-    volumes:
-      - "{{.APP_ID}}-openwebui:/data"
-    depends_on:
-      - ollama
-
-volumes:
-  {{.APP_ID}}-models:
-  {{.APP_ID}}-openwebui:
-"""
-
-MODELS = (
-    "gemma4:e2b",
-    "gemma4:e4b",
-    "gemma4:26b",
-    "gemma3:4b",
-    "llama3.2:3b",
-    "qwen2.5:3b",
-    "mistral:7b",
-    "laguna-xs-2.1:q4_K_M",
-)
 
 
 @dataclass(frozen=True)
@@ -103,17 +51,21 @@ class Figures:
 
 def load_template() -> tuple[str, str]:
     """The template text and where it came from."""
-    if TEMPLATE_PATH.is_file():
-        return TEMPLATE_PATH.read_text(encoding="utf-8"), str(TEMPLATE_PATH.relative_to(ROOT))
-    return FALLBACK_TEMPLATE, "a representative compose template embedded in the bench"
+    path = TEMPLATE_DIR / TEMPLATE_NAME
+    return path.read_text(encoding="utf-8"), str(path.relative_to(ROOT))
+
+
+@functools.cache
+def _pick_values() -> tuple[Mapping[str, object], ...]:
+    """The data map of every pick of the llm template, as `wendy init` builds it."""
+    template = load_template_dir(TEMPLATE_DIR)
+    return tuple(template.values("llm-app", pick.answers) for pick in template.picks())
 
 
 def data_maps(count: int) -> list[dict[str, object]]:
-    """Distinct data maps, as the CLI builds them (PORT a float64 default)."""
-    return [
-        {"APP_ID": f"app-{i}", "PORT": 8080.0, "OLLAMA_MODEL": MODELS[i % len(MODELS)]}
-        for i in range(count)
-    ]
+    """Distinct data maps: the picks' values in turn, each with its own app id."""
+    picks = _pick_values()
+    return [{**picks[i % len(picks)], "APP_ID": f"app-{i}"} for i in range(count)]
 
 
 def timed(run: Callable[[], object]) -> float:

@@ -1,0 +1,35 @@
+"""``make bench``'s engine benchmark runs end to end (figures are not asserted:
+timing belongs in the benchmark, not in a test on a shared CI machine)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import bench_engine
+
+
+def test_the_benchmark_renders_the_llm_template_in_every_mode(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert bench_engine.main(["--scale", "0.001", "--skip-empty-gocache"]) == 0
+    out = capsys.readouterr().out
+    assert "rendering templates/python/llm/docker-compose.yml" in out
+    for label in ("(a) single", "(b) batched", "(c) new helper", "(d) executed inside Go"):
+        line = next(line for line in out.splitlines() if label in line)
+        assert float(line.split()[-2]) > 0, line
+    assert "batched / in-Go" in out and "process-per-render / single" in out
+    assert "cold start" in out and "warm start" in out
+
+
+def test_the_data_maps_are_the_picks_values_with_distinct_app_ids() -> None:
+    maps = bench_engine.data_maps(40)
+    assert len({m["APP_ID"] for m in maps}) == 40
+    assert {m["OLLAMA_MODEL"] for m in maps} == {
+        m["OLLAMA_MODEL"] for m in bench_engine._pick_values()
+    }
+    assert all(isinstance(m["PORT"], float) for m in maps)  # a JSON default, as in the CLI
