@@ -126,6 +126,34 @@ def test_a_go_whose_version_fails_is_a_clear_error(tmp_path: Path, fresh_cache: 
         build_helper(go, fresh_cache)
 
 
+def test_a_go_without_version_output_says_so(tmp_path: Path, fresh_cache: Path) -> None:
+    go = fake_go(tmp_path, build="exit 0", version="exit 1")
+    with pytest.raises(ToolchainError, match=r"version` failed \(exit 1\): no output; install"):
+        build_helper(go, fresh_cache)
+
+
+@pytest.mark.parametrize("old", ["go1.22.5", "go1.23.0", "go1.9"])
+def test_a_go_older_than_1_24_is_refused_before_building(
+    tmp_path: Path, fresh_cache: Path, old: str
+) -> None:
+    marker = tmp_path / "built"
+    go = fake_go(tmp_path, build=f': > "{marker}"', version=f"echo 'go version {old} linux/amd64'")
+    with pytest.raises(ToolchainError) as caught:
+        build_helper(go, fresh_cache)
+    assert str(caught.value).startswith(f"{go} is Go ")
+    assert f"(go version {old} linux/amd64); wendy-llm needs Go >= 1.24" in str(caught.value)
+    assert "range over int" in str(caught.value) and "WENDY_LLM_GO" in str(caught.value)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    "version", ["go version go1.24.0 linux/amd64", "go version go2.0 linux/amd64",
+                "go version devel go1.26-abcdef linux/amd64"],
+)  # fmt: skip
+def test_go_1_24_and_newer_pass_the_version_check(version: str) -> None:
+    toolchain.check_go_version(Path("go"), version)
+
+
 def test_the_fake_wendy_llm_go_is_used_by_helper_path(
     tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

