@@ -3,9 +3,10 @@
 Everything is derived from the template's own files: the port range and
 default from ``template.json`` (the ``PORT`` variable's ``validate``), the
 picks from ``template.schema.json`` (``Template.picks()``), the sentinel
-from the template's rules file.  App ids follow the project-name rule and
-the strict-mode YAML rule of ``wendy_llm.values`` (see
-:func:`strict_app_ids`).
+from the template's rules file.  Valid app ids follow wendy's project-name
+rule (:func:`project_name_app_ids`); those YAML reads as another type are
+valid for `wendy init` too and are rendered with ``strict=False``, the rest
+(:func:`strict_app_ids`) strictly.
 
 Inputs are held as the CLI holds them: ``PORT`` is a Go float64 when it
 comes from the ``template.json`` default (``8080.0``) and a Go int when it
@@ -139,6 +140,14 @@ def strict_app_ids() -> st.SearchStrategy[str]:
     return st.one_of(built, st.sampled_from(_TRICKY_VALID)).filter(is_strict_app_id)
 
 
+def project_name_app_ids() -> st.SearchStrategy[str]:
+    """Every id `wendy init` takes: the project-name rule alone, so also ids
+    YAML reads as another type (``true``, ``1e5``, ``2024-01-01``), which
+    only strict mode refuses; :class:`Inputs` renders those with
+    ``strict=False``, as ``wendy init`` would."""
+    return st.one_of(strict_app_ids(), yaml_typed_app_ids().map(lambda pair: pair[0]))
+
+
 # --- ports ------------------------------------------------------------------------
 
 PortSource = Literal["default", "var", "float"]
@@ -218,13 +227,22 @@ class Inputs:
     def overrides(self) -> dict[str, str]:
         return {**self.pick.answers, **self.port.overrides}
 
-    def values(self, of: Template, *, strict: bool = True) -> dict[str, object]:
-        """The data map ``of`` renders with for these inputs."""
-        return self.port.hold(of.values(self.app_id, self.overrides, strict=strict))
+    @property
+    def strict(self) -> bool:
+        """Whether strict mode takes these inputs (the app id is the only
+        input that can fail it: picks and ports are valid by construction)."""
+        return is_strict_app_id(self.app_id)
+
+    def values(self, of: Template, *, strict: bool | None = None) -> dict[str, object]:
+        """The data map ``of`` renders with for these inputs (strict when
+        the inputs allow it, unless ``strict`` says otherwise)."""
+        strict_ = self.strict if strict is None else strict
+        return self.port.hold(of.values(self.app_id, self.overrides, strict=strict_))
 
 
 def inputs(picks: st.SearchStrategy[Pick]) -> st.SearchStrategy[Inputs]:
-    return st.builds(Inputs, strict_app_ids(), picks, ports())
+    """Valid inputs: any project-name app id, a pick, a port as the CLI holds it."""
+    return st.builds(Inputs, project_name_app_ids(), picks, ports())
 
 
 # --- invalid inputs ---------------------------------------------------------------

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from wendy_llm import mutants as mutants_module
 from wendy_llm.errors import MutantError
 from wendy_llm.mutants import MUTANTS, TEMPLATE_ID, main, select
 from wendy_llm.mutation import (
@@ -128,3 +129,14 @@ def test_the_command_reports_kills_and_the_kill_rate() -> None:
         for line in lines
     )
     assert "kill rate: 1/1 (100%)" in lines
+
+
+def test_the_command_fails_when_a_mutant_survives(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `make mutants` must go red when the suite misses a regression: a
+    # catalogue holding only a change no check but the fixtures sees.
+    monkeypatch.setattr(mutants_module, "MUTANTS", (HARMLESS,))
+    status, out, _ = _run_main("--only", HARMLESS.name)
+    assert status == 1, out
+    lines = out.splitlines()
+    assert any(line.split()[:2] == ["SURVIVED", HARMLESS.name] for line in lines), out
+    assert "kill rate: 0/1 (0%)" in lines

@@ -226,7 +226,8 @@ def substitute(node: object, app_id: str, port: int) -> object:
     """The reference document with the canonical inputs replaced by these."""
 
     def text(value: str) -> str:
-        return value.replace(CANONICAL_APP_ID, app_id).replace(str(REFERENCE_PORT), str(port))
+        # The port first: an app id may itself contain the reference port's digits.
+        return value.replace(str(REFERENCE_PORT), str(port)).replace(CANONICAL_APP_ID, app_id)
 
     if isinstance(node, dict):
         return {text(str(k)): substitute(v, app_id, port) for k, v in node.items()}
