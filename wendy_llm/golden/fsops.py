@@ -1,70 +1,35 @@
-"""Replace or remove a whole directory so that no reader sees half of it.
+"""Replace or remove a whole fixture directory so that no reader sees half of it.
 
-The new tree is written into a hidden temporary directory beside the target
-(same filesystem, so renames are atomic), then swapped in with two renames:
-target -> hidden ``.old`` name, temporary -> target. If the second rename
-fails the first is undone. A crash can leave a hidden ``.<name>.tmp-*`` or
-``.<name>.old-*`` directory behind, never a partial fixture directory;
-fixture discovery ignores hidden directories.
+Writing goes through :func:`wendy_llm.tree.write_tree`, the one atomic tree
+writer of the package (staged in a hidden ``.<name>.tmp-*`` directory
+beside the target, then swapped in with ``renameat2(RENAME_EXCHANGE)`` or,
+where that is missing, two renames rolled back on failure). Removal renames
+the directory to a hidden name first. A crash can leave a hidden
+``.<name>.tmp-*`` or ``.<name>.old-*`` directory behind, never a partial
+fixture directory; fixture discovery ignores hidden directories.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import tempfile
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-_DIR_MODE = 0o755
-
-
-def _safe_parts(relpath: str) -> tuple[str, ...]:
-    parts = PurePosixPath(relpath).parts
-    if not parts or PurePosixPath(relpath).is_absolute() or ".." in parts:
-        raise ValueError(f"refusing to write outside the fixture directory: {relpath!r}")
-    return parts
+from wendy_llm.tree import RenderedFile, write_tree
 
 
 def write_tree_atomically(target: Path, files: Mapping[str, bytes]) -> None:
-    """Make ``target`` hold exactly ``files`` (posix relative path -> bytes)."""
-    parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
-    try:
-        os.chmod(tmp, _DIR_MODE)  # mkdtemp makes it private; fixtures are not
-        for relpath, data in files.items():
-            dest = tmp.joinpath(*_safe_parts(relpath))
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            with open(dest, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        _swap_in(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    """Make ``target`` hold exactly ``files`` (posix relative path -> bytes).
 
-
-def _swap_in(tmp: Path, target: Path) -> None:
-    if not target.exists():
-        os.rename(tmp, target)
-        return
-    old = _aside(target)
-    os.rename(target, old)
-    try:
-        os.rename(tmp, target)
-    except BaseException:
-        os.rename(old, target)
-        raise
-    shutil.rmtree(old)
-
-
-def _aside(target: Path) -> Path:
-    """A fresh hidden name beside ``target`` to move it out of the way."""
-    return target.parent / f".{target.name}.old-{secrets.token_hex(6)}"
+    Raises :class:`~wendy_llm.errors.TreeWriteError` (naming the directory)
+    when it cannot, and for a path that would land outside ``target``.
+    """
+    # Fixture files are stored byte for byte: "copied", their own source.
+    items = [RenderedFile(path=p, data=d, rendered=False, source=p) for p, d in files.items()]
+    write_tree(items, target, overwrite=True)
 
 
 def remove_tree_atomically(target: Path, stop_at: Path) -> None:
@@ -72,9 +37,9 @@ def remove_tree_atomically(target: Path, stop_at: Path) -> None:
 
     Parents are removed up to, not including, ``stop_at``.
     """
-    old = _aside(target)
-    os.rename(target, old)
-    shutil.rmtree(old)
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    os.replace(target, aside)  # onto the empty directory mkdtemp made
+    shutil.rmtree(aside)
     parent = target.parent
     stop = stop_at.resolve()
     while parent.resolve() != stop and stop in parent.resolve().parents:
