@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -77,6 +78,19 @@ def test_dflash_like_change_keeps_tag_picks_unchanged_in_gate_scope(repo: Path) 
     assert "special/Dockerfile (added in 2 picks)" in out
     code, out, _ = run_cli("diff", "--base", "HEAD~1", "--template", "py/mini", "--json")
     assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "added"}
+
+
+def test_templates_dir_is_positional_like_check_and_golden(repo: Path) -> None:
+    # TEMPLATES_DIR positional (as for check and golden), --templates-dir kept as an alias;
+    # the rules file (gate scope) is found in the golden/ next to it.
+    os.chdir(repo.parent)
+    for where in (["repo/templates"], ["--templates-dir", "repo/templates"]):
+        code, out, err = run_cli(
+            "diff", *where, "--repo", "repo", "--base", "HEAD~1", "--template", "py/mini"
+        )
+        assert (code, err) == (0, "")
+        assert "scope: docker-compose.yml (from repo/golden/py/mini.rules.yaml)" in out
+        assert "  special  added" in out
 
 
 def test_without_a_scope_every_common_pick_changed(repo: Path) -> None:

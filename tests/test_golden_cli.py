@@ -255,9 +255,83 @@ def test_non_default_paths_appear_in_the_command(project: Path, tmp_path: Path) 
     golden = f"{project.name}/golden"
     code, out, _ = run_cli("golden", "--check", templates, "--golden-dir", golden)
     assert code == 1
+    # golden/ next to TEMPLATES_DIR is the default, so the command needs no --golden-dir.
+    assert out.rstrip().endswith(f"Run: wendy-llm golden --update {templates} --template py/mini")
+    elsewhere = f"{project.name}/fixtures"
+    code, out, _ = run_cli("golden", "--check", templates, "--golden-dir", elsewhere)
+    assert code == 1
     assert out.rstrip().endswith(
-        f"Run: wendy-llm golden --update {templates} --golden-dir {golden} --template py/mini"
+        f"Run: wendy-llm golden --update {templates} --golden-dir {elsewhere} --template py/mini"
     )
+
+
+def test_every_command_finds_golden_next_to_the_templates(project: Path) -> None:
+    # One rule for golden, check and diff: ./golden exists here, but the
+    # fixtures of other/templates are other/golden.
+    run_cli("golden", "--update")
+    write_files(project / "other/templates/py/mini", template_files(["c:3"]))
+    code, out, _ = run_cli("golden", "--update", "other/templates")
+    assert code == 0
+    assert "golden: py/mini: 4 added, 0 changed, 0 removed (other/golden/py/mini/)" in out
+    assert json.loads((project / "golden/py/mini/golden.json").read_text())["picks"][0]["slug"] == (
+        "a-1"
+    )
+    code, out, _ = run_cli("golden", "--check", "--templates-dir", "other/templates")
+    assert (code, out) == (0, "golden: py/mini: 1 pick matches its fixtures\n")
+    code, out, _ = run_cli("check", "other/templates", "--json", "--template", "py/mini")
+    golden = [r for r in json.loads(out)["results"] if r["check"] == "golden"]
+    assert [(r["pick"], r["status"]) for r in golden] == [(None, "ok"), ("default", "ok")]
+    code, _, err = run_cli("golden", "--check", "templates", "--templates-dir", "other/templates")
+    assert code == 2
+    assert "two templates directories: templates and --templates-dir other/templates" in err
+
+
+def test_the_same_change_in_every_picks_copy_shows_once(project: Path) -> None:
+    readme = "# {{.APP_ID}}\nModel {{.MODEL}}\n\none\ntwo\nthree\nfour\n"
+    write_files(project / "templates/py/mini", {"README.md": readme})
+    run_cli("golden", "--update")
+    write_files(project / "templates/py/mini", {"README.md": readme + "five\n"})
+    code, out, _ = run_cli("golden", "--check")
+    assert code == 1
+    assert (
+        "changed: template py/mini, every pick (2): README.md differs from its fixture "
+        "golden/py/mini/<pick>/README.md in the same way\n"
+        "--- golden/py/mini/<pick>/README.md (fixture)\n"
+        "+++ README.md (render of each pick)\n"
+        "@@ -5,3 +5,4 @@\n two\n three\n four\n+five\n"
+    ) in out
+    assert out.count("+five") == 1
+    code, out, _ = run_cli("check", "--quiet", "--template", "py/mini")
+    assert code == 1
+    assert out.count("+five") == 1
+    assert "py/mini (template) [golden] golden/py/mini/<pick>/README.md: changed:" in out
+    for slug in ("a-1", "b-2"):
+        assert (
+            f"py/mini {slug} [golden] golden/py/mini/<pick>/README.md: changed: README.md, "
+            "the same for 2 picks; the diff is under py/mini (template)"
+        ) in out
+    # Changes that differ per pick are shown per pick.
+    write_files(project / "templates/py/mini", {"README.md": readme.replace("Model", "Uses")})
+    code, out, _ = run_cli("golden", "--check")
+    assert "--- golden/py/mini/a-1/README.md (fixture)\n+++ README.md (render of pick a-1)" in out
+    assert "--- golden/py/mini/b-2/README.md (fixture)\n+++ README.md (render of pick b-2)" in out
+
+
+def test_all_diffs_of_a_run_are_capped_together(project: Path) -> None:
+    options = ["a:1", "b:2", "c:3", "d:4"]
+    write_files(project / "templates/py/mini", template_files(options))
+    write_files(project / "templates/py/mini", {"README.md": "{{.MODEL}}\n" * 100})
+    run_cli("golden", "--update")
+    write_files(project / "templates/py/mini", {"README.md": "{{.MODEL}}!\n" * 100})
+    code, out, _ = run_cli("golden", "--check", "--max-diff-lines", "30")
+    assert code == 1
+    # Each diff is cut to 30 lines, all of them to 3 x 30: the fourth is left out, counted.
+    assert out.count("... (174 more lines not shown)") == 3
+    assert "... (diff of 30 lines not shown: 90 lines shown already)" in out
+    assert "golden: 30 diff lines not shown (the run's diffs are capped;" in out
+    assert out.count("changed: template py/mini, pick ") == 4  # every problem still named
+    code, out, _ = run_cli("golden", "--check", "--max-diff-lines", "0")
+    assert "not shown" not in out and out.count("+d:4!") == 100
 
 
 def test_library_api_round_trip(project: Path) -> None:

@@ -20,11 +20,9 @@ pure-Python validators run meanwhile.
 
 Where things are looked for:
 
-- ``templates_dir`` defaults to ``templates`` in the current directory and,
-  when there is none, to the ``templates/`` of the repository this package
-  was installed from (an editable install run from elsewhere);
-- ``golden_dir`` defaults to ``golden`` in the current directory when it
-  exists, else to the ``golden`` directory next to the templates directory;
+- ``templates_dir`` and ``golden_dir`` by the rule every command shares
+  (:func:`wendy_llm.golden.sources.resolve_dirs`): ``./templates``, else the
+  bundled ``templates/``; the ``golden/`` next to the templates directory;
 - a template's rules file is ``<golden_dir>/<language>/<name>.rules.yaml``
   (absent: no topology rules, no sentinels, the default option fields).
 """
@@ -48,9 +46,13 @@ from wendy_llm.findings import (
     Report,
     error,
 )
+from wendy_llm.golden.sources import default_golden_dir as default_golden_dir
+from wendy_llm.golden.sources import default_templates_dir as default_templates_dir
+from wendy_llm.golden.sources import resolve_dirs
 from wendy_llm.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.template import Template, load_template
+from wendy_llm.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.tree import RenderedTree
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
@@ -67,28 +69,6 @@ _T = TypeVar("_T")
 
 PER_PICK_CHECKS = ("render", "compose", "wendy-json", "shell", "dockerfile", "topology", "picker")
 TEMPLATE_CHECKS = ("picker", "topology", "lint")
-_REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-def default_templates_dir() -> Path:
-    """``./templates``, else the repository's bundled ``templates/``."""
-    here = Path("templates")
-    if here.is_dir():
-        return here
-    bundled = _REPO_ROOT / "templates"
-    if bundled.is_dir():
-        return bundled
-    raise CheckSelectionError(
-        "no templates directory: ./templates does not exist; pass TEMPLATES_DIR"
-    )
-
-
-def default_golden_dir(templates_dir: Path) -> Path:
-    """``./golden`` when it exists, else ``golden`` next to the templates directory."""
-    here = Path("golden")
-    if here.is_dir():
-        return here
-    return templates_dir.resolve().parent / "golden"
 
 
 @dataclass
@@ -166,20 +146,21 @@ def run_check(
     golden_dir: str | Path | None = None,
     golden: bool = True,
     compose_workers: int = 3,
+    max_diff_lines: int | None = DEFAULT_MAX_LINES,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
     ``templates`` selects by id (``python/llm``) or name (``llm``);
     ``picks`` by slug.  An unknown template or pick raises
     :class:`CheckSelectionError`; every problem in the templates themselves
-    is a finding in the report.
+    is a finding in the report.  ``max_diff_lines`` cuts each golden diff
+    (and all of them together to three times that; None: no limit).
     """
     started = time.perf_counter()
     timer = _Timer()
-    root = Path(templates_dir) if templates_dir is not None else default_templates_dir()
+    root, golden_root = resolve_dirs(templates_dir, golden_dir)
     if not root.is_dir():
         raise CheckSelectionError(f"templates directory {root} does not exist")
-    golden_root = Path(golden_dir) if golden_dir is not None else default_golden_dir(root)
     with timer("load"):
         found = _find_template_dirs(root)
         runs = [_load(i, p, golden_root) for i, p in _select(found, templates, root)]
@@ -203,7 +184,8 @@ def run_check(
     if golden:
         with timer("golden"):
             existing = [template_id for template_id, _ in found]
-            _golden(runs, golden_root, picks, existing, complete=not templates and not picks)
+            complete = not templates and not picks
+            _golden(runs, golden_root, picks, existing, complete, max_diff_lines)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
@@ -374,6 +356,7 @@ def _golden(
     picks: Sequence[str],
     existing: Sequence[str],
     complete: bool,
+    max_diff_lines: int | None,
 ) -> None:
     # A template with a pick that does not render cannot be compared (the
     # render check already fails); the others are.
@@ -404,6 +387,7 @@ def _golden(
             existing=existing,
             complete=complete,
             trees=trees,
+            max_diff_lines=max_diff_lines,
         )
     except WendyLlmError as exc:
         for run in comparable:

@@ -16,6 +16,10 @@ import hashlib
 from collections.abc import Sequence
 
 DEFAULT_MAX_LINES = 200
+# All the diffs of one run together: a template change touching every pick
+# must not bury the summary under thousands of lines.
+TOTAL_LINES_FACTOR = 3
+_MIN_USEFUL = 12  # a cut shorter than this shows no hunk worth reading
 
 CR_MARK = "␍"
 SPACE_MARK = "·"
@@ -170,6 +174,36 @@ def truncate(lines: Sequence[str], max_lines: int | None) -> list[str]:
         return list(lines)
     keep = max(max_lines - 1, 0)
     return [*lines[:keep], f"... ({len(lines) - keep} more lines not shown)"]
+
+
+def total_budget(max_lines: int | None) -> int | None:
+    """The line budget of all diffs of a run, given the per-diff one."""
+    return None if max_lines is None else max_lines * TOTAL_LINES_FACTOR
+
+
+def cap_total(diffs: Sequence[Sequence[str]], budget: int | None) -> tuple[list[list[str]], int]:
+    """Cut a run's diffs, in order, to ``budget`` lines in all.
+
+    Returns the diffs (each cut one ending with a count of what it left out)
+    and the number of diff lines left out. Nothing is cut when ``budget`` is
+    None.
+    """
+    if budget is None:
+        return [list(d) for d in diffs], 0
+    left, omitted, out = budget, 0, []
+    for diff in diffs:
+        if len(diff) <= left:
+            out.append(list(diff))
+            left -= len(diff)
+        elif left >= _MIN_USEFUL:
+            out.append(truncate(diff, left))
+            omitted += len(diff) - (left - 1)
+            left = 0
+        else:
+            out.append([f"... (diff of {len(diff)} lines not shown: {budget} lines shown already)"])
+            omitted += len(diff)
+            left = 0
+    return out, omitted
 
 
 def sha256_hex(data: bytes) -> str:

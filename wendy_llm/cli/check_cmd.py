@@ -7,11 +7,14 @@ import sys
 from typing import Any
 
 from wendy_llm.check import run_check
-from wendy_llm.cli.style import Progress, write_report
+from wendy_llm.cli.style import Progress, add_directories, directories, write_report
+from wendy_llm.errors import CheckSelectionError
+from wendy_llm.golden.sources import DIRECTORY_RULE
 from wendy_llm.markdown import check_markdown
 from wendy_llm.report import format_details, format_table, to_json, to_junit, use_colour
+from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   wendy-llm check                                   # = make check: every template, every pick
   wendy-llm check --template python/llm --pick laguna-s-2.1-dflash
@@ -28,9 +31,7 @@ topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
 sentinel reaches an Ollama pull), golden (fixtures match). Per template:
 picker (schema + lint), topology (the rules file itself), lint (warnings).
 
-TEMPLATES_DIR defaults to ./templates, else the bundled templates/ of this
-package's repository; --golden-dir defaults to ./golden when it exists, else
-the golden/ next to TEMPLATES_DIR.
+{DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
 line; it combines with --json, --junit and --markdown. Report shapes:
 docs/json-reports.md.
@@ -51,13 +52,7 @@ def add_parser(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "templates_dir",
-        nargs="?",
-        default=None,
-        metavar="TEMPLATES_DIR",
-        help="directory of <language>/<name>/ templates (default: ./templates)",
-    )
+    add_directories(p)
     p.add_argument(
         "--template",
         action="append",
@@ -74,7 +69,6 @@ def add_parser(subparsers: Any) -> None:
         metavar="SLUG",
         help="only this pick (repeatable)",
     )
-    p.add_argument("--golden-dir", default=None, metavar="DIR", help="fixture root")
     p.add_argument("--strict", action="store_true", help="warnings fail the run too")
     p.add_argument("--json", action="store_true", help="print the JSON report (version 1) instead")
     p.add_argument(
@@ -82,16 +76,30 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
     p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
+    p.add_argument(
+        "--max-diff-lines",
+        type=int,
+        default=DEFAULT_MAX_LINES,
+        metavar="N",
+        help=(
+            f"cut each golden diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
+            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
+        ),
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.max_diff_lines < 0:
+        raise CheckSelectionError("--max-diff-lines must be 0 (no limit) or more")
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
+        templates_dir, golden_dir = directories(args)
         report = run_check(
-            args.templates_dir,
+            templates_dir,
             templates=args.templates,
             picks=args.picks,
-            golden_dir=args.golden_dir,
+            golden_dir=golden_dir,
+            max_diff_lines=args.max_diff_lines or None,
         )
     if args.junit:
         write_report(args.junit, to_junit(report, strict=args.strict), "JUnit report")

@@ -8,22 +8,31 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wendy_llm.cli.style import Progress, add_quiet, paint_diff, use_colour, write_report
+from wendy_llm.cli.style import (
+    Progress,
+    add_directories,
+    add_quiet,
+    directories,
+    paint_diff,
+    use_colour,
+    write_report,
+)
 from wendy_llm.diff import Policy, Side, diff_template, evaluate_policy
 from wendy_llm.diff_report import diff_failures_text, diff_json, diff_junit, diff_text
 from wendy_llm.errors import DiffError
 from wendy_llm.gitsource import template_at_revision
-from wendy_llm.golden.sources import DEFAULT_GOLDEN_DIR, DEFAULT_TEMPLATES_DIR, display_path
+from wendy_llm.golden.sources import DIRECTORY_RULE, display_path
 from wendy_llm.markdown import diff_markdown
 from wendy_llm.scope import rules_file, scope_from_args
 from wendy_llm.textdiff import DEFAULT_MAX_LINES
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   wendy-llm diff --base origin/main                    # what does this branch change?
   wendy-llm diff --base HEAD~1 --template python/llm --json
   wendy-llm diff --baseline golden/baseline/python/llm --template python/llm \\
       --expect-unchanged                               # the llm template's gate
+  wendy-llm diff path/to/templates --base main --template python/llm
   wendy-llm diff --base v1.2 --files 'docker-compose.yml' --files '**/Dockerfile'
   wendy-llm diff --base main --expect-unchanged --allow-changed gemma4-e2b
   wendy-llm diff --base "origin/$GITHUB_BASE_REF" --expect-unchanged --quiet \\
@@ -33,6 +42,7 @@ Every pick is rendered on both sides with the canonical inputs (app id
 llm-app, defaults, the pick's answers) and classified unchanged, changed, added
 or removed. Without --files, the scope is gate.files of
 <golden-dir>/<language>/<name>.rules.yaml when present, else every file.
+{DIRECTORY_RULE}
 --quiet prints only what breaks the policy (nothing when it holds) and no
 progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
 Exit status: 0 the policy holds (always, without a policy), 1 it does not,
@@ -56,19 +66,8 @@ def add_parser(subparsers: Any) -> None:
     base.add_argument("--base", metavar="REV", help="git revision to compare with")
     base.add_argument("--baseline", metavar="DIR", help="baseline template directory")
     p.add_argument("--template", metavar="ID", help="template id, e.g. python/llm")
-    p.add_argument(
-        "--templates-dir",
-        default=DEFAULT_TEMPLATES_DIR,
-        metavar="DIR",
-        help=f"work-tree templates directory (default: {DEFAULT_TEMPLATES_DIR})",
-    )
+    add_directories(p, "where <language>/<name>.rules.yaml lives")
     p.add_argument("--repo", default=".", metavar="DIR", help="git repository (default: .)")
-    p.add_argument(
-        "--golden-dir",
-        default=DEFAULT_GOLDEN_DIR,
-        metavar="DIR",
-        help=f"where <language>/<name>.rules.yaml lives (default: {DEFAULT_GOLDEN_DIR})",
-    )
     p.add_argument(
         "--files",
         action="append",
@@ -126,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
     if args.max_diff_lines < 0:
         raise DiffError("--max-diff-lines must be 0 (no limit) or more")
-    templates_dir = Path(args.templates_dir)
+    templates_dir, golden_dir = directories(args)
     template_id = _template_id(args, templates_dir)
     head_dir = templates_dir / template_id
     if not (head_dir / "template.json").is_file():
@@ -142,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             raise DiffError(f"--baseline {baseline}: not a template directory (no template.json)")
         base = load_template(baseline)
         base_side = Side("baseline", display_path(baseline), display_path(baseline))
-    scope = scope_from_args(args.files, rules_file(Path(args.golden_dir), template_id))
+    scope = scope_from_args(args.files, rules_file(golden_dir, template_id))
     with Progress("diff", f"rendering every pick of {template_id}, twice", enabled=not args.quiet):
         diff = diff_template(
             template_id,

@@ -8,15 +8,22 @@ import os
 import sys
 from typing import Any
 
-from wendy_llm.cli.style import Progress, add_quiet, paint_diff, use_colour
+from wendy_llm.cli.style import (
+    Progress,
+    add_directories,
+    add_quiet,
+    directories,
+    paint_diff,
+    use_colour,
+)
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
 from wendy_llm.golden.report import check_json, check_text, update_json, update_text
-from wendy_llm.golden.sources import DEFAULT_GOLDEN_DIR, DEFAULT_TEMPLATES_DIR
-from wendy_llm.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.golden.sources import DIRECTORY_RULE
+from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   wendy-llm golden --update                      # = make golden: rewrite every fixture
   wendy-llm golden --check                       # compare every pick with golden/
@@ -28,6 +35,7 @@ examples:
 Fixtures live in golden/<language>/<name>/: files identical for every pick under
 _shared/, pick-specific renders under <slug>/, and golden.json (picks, answers,
 canonical inputs, every file's SHA-256; copied files are only hashed).
+{DIRECTORY_RULE}
 With CI=true (or 1) in the environment, --update refuses to write unless --force.
 --quiet prints nothing when all is well (--check: only the problems); --json
 prints the documents of docs/json-reports.md (version 1).
@@ -51,19 +59,7 @@ def add_parser(subparsers: Any) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", action="store_true", help="rewrite the fixtures atomically")
     mode.add_argument("--check", action="store_true", help="compare; never write")
-    p.add_argument(
-        "templates_dir",
-        nargs="?",
-        default=DEFAULT_TEMPLATES_DIR,
-        metavar="TEMPLATES_DIR",
-        help=f"directory of <language>/<name>/ templates (default: {DEFAULT_TEMPLATES_DIR})",
-    )
-    p.add_argument(
-        "--golden-dir",
-        default=DEFAULT_GOLDEN_DIR,
-        metavar="DIR",
-        help=f"fixture root (default: {DEFAULT_GOLDEN_DIR})",
-    )
+    add_directories(p)
     p.add_argument(
         "--template",
         action="append",
@@ -86,7 +82,10 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         default=DEFAULT_MAX_LINES,
         metavar="N",
-        help=f"cut each diff to N lines (default: {DEFAULT_MAX_LINES}; 0 = no limit)",
+        help=(
+            f"cut each diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
+            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
+        ),
     )
     p.set_defaults(run=run)
 
@@ -96,10 +95,11 @@ def run(args: argparse.Namespace) -> int:
         raise GoldenError("--max-diff-lines must be 0 (no limit) or more")
     if args.update:
         return _update(args)
+    templates_dir, golden_dir = directories(args)
     with Progress("golden", "rendering and comparing every pick", enabled=not args.quiet):
         result = check_golden(
-            args.templates_dir,
-            args.golden_dir,
+            templates_dir,
+            golden_dir,
             template_ids=args.templates,
             pick_slugs=args.picks,
             max_diff_lines=args.max_diff_lines or None,
@@ -119,7 +119,7 @@ def _update(args: argparse.Namespace) -> int:
         )
     refuse_update_in_ci(os.environ, force=args.force)
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
-        result = update_golden(args.templates_dir, args.golden_dir, template_ids=args.templates)
+        result = update_golden(*directories(args), template_ids=args.templates)
     if args.json:
         print(json.dumps(update_json(result), indent=2))
     elif not args.quiet:

@@ -27,7 +27,15 @@ from typing import TextIO
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.report import use_colour
 
-__all__ = ["Progress", "add_quiet", "paint_diff", "use_colour", "write_report"]
+__all__ = [
+    "Progress",
+    "add_directories",
+    "add_quiet",
+    "directories",
+    "paint_diff",
+    "use_colour",
+    "write_report",
+]
 
 RED = "\x1b[31m"
 GREEN = "\x1b[32m"
@@ -45,6 +53,47 @@ _PICK_STATUS = re.compile(r"^(  \S+\s+)(unchanged|changed|added|removed)\b")
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The same ``--quiet``/``-q`` on every subcommand (no progress line either)."""
     parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
+
+
+def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
+    """``[TEMPLATES_DIR]`` (alias ``--templates-dir DIR``) and ``--golden-dir`` alike everywhere.
+
+    Defaults follow :data:`wendy_llm.golden.sources.DIRECTORY_RULE`; they
+    are resolved by :func:`directories`, not here, so the rule lives in one
+    place.
+    """
+    parser.add_argument(
+        "templates_dir",
+        nargs="?",
+        default=None,
+        metavar="TEMPLATES_DIR",
+        help="directory of <language>/<name>/ templates (default: ./templates)",
+    )
+    parser.add_argument(
+        "--templates-dir",
+        dest="templates_dir_option",
+        default=None,
+        metavar="DIR",
+        help="the same as TEMPLATES_DIR",
+    )
+    parser.add_argument(
+        "--golden-dir",
+        default=None,
+        metavar="DIR",
+        help=f"{golden_help} (default: the golden/ next to TEMPLATES_DIR)",
+    )
+
+
+def directories(args: argparse.Namespace) -> tuple[Path, Path]:
+    """The (templates, golden) directories of a run from :func:`add_directories` flags."""
+    from wendy_llm.golden.sources import resolve_dirs
+
+    positional, option = args.templates_dir, args.templates_dir_option
+    if positional is not None and option is not None and Path(positional) != Path(option):
+        raise WendyLlmError(
+            f"two templates directories: {positional} and --templates-dir {option}; give one"
+        )
+    return resolve_dirs(positional if positional is not None else option, args.golden_dir)
 
 
 def _paint_line(line: str) -> str:

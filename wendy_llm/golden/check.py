@@ -14,6 +14,7 @@ byte for byte what ``--update`` would write.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,13 @@ from wendy_llm.golden.sources import (
     refresh_command,
     select_templates,
 )
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, sha256_hex, unified_diff
+from wendy_llm.textdiff import (
+    DEFAULT_MAX_LINES,
+    cap_total,
+    sha256_hex,
+    total_budget,
+    unified_diff,
+)
 
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 
 _MAX_NAMED_PICKS = 6
+PICK_PLACEHOLDER = "<pick>"
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class GoldenCheck:
     checked: tuple[CheckedTemplate, ...]
     problems: tuple[GoldenProblem, ...]
     command: str  # refreshes every fixture of the run's templates directory
+    omitted_diff_lines: int = 0  # cut by the run's total diff budget
 
     @property
     def ok(self) -> bool:
@@ -104,7 +113,10 @@ def check_golden(
     are checked, and only those picks; a slug no selected template has is an
     error (a typo must not pass as "nothing to check"). ``trees`` (template
     id -> slug -> tree) are canonical renders already made by the caller;
-    they are used instead of rendering those picks again.
+    they are used instead of rendering those picks again. Each diff is cut
+    to ``max_diff_lines`` and all of them together to
+    :data:`~wendy_llm.textdiff.TOTAL_LINES_FACTOR` times that, each cut
+    saying how much it left out (None: no limit).
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
@@ -162,11 +174,15 @@ def check_golden(
                         command=command,
                     )
                 )
+    diffs, omitted = cap_total([p.diff for p in problems], total_budget(max_diff_lines))
     return GoldenCheck(
         golden_root=root,
         checked=tuple(checked),
-        problems=tuple(problems),
+        problems=tuple(
+            dataclasses.replace(p, diff=tuple(d)) for p, d in zip(problems, diffs, strict=True)
+        ),
         command=refresh_command(selection.templates_root, root, None),
+        omitted_diff_lines=omitted,
     )
 
 
@@ -202,6 +218,15 @@ class _Finding:
     text: str  # what is wrong, without the template/pick prefix
     diff: tuple[str, ...] = ()
     picks: list[str] = field(default_factory=list)
+    # The same finding with the pick's slug replaced by PICK_PLACEHOLDER
+    # (fixture, text, diff), for files stored per pick: when several picks
+    # show the very same change, it is reported once, naming them all.
+    generic: tuple[str, str, tuple[str, ...]] | None = None
+
+    def key(self) -> tuple[object, ...]:
+        if self.generic is not None:
+            return (self.kind, self.path, self.generic)
+        return (self.kind, self.path, self.fixture, self.text, self.diff)
 
 
 class _TemplateChecker:
@@ -342,19 +367,24 @@ class _TemplateChecker:
                 )
                 if finding is None:
                     continue
-                key = (finding.kind, finding.path, finding.fixture, finding.text, finding.diff)
-                findings.setdefault(key, finding).picks.append(render.slug)
+                findings.setdefault(finding.key(), finding).picks.append(render.slug)
         checked = [r.slug for r in self.renders]
         for finding in findings.values():
+            fixture, text, diff = finding.fixture, finding.text, finding.diff
+            if len(finding.picks) > 1 and finding.generic is not None:
+                fixture, text, diff = finding.generic
+                self.reported.update(
+                    fixture.replace(PICK_PLACEHOLDER, slug, 1) for slug in finding.picks
+                )
             problems.append(
                 self.problem(
                     finding.kind,
                     f"template {self.template_id}, {self.name_picks(finding.picks, checked)}: "
-                    f"{finding.text}",
-                    finding.fixture,
+                    f"{text}",
+                    fixture,
                     picks=finding.picks,
                     path=finding.path,
-                    diff=finding.diff,
+                    diff=diff,
                 )
             )
         return problems
@@ -425,22 +455,35 @@ class _TemplateChecker:
             )
         if data == new.data:
             return None
+        per_pick = old.stored.startswith(slug + "/")
+        old_label = f"{self.shown(old.stored)} (fixture)"
+        new_label = f"{path} (render of pick {slug})" if per_pick else f"{path} (render)"
         diff = unified_diff(
-            data,
-            new.data,
-            old_label=f"{self.shown(old.stored)} (fixture)",
-            new_label=f"{path} (render of pick {slug})"
-            if old.stored.startswith(slug + "/")
-            else f"{path} (render)",
-            max_lines=max_diff_lines,
+            data, new.data, old_label=old_label, new_label=new_label, max_lines=max_diff_lines
         )
-        return _Finding(
+        finding = _Finding(
             "changed",
             path,
             old.stored,
             f"{path} differs from its fixture {self.shown(old.stored)}",
             tuple(diff),
         )
+        if per_pick:
+            pattern = PICK_PLACEHOLDER + old.stored[len(slug) :]
+            generic = list(diff)
+            # Only the two file headers name the pick (the first lines that
+            # are not notes); content lines start with " ", "-" or "+" + text.
+            for header, label, shared in (
+                ("---", old_label, f"{self.shown(pattern)} (fixture)"),
+                ("+++", new_label, f"{path} (render of each pick)"),
+            ):
+                generic[generic.index(f"{header} {label}")] = f"{header} {shared}"
+            finding.generic = (
+                pattern,
+                f"{path} differs from its fixture {self.shown(pattern)} in the same way",
+                tuple(generic),
+            )
+        return finding
 
     # --- stale picks and files -------------------------------------------------
 

@@ -7,7 +7,8 @@ JSON shapes (``"version": 1``)::
              "problems": [{"kind": "changed"|"missing"|"stale"|"invalid",
                            "template": str, "picks": [slug, ...],
                            "path": str|null, "fixture": str, "summary": str,
-                           "diff": [line, ...], "command": str}]}
+                           "diff": [line, ...], "command": str}],
+             "omitted_diff_lines": int}
     update: {"version": 1, "mode": "update", "golden_dir": str, "written": bool,
              "templates": [{"template": str, "fixture_dir": str, "deleted": bool,
                             "added": [...], "changed": [...], "removed": [...]}]}
@@ -38,6 +39,11 @@ def check_text(result: GoldenCheck) -> str:
     else:
         commands = {p.command for p in result.problems}
         fix = commands.pop() if len(commands) == 1 else result.command
+        if result.omitted_diff_lines:
+            blocks.append(
+                f"golden: {_count(result.omitted_diff_lines, 'diff line')} not shown (the run's "
+                "diffs are capped; narrow it with --template/--pick, or --max-diff-lines 0)"
+            )
         blocks.append(
             f"golden: {_count(len(result.problems), 'problem')} in {scope} "
             f"({_count(picks, 'pick')} checked). Review the diffs above; if the change "
@@ -66,6 +72,7 @@ def check_json(result: GoldenCheck) -> dict[str, object]:
             }
             for p in result.problems
         ],
+        "omitted_diff_lines": result.omitted_diff_lines,
     }
 
 

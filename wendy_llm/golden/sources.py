@@ -1,4 +1,16 @@
-"""Which templates a golden run covers, and the command that refreshes them."""
+"""Which templates a golden run covers, where they live, and the refresh command.
+
+Where things are looked for, the same rule for ``check``, ``golden`` and
+``diff`` (and the pytest plugin's defaults):
+
+- ``TEMPLATES_DIR`` defaults to ``./templates`` and, when there is none, to
+  the ``templates/`` of the repository this package was installed from (an
+  editable install run from elsewhere);
+- ``--golden-dir`` defaults to the ``golden/`` directory next to
+  ``TEMPLATES_DIR`` (``./golden`` for ``./templates``), never to a
+  directory chosen by what happens to exist in the current directory, so
+  ``wendy-llm check other/templates`` compares ``other/golden``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from wendy_llm.errors import GoldenError
+from wendy_llm.errors import CheckSelectionError, GoldenError
 
 if TYPE_CHECKING:
     from wendy_llm.template import Template
@@ -18,6 +30,45 @@ TemplatesOrRoot: TypeAlias = "str | os.PathLike[str] | Sequence[Template]"
 
 DEFAULT_TEMPLATES_DIR = "templates"
 DEFAULT_GOLDEN_DIR = "golden"
+_REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+
+DIRECTORY_RULE = """\
+TEMPLATES_DIR defaults to ./templates, else the templates/ of the repository
+this package is installed from; --golden-dir defaults to the golden/ next to
+TEMPLATES_DIR (./golden for ./templates)."""
+
+
+def default_templates_dir() -> Path:
+    """``./templates``, else the repository's bundled ``templates/``."""
+    here = Path(DEFAULT_TEMPLATES_DIR)
+    if here.is_dir():
+        return here
+    bundled = _REPO_ROOT / DEFAULT_TEMPLATES_DIR
+    if bundled.is_dir():
+        return bundled
+    raise CheckSelectionError(
+        "no templates directory: ./templates does not exist; pass TEMPLATES_DIR"
+    )
+
+
+def default_golden_dir(templates_dir: Path) -> Path:
+    """The ``golden`` directory next to the templates directory.
+
+    Spelled as the templates directory is (relative stays relative, so
+    messages and refresh commands read ``golden/...``).
+    """
+    if templates_dir.name not in ("", ".."):  # "" for "." and "/"
+        return templates_dir.parent / DEFAULT_GOLDEN_DIR
+    return templates_dir.resolve().parent / DEFAULT_GOLDEN_DIR
+
+
+def resolve_dirs(
+    templates_dir: str | os.PathLike[str] | None, golden_dir: str | os.PathLike[str] | None
+) -> tuple[Path, Path]:
+    """The templates and golden directories of a run, by :data:`DIRECTORY_RULE`."""
+    templates = Path(templates_dir) if templates_dir is not None else default_templates_dir()
+    golden = Path(golden_dir) if golden_dir is not None else default_golden_dir(templates)
+    return templates, golden
 
 
 @dataclass(frozen=True)
@@ -86,7 +137,8 @@ def refresh_command(templates_root: Path | None, golden_root: Path, template_id:
     words = ["wendy-llm", "golden", "--update"]
     if templates_root is not None and display_path(templates_root) != DEFAULT_TEMPLATES_DIR:
         words.append(display_path(templates_root))
-    if display_path(golden_root) != DEFAULT_GOLDEN_DIR:
+    beside = (templates_root or Path(DEFAULT_TEMPLATES_DIR)).resolve().parent / DEFAULT_GOLDEN_DIR
+    if golden_root.resolve() != beside:  # else the default finds it
         words += ["--golden-dir", display_path(golden_root)]
     if template_id is not None:
         words += ["--template", template_id]

@@ -2,9 +2,11 @@
 
 A thin wrapper: :func:`wendy_llm.golden.check_golden` does the work and
 this module turns its problems into findings.  A problem about one pick
-goes to that pick's row; one about several picks (a shared file) or the
-whole template (layout, stale fixtures) goes to the template-wide row, so
-it is reported once.
+goes to that pick's row; one about several picks (a shared file, or the
+same change in every pick's copy) or the whole template (layout, stale
+fixtures) goes to the template-wide row with its diff, so the diff is shown
+once, and each pick it names also fails with a one-line pointer to it (a
+JUnit case per pick x check must fail when that pick's fixtures are off).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.findings import TEMPLATE_WIDE, Finding, error
+from wendy_llm.textdiff import DEFAULT_MAX_LINES
 
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
@@ -32,6 +35,7 @@ def golden_findings(
     complete: bool,
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     renderer: Renderer | None = None,
+    max_diff_lines: int | None = DEFAULT_MAX_LINES,
 ) -> list[Finding]:
     """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
 
@@ -45,7 +49,12 @@ def golden_findings(
     from wendy_llm.golden import check_golden
 
     result = check_golden(
-        templates, golden_dir, pick_slugs=pick_slugs, renderer=renderer, trees=trees
+        templates,
+        golden_dir,
+        pick_slugs=pick_slugs,
+        renderer=renderer,
+        trees=trees,
+        max_diff_lines=max_diff_lines,
     )
     checked = {t.id for t in templates}
     findings = []
@@ -56,4 +65,14 @@ def golden_findings(
         pick = problem.picks[0] if len(problem.picks) == 1 else TEMPLATE_WIDE
         finding = error(CHECK, problem.message(), problem.fixture)
         findings.append(finding.at(problem.template_id, pick))
+        if len(problem.picks) > 1:
+            what = problem.path or problem.fixture
+            pointer = (
+                f"{problem.kind}: {what}, the same for {len(problem.picks)} picks; "
+                f"the diff is under {problem.template_id} (template)"
+            )
+            findings += [
+                error(CHECK, pointer, problem.fixture).at(problem.template_id, slug)
+                for slug in problem.picks
+            ]
     return findings
