@@ -212,7 +212,9 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
     )
     assert re.search(r"^  laguna-s-2.1-dflash +added$", out, re.M)  # new picks never fail it
     # The diff shows the blank line itself, between the lines around it.
-    block = out.split("=== pick gemma4-e2b: docker-compose.yml (changed)\n", 1)[1]
+    # The same change in all 14 picks is shown once, naming them.
+    assert out.count("\n=== ") == 1
+    block = out.split("=== every changed pick (14): docker-compose.yml (changed)\n", 1)[1]
     hunk = block.split("\n\n", 1)[0].splitlines()
     at = hunk.index("+")
     assert (

@@ -9,18 +9,31 @@ per pick. Picks are matched by slug and classified:
 
 Files outside the scope never decide a pick's status; they are listed
 (``outside_scope``) so a reviewer still sees that they moved.
+
+Presentation (:meth:`TemplateDiff.shown_diffs`): a change that is the same
+in several picks (a README line, a shared Dockerfile) is shown once, naming
+the picks, and all diffs of a run together are capped like ``golden
+--check``'s (``textdiff.cap_total``). Classification and policy never look
+at what is shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from wendy_llm.canonical import PickRender, render_picks
 from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
 from wendy_llm.scope import ALL_FILES, FileScope
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, unified_diff
+from wendy_llm.textdiff import (
+    DEFAULT_MAX_LINES,
+    cap_total,
+    total_budget,
+    truncate,
+    unified_diff,
+)
 
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
@@ -54,7 +67,13 @@ class Side:
 class FileChange:
     path: str
     status: FileStatus
-    diff: tuple[str, ...] = ()
+    diff: tuple[str, ...] = ()  # cut to the run's --max-diff-lines
+    # SHA-256 of the whole diff before the cut: two picks' changes merge only
+    # when they are identical, not merely alike up to the cut.
+    digest: str = ""
+
+    def merge_key(self) -> tuple[object, ...]:
+        return (self.path, self.status, self.digest or self.diff)
 
 
 @dataclass(frozen=True)
@@ -74,12 +93,61 @@ class TemplateDiff:
     head: Side
     scope: FileScope
     picks: tuple[PickComparison, ...]
+    max_diff_lines: int | None = DEFAULT_MAX_LINES  # None = no limit
 
     def with_status(self, status: PickStatus) -> list[PickComparison]:
         return [p for p in self.picks if p.status == status]
 
     def counts(self) -> dict[str, int]:
         return {s: len(self.with_status(s)) for s in PICK_STATUSES}
+
+    def shown_diffs(self, slugs: Collection[str] | None = None) -> ShownDiffs:
+        """The changed picks' diffs (only ``slugs``' when given), merged and capped."""
+        picks = [p for p in self.with_status("changed") if slugs is None or p.slug in slugs]
+        return group_diffs(picks, self.max_diff_lines)
+
+
+@dataclass(frozen=True)
+class DiffGroup:
+    """One in-scope file change, identical in every pick it names."""
+
+    path: str
+    status: FileStatus
+    picks: tuple[str, ...]
+    diff: tuple[str, ...]  # cut per file, then by the run's total budget
+
+
+@dataclass(frozen=True)
+class ShownDiffs:
+    groups: tuple[DiffGroup, ...]  # in order of first appearance (pick, then file)
+    omitted_lines: int  # diff lines the run's total budget left out
+    considered: tuple[str, ...]  # the picks whose diffs were grouped
+    index: Mapping[tuple[str, str], int]  # (slug, path) -> position in ``groups``
+
+
+def group_diffs(picks: Iterable[PickComparison], max_diff_lines: int | None) -> ShownDiffs:
+    """Merge identical file changes across ``picks`` and cap them all to
+    ``textdiff.total_budget(max_diff_lines)`` lines."""
+    positions: dict[tuple[object, ...], int] = {}
+    changes: list[FileChange] = []
+    members: list[list[str]] = []
+    index: dict[tuple[str, str], int] = {}
+    considered: list[str] = []
+    for pick in picks:
+        considered.append(pick.slug)
+        for change in pick.files:
+            at = positions.setdefault(change.merge_key(), len(changes))
+            if at == len(changes):
+                changes.append(change)
+                members.append([])
+            members[at].append(pick.slug)
+            index[(pick.slug, change.path)] = at
+    diffs, omitted = cap_total([c.diff for c in changes], total_budget(max_diff_lines))
+    groups = tuple(
+        DiffGroup(c.path, c.status, tuple(m), tuple(d))
+        for c, m, d in zip(changes, members, diffs, strict=True)
+    )
+    return ShownDiffs(groups, omitted, tuple(considered), index)
 
 
 @dataclass(frozen=True)
@@ -125,14 +193,17 @@ def compare_files(
         if path not in scope:
             outside.append(FileChange(path, status))
             continue
-        diff = unified_diff(
+        # Labels name the sides, never the pick, so one change made in
+        # every pick gives the very same diff in each.
+        whole = unified_diff(
             old or b"",
             new or b"",
             old_label=f"{path} ({base_label})" if old is not None else "/dev/null",
             new_label=f"{path} ({head_label})" if new is not None else "/dev/null",
-            max_lines=max_diff_lines,
+            max_lines=None,
         )
-        inside.append(FileChange(path, status, tuple(diff)))
+        digest = hashlib.sha256("\n".join(whole).encode("utf-8")).hexdigest()
+        inside.append(FileChange(path, status, tuple(truncate(whole, max_diff_lines)), digest))
     return inside, outside
 
 
@@ -208,7 +279,7 @@ def diff_template(
         scope=scope,
         max_diff_lines=max_diff_lines,
     )
-    return TemplateDiff(template_id, base_side, head_side, scope, picks)
+    return TemplateDiff(template_id, base_side, head_side, scope, picks, max_diff_lines)
 
 
 def evaluate_policy(diff: TemplateDiff, policy: Policy) -> PolicyResult:

@@ -17,9 +17,18 @@ JSON shape, ``"version": 1``::
                  "answers": {...}, "base_answers": {...}|null,
                  "exempted": bool,
                  "files": [{"path": str, "status": "changed"|"added"|"removed",
-                            "diff": [line, ...]}],
-                 "outside_scope": [{"path": str, "status": str}]}]
+                            "diff": [line, ...], "diff_index": int}],
+                 "outside_scope": [{"path": str, "status": str}]}],
+      "diffs": [{"path": str, "status": str, "picks": [slug, ...], "diff": [line, ...]}],
+      "omitted_diff_lines": int
     }
+
+``diffs`` holds each distinct in-scope change once, naming every changed
+pick that shows it; ``files[].diff_index`` points there, and ``files[].diff``
+is the group's diff in the first pick it names and ``[]`` in the others.
+Each diff is cut to ``--max-diff-lines`` and all of them together to
+``textdiff.total_budget`` of it; ``omitted_diff_lines`` counts what the
+total budget left out.
 """
 
 from __future__ import annotations
@@ -27,7 +36,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from wendy_llm.diff import PICK_STATUSES, PolicyResult, Side, TemplateDiff
+from wendy_llm.diff import PICK_STATUSES, DiffGroup, PolicyResult, ShownDiffs, Side, TemplateDiff
+from wendy_llm.textdiff import name_picks
 
 JSON_VERSION = 1
 
@@ -36,8 +46,44 @@ def _side(side: Side) -> dict[str, object]:
     return {"kind": side.kind, "label": side.label, "path": side.path, "commit": side.commit}
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def group_title(group: DiffGroup, shown: ShownDiffs, which: str = "changed") -> str:
+    """``pick a``, ``picks a, b`` or ``every changed pick (14)``: who shows ``group``."""
+    n = len(group.picks)
+    if n > 1 and n == len(shown.considered):
+        return f"every {which} pick ({n})"
+    return name_picks(group.picks)
+
+
+def omitted_note(shown: ShownDiffs) -> str:
+    return (
+        f"{_count(shown.omitted_lines, 'diff line')} not shown (the run's diffs are capped; "
+        "narrow it with --files, or --max-diff-lines 0)"
+    )
+
+
+def _diff_blocks(shown: ShownDiffs, which: str) -> list[str]:
+    lines: list[str] = []
+    for g in shown.groups:
+        lines += ["", f"=== {group_title(g, shown, which)}: {g.path} ({g.status})", *g.diff]
+    if shown.omitted_lines:
+        lines += ["", f"diff: {omitted_note(shown)}"]
+    return lines
+
+
+def _file_json(shown: ShownDiffs, slug: str, path: str, status: str) -> dict[str, object]:
+    at = shown.index[(slug, path)]
+    group = shown.groups[at]
+    diff = list(group.diff) if group.picks[0] == slug else []
+    return {"path": path, "status": status, "diff": diff, "diff_index": at}
+
+
 def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
     policy = result.policy
+    shown = diff.shown_diffs()
     return {
         "version": JSON_VERSION,
         "template": diff.template_id,
@@ -62,13 +108,16 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
                 "answers": dict(p.answers),
                 "base_answers": None if p.base_answers is None else dict(p.base_answers),
                 "exempted": p.slug in result.exempted,
-                "files": [
-                    {"path": f.path, "status": f.status, "diff": list(f.diff)} for f in p.files
-                ],
+                "files": [_file_json(shown, p.slug, f.path, f.status) for f in p.files],
                 "outside_scope": [{"path": f.path, "status": f.status} for f in p.outside_scope],
             }
             for p in diff.picks
         ],
+        "diffs": [
+            {"path": g.path, "status": g.status, "picks": list(g.picks), "diff": list(g.diff)}
+            for g in shown.groups
+        ],
+        "omitted_diff_lines": shown.omitted_lines,
     }
 
 
@@ -136,11 +185,14 @@ def diff_text(diff: TemplateDiff, result: PolicyResult) -> str:
             for (path, status), n in sorted(outside.items())
         ]
 
-    for p in diff.with_status("changed"):
-        for f in p.files:
-            lines += ["", f"=== pick {p.slug}: {f.path} ({f.status})", *f.diff]
-        if p.base_answers is not None:
-            lines.append(f"(answers were {dict(p.base_answers)}, now {dict(p.answers)})")
+    lines += _diff_blocks(diff.shown_diffs(), "changed")
+    moved = [p for p in diff.with_status("changed") if p.base_answers is not None]
+    if moved:
+        lines.append("")
+    lines += [
+        f"(pick {p.slug}: answers were {dict(p.base_answers or {})}, now {dict(p.answers)})"
+        for p in moved
+    ]
 
     counts = diff.counts()
     lines += ["", "summary: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES)]
@@ -156,11 +208,7 @@ def diff_failures_text(diff: TemplateDiff, result: PolicyResult) -> str:
     if result.holds:
         return ""
     lines = [f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}"]
-    for p in diff.picks:
-        if p.slug not in result.failing_picks:
-            continue
-        for f in p.files:
-            lines += ["", f"=== pick {p.slug}: {f.path} ({f.status})", *f.diff]
+    lines += _diff_blocks(diff.shown_diffs(result.failing_picks), "failing")
     lines += ["", _policy_line(result)]
     lines += [f"  {v}" for v in result.violations]
     return "\n".join(lines) + "\n"

@@ -7,14 +7,18 @@ log. Functions return strings; the CLI writes them.
 
 Job summaries are limited in size (1 MiB per step on GitHub), so the diff
 blocks stop after :data:`MAX_DIFF_CHARS` characters with a note pointing to
-the log and the JSON report.
+the log and the JSON report. Before that, a change identical in several
+picks is one block naming them, and all blocks together hold at most the
+run's total diff budget (as in the text report).
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Sequence
 
 from wendy_llm.diff import PICK_STATUSES, PolicyResult, TemplateDiff
+from wendy_llm.diff_report import group_title, omitted_note
 from wendy_llm.findings import TEMPLATE_WIDE, Finding, Report
 from wendy_llm.report import summary_line
 
@@ -109,10 +113,10 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     if result.violations or result.warnings:
         lines.append("")
     budget = MAX_DIFF_CHARS
-    for p in diff.with_status("changed"):
-        block = [f"<details><summary>{p.slug}: diff</summary>", ""]
-        for f in p.files:
-            block += _fenced([*f.diff], "diff")
+    shown = diff.shown_diffs()
+    for g in shown.groups:
+        title = html.escape(f"{group_title(g, shown)}: {g.path} ({g.status})")
+        block = [f"<details><summary>{title}</summary>", "", *_fenced([*g.diff], "diff")]
         block += ["", "</details>", ""]
         size = sum(len(line) + 1 for line in block)
         if size > budget:
@@ -120,4 +124,7 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
             break
         budget -= size
         lines += block
+    else:
+        if shown.omitted_lines:
+            lines += [omitted_note(shown), ""]
     return "\n".join(lines)

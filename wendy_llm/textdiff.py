@@ -20,6 +20,7 @@ DEFAULT_MAX_LINES = 200
 # must not bury the summary under thousands of lines.
 TOTAL_LINES_FACTOR = 3
 _MIN_USEFUL = 12  # a cut shorter than this shows no hunk worth reading
+_MAX_NAMED_PICKS = 6  # a diff shared by more picks names these and counts the rest
 
 CR_MARK = "␍"
 SPACE_MARK = "·"
@@ -204,6 +205,16 @@ def cap_total(diffs: Sequence[Sequence[str]], budget: int | None) -> tuple[list[
             omitted += len(diff)
             left = 0
     return out, omitted
+
+
+def name_picks(picks: Sequence[str]) -> str:
+    """How a diff shared by several picks names them: ``pick a``, ``picks a, b``
+    or ``picks a, ..., f and 3 more``."""
+    if len(picks) == 1:
+        return f"pick {picks[0]}"
+    named = ", ".join(picks[:_MAX_NAMED_PICKS])
+    more = len(picks) - _MAX_NAMED_PICKS
+    return f"picks {named}" + (f" and {more} more" if more > 0 else "")
 
 
 def sha256_hex(data: bytes) -> str:

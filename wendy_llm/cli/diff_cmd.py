@@ -24,7 +24,7 @@ from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden.sources import DIRECTORY_RULE, display_path
 from wendy_llm.markdown import diff_markdown
 from wendy_llm.scope import rules_file, scope_from_args
-from wendy_llm.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 EPILOG = f"""\
 examples:
@@ -43,6 +43,7 @@ llm-app, defaults, the pick's answers) and classified unchanged, changed, added
 or removed. Without --files, the scope is gate.files of
 <golden-dir>/<language>/<name>.rules.yaml when present, else every file.
 {DIRECTORY_RULE}
+A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
 progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
 Exit status: 0 the policy holds (always, without a policy), 1 it does not,
@@ -100,7 +101,10 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         default=DEFAULT_MAX_LINES,
         metavar="N",
-        help=f"cut each file's diff to N lines (default: {DEFAULT_MAX_LINES}; 0 = no limit)",
+        help=(
+            f"cut each file's diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
+            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
+        ),
     )
     p.set_defaults(run=run)
 

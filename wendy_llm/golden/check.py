@@ -39,6 +39,7 @@ from wendy_llm.golden.sources import (
 from wendy_llm.textdiff import (
     DEFAULT_MAX_LINES,
     cap_total,
+    name_picks,
     sha256_hex,
     total_budget,
     unified_diff,
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 
-_MAX_NAMED_PICKS = 6
 PICK_PLACEHOLDER = "<pick>"
 
 
@@ -593,12 +593,4 @@ class _TemplateChecker:
     def name_picks(self, picks: Sequence[str], checked: Sequence[str]) -> str:
         if len(picks) > 1 and len(picks) == len(checked):
             return f"every {'' if self.all_picks else 'checked '}pick ({len(picks)})"
-        return _name_picks(picks)
-
-
-def _name_picks(picks: Sequence[str]) -> str:
-    if len(picks) == 1:
-        return f"pick {picks[0]}"
-    named = ", ".join(picks[:_MAX_NAMED_PICKS])
-    more = len(picks) - _MAX_NAMED_PICKS
-    return f"picks {named}" + (f" and {more} more" if more > 0 else "")
+        return name_picks(picks)
