@@ -366,3 +366,23 @@ def test_check_reuses_renders_the_caller_already_made(project: Path) -> None:
     result = check_golden([template], "golden", trees={"py/mini": {"a-1": RenderedTree(edited)}})
     [problem] = result.problems
     assert problem.picks == ("a-1",) and "+edited" in problem.diff
+
+
+def test_changes_that_differ_only_after_the_cut_are_not_merged(project: Path) -> None:
+    # Both picks gain the same first 20 lines and then one line of their
+    # own, far past a 10-line cut. The cut diffs are identical (same lines,
+    # same count left out), but the changes are not, so each pick keeps
+    # its own report.
+    # The model line keeps the file per pick; the filler keeps it out of the
+    # diff's context.
+    head = "Model {{.MODEL}}\n" + "".join(f"filler {n}\n" for n in range(8))
+    write_files(project / "templates/py/mini", {"README.md": head})
+    run_cli("golden", "--update")
+    more = "".join(f"line {n}\n" for n in range(20))
+    tail = '{{if eq .MODEL "b:2"}}only b{{else}}only a{{end}}\n'
+    write_files(project / "templates/py/mini", {"README.md": head + more + tail})
+    code, out, _ = run_cli("golden", "--check", "--max-diff-lines", "10")
+    assert code == 1
+    assert "in the same way" not in out
+    assert "+++ README.md (render of pick a-1)" in out
+    assert "+++ README.md (render of pick b-2)" in out

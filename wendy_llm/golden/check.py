@@ -15,6 +15,7 @@ byte for byte what ``--update`` would write.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,10 +223,13 @@ class _Finding:
     # (fixture, text, diff), for files stored per pick: when several picks
     # show the very same change, it is reported once, naming them all.
     generic: tuple[str, str, tuple[str, ...]] | None = None
+    # Digest of the whole (uncut) generic diff: two changes that agree up to
+    # the --max-diff-lines cut but differ after it must not be merged.
+    whole_change: str = ""
 
     def key(self) -> tuple[object, ...]:
         if self.generic is not None:
-            return (self.kind, self.path, self.generic)
+            return (self.kind, self.path, self.generic, self.whole_change)
         return (self.kind, self.path, self.fixture, self.text, self.diff)
 
 
@@ -478,6 +482,8 @@ class _TemplateChecker:
                 ("+++", new_label, f"{path} (render of each pick)"),
             ):
                 generic[generic.index(f"{header} {label}")] = f"{header} {shared}"
+            whole = unified_diff(data, new.data, old_label="", new_label="", max_lines=None)
+            finding.whole_change = hashlib.sha256("\n".join(whole).encode()).hexdigest()
             finding.generic = (
                 pattern,
                 f"{path} differs from its fixture {self.shown(pattern)} in the same way",
