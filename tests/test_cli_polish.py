@@ -282,7 +282,9 @@ def test_quiet_prints_only_the_failures(broken: Path) -> None:
     )
     check = run_module("check", "--pick", "gemma4-e2b", "-q", cwd=broken)
     assert check.code == 1
-    assert check.out.startswith("Failures (1):\n  python/llm gemma4-e2b [golden] ")
+    # The fixtures and the stored baseline both see the blank line.
+    assert check.out.startswith("Failures (2):\n  python/llm gemma4-e2b [golden] ")
+    assert "\n  python/llm gemma4-e2b [baseline] docker-compose.yml: " in check.out
     assert "template  pick" not in check.out  # no table
     diff = run_module(
         "diff", "--baseline", f"golden/baseline/{LLM}", "--expect-unchanged", "-q", cwd=broken

@@ -199,8 +199,18 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
     gate = run_gate(blank_line, baseline.commit)
     assert not gate.passed
     # The fixtures were refreshed and the YAML is valid: only the baseline
-    # comparison catches it.
-    assert gate.check.code == 0 and gate.diff.code == 1
+    # comparisons catch it, check's `baseline` and the diff against the base.
+    assert gate.check.code == 1 and gate.diff.code == 1
+    ollama = check_row(gate.check.out, "gemma4-e2b")
+    assert ollama["baseline"] == "FAIL"
+    assert {status for check, status in ollama.items() if check != "baseline"} == {"ok", "-"}
+    assert check_row(gate.check.out, "laguna-s-2.1-dflash")["baseline"] == "-"
+    assert (
+        f"  {LLM} gemma4-e2b [baseline] docker-compose.yml: docker-compose.yml differs from "
+        f"the stored baseline golden/baseline/{LLM}, the same for 14 picks; "
+        f"the diff is under {LLM} (template)"
+    ) in gate.check.out.splitlines()
+    assert "gemma4-e2b baseline" in junit_failures(blank_line)
     out = gate.diff.out
     assert (
         "  pick gemma4-e2b changed (docker-compose.yml) but --expect-unchanged holds it to its "
@@ -296,8 +306,10 @@ def test_the_workflow_passes_the_change(good: Path) -> None:
 def test_the_workflow_fails_the_blank_line_and_the_label_lets_only_the_base_diff_pass(
     blank_line: Path,
 ) -> None:
+    # `check` holds the Ollama picks to the stored baseline too (its
+    # `baseline` check), so it fails with the diffs on every run.
     check, diff, summary = run_workflow(blank_line)
-    assert (check, diff) == (0, 1)
+    assert (check, diff) == (1, 1)
     assert summary.count(f"### wendy-llm diff {LLM}: policy FAILS") == 2
     assert (
         "| `gemma4-e2b` | changed | `docker-compose.yml` (changed) | **fails the policy** |"
@@ -306,12 +318,12 @@ def test_the_workflow_fails_the_blank_line_and_the_label_lets_only_the_base_diff
     # The label reports the change against the base without failing it, but
     # the stored baseline still holds every Ollama pick to its render.
     check, diff, summary = run_workflow(blank_line, PICKS_MAY_CHANGE="true")
-    assert (check, diff) == (0, 1)
+    assert (check, diff) == (1, 1)
     assert f"### wendy-llm diff {LLM}: report only" in summary
     assert summary.count("policy FAILS") == 1
     # A push compares with the previous commit, without a policy.
     base = git(blank_line, "rev-parse", "HEAD~1")
     check, diff, summary = run_workflow(blank_line, EVENT="push", BASE_REF="", BEFORE=base)
-    assert (check, diff) == (0, 1)
+    assert (check, diff) == (1, 1)
     assert f"### wendy-llm diff {LLM}: report only" in summary
     assert summary.count("policy FAILS") == 1

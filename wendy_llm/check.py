@@ -11,7 +11,8 @@ and its compose file and ``wendy.json`` parsed once.  Then:
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
-  (problems spanning picks: shared files, layout, stale fixtures).
+  (problems spanning picks: shared files, layout, stale fixtures) and
+  ``baseline`` (the baseline itself, removed picks, diffs shared by picks).
 
 The validators that run external tools go first and in the background:
 Compose (one process per distinct compose render, a few in parallel) and
@@ -51,11 +52,13 @@ from wendy_llm.golden.sources import default_templates_dir as default_templates_
 from wendy_llm.golden.sources import resolve_dirs
 from wendy_llm.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.scope import FileScope
 from wendy_llm.template import Template, load_template
 from wendy_llm.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.tree import RenderedTree
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
+from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
@@ -186,6 +189,9 @@ def run_check(
             existing = [template_id for template_id, _ in found]
             complete = not templates and not picks
             _golden(runs, golden_root, picks, existing, complete, max_diff_lines)
+    with timer("baseline"):
+        for run in runs:
+            _baseline(run, golden_root, max_diff_lines)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
@@ -400,6 +406,33 @@ def _golden(
         target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
         bucket = target.findings if target is not None else owner.findings
         bucket.setdefault("golden", []).append(finding)
+
+
+def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
+    template = run.template
+    if template is None:
+        return
+    # The picks that rendered are compared, with the renders made above;
+    # the others already fail `render`.
+    trees = {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
+    scope = None  # a rules file that did not load: the validator reads its gate itself
+    if run.rules is not None:
+        scope = FileScope(run.rules.gate_files, run.rules.path)
+    result = baseline_findings(
+        template,
+        golden_root,
+        pick_slugs=set(trees),
+        trees=trees,
+        scope=scope,
+        max_diff_lines=max_diff_lines,
+    )
+    if result is None:
+        return
+    run.findings["baseline"] = result.template
+    for pick_run in run.picks:
+        found = result.picks.get(pick_run.pick.slug)
+        if found is not None:
+            pick_run.findings["baseline"] = found
 
 
 def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:

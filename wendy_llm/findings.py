@@ -31,6 +31,7 @@ CHECK_IDS: tuple[str, ...] = (
     "picker",
     "lint",
     "golden",
+    "baseline",
 )
 
 

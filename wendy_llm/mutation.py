@@ -10,11 +10,15 @@ against the unmutated copy (the *control*, which must pass, or a kill
 proves nothing) and against each mutant.  The suite is:
 
 - ``wendy-llm check`` (:func:`wendy_llm.check.run_check`): render, compose,
-  wendy-json, shell, dockerfile, topology, picker, lint and golden, each a
+  wendy-json, shell, dockerfile, topology, picker, lint, golden and
+  baseline (the picks the stored baseline has, canonical inputs), each a
   check of its own;
-- ``baseline``: every pick that is not a sentinel renders the gated files
+- ``baseline:inputs``: wider than ``check``'s ``baseline``, so kept here:
+  every pick that is not a sentinel, the new ones too (the baseline renders
+  their answers as ``wendy init`` would), renders the gated files
   (``gate.files`` of the rules file) byte for byte as the stored baseline
-  template does, for several inputs (:data:`BASELINE_INPUTS`);
+  template does, for several inputs (:data:`BASELINE_INPUTS`), so a
+  hard-coded default cannot pass;
 - ``entrypoint:<behaviour>``: the entrypoint behaviours
   (:mod:`wendy_llm.behaviours`), run for the scripts the mutant changes
   (a behaviour's outcome depends on its rendered script only).
@@ -40,10 +44,14 @@ from wendy_llm.check import run_check
 from wendy_llm.errors import MutantError, WendyLlmError
 from wendy_llm.picks import CANONICAL_APP_ID
 from wendy_llm.template import Template, load_template
+from wendy_llm.validate.baseline import baseline_dir
 from wendy_llm.validate.rules import Rules, load_rules, rules_path
 
 #: The checks whose failure alone does not kill a mutant (see the module docstring).
 FIXTURE_CHECKS: Final = frozenset({"golden"})
+
+#: The id of this module's own baseline comparison (``check``'s is ``baseline``).
+BASELINE_INPUTS_CHECK: Final = "baseline:inputs"
 
 #: (app id, overrides) the baseline comparison renders every pick with: the
 #: canonical inputs, and a second set where every input differs from them
@@ -200,7 +208,7 @@ def baseline_failures(template: Template, baseline: Template, rules: Rules) -> l
                         else _first_difference(old, new)
                     )
                     problems.append(f"{pick.slug} ({inputs}): {path} differs, {detail}")
-    return [Failure("baseline", problems[0], len(problems))] if problems else []
+    return [Failure(BASELINE_INPUTS_CHECK, problems[0], len(problems))] if problems else []
 
 
 def entrypoint_failures(scripts_root: Path, behaviours: Sequence[Behaviour]) -> list[Failure]:
@@ -281,9 +289,8 @@ def run_mutation(
     ``on_result`` is called as each mutant finishes (progress output).
     """
     check_mutants(template_dir, mutants)
-    language, name = template_id.split("/", 1)
     rules = load_rules(rules_path(golden_dir, template_id))
-    baseline = load_template(golden_dir / "baseline" / language / name)
+    baseline = load_template(baseline_dir(golden_dir, template_id))
     with tempfile.TemporaryDirectory(prefix="wendy-mutation-") as scratch:
         work = _Workspace(Path(scratch), template_id)
         shutil.copytree(golden_dir, work.golden_dir)

@@ -28,8 +28,11 @@ Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
 (schema + agreement with compose), shell (bash -n + ShellCheck), dockerfile
 (stage references for every build-arg combination, chmod of run scripts),
 topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
-sentinel reaches an Ollama pull), golden (fixtures match). Per template:
-picker (schema + lint), topology (the rules file itself), lint (warnings).
+sentinel reaches an Ollama pull), golden (fixtures match), baseline (a pick
+the stored baseline golden/baseline/<language>/<name>/ has renders its
+gate.files byte for byte as it does; '-' for new picks and for templates
+without a stored baseline). Per template: picker (schema + lint), topology
+(the rules file itself), lint (warnings), baseline (picks it lost).
 
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
@@ -47,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Render every pick of every template with the canonical inputs and validate "
             "each render: Compose, wendy.json, scripts, Dockerfiles, topology rules, the "
-            "picker, the template's lints and the golden fixtures."
+            "picker, the template's lints, the golden fixtures and the stored baseline."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -82,7 +85,7 @@ def add_parser(subparsers: Any) -> None:
         default=DEFAULT_MAX_LINES,
         metavar="N",
         help=(
-            f"cut each golden diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
+            f"cut each golden or baseline diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
             f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
         ),
     )

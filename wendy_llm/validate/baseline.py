@@ -1,0 +1,226 @@
+"""The ``baseline`` check: picks the stored baseline has still render as it does.
+
+A template may have a stored baseline, ``<golden>/baseline/<template id>/``
+(``golden/baseline/python/llm/``): a complete template directory holding
+the template as it was before a change, which defines "today's output"
+(README, "The stored baseline").  For every pick of the template whose slug
+the baseline also has, both are rendered with the canonical inputs and the
+gate-scope files (the rules file's ``gate.files``, else every file) must be
+byte for byte equal, exactly as ``wendy-llm diff --baseline DIR
+--expect-unchanged`` judges them: the comparison, the diffs and their cuts
+are :mod:`wendy_llm.diff`'s.
+
+- a pick on both sides that changed fails with the diff; a change identical
+  in several picks (one template line renders into every Ollama pick) is
+  shown once on the template-wide row, naming the picks, and each of those
+  picks fails with a pointer to it (as ``golden`` does);
+- a pick the baseline does not have (a new option) has nothing to be held
+  to: it gets no ``baseline`` result (``-`` in the table), and
+  :attr:`BaselineResult.new` names it;
+- a baseline pick the template no longer has fails the template-wide row;
+- a template without a stored baseline: no ``baseline`` results at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wendy_llm.canonical import render_picks
+from wendy_llm.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
+from wendy_llm.errors import WendyLlmError
+from wendy_llm.findings import Finding, error
+from wendy_llm.golden.sources import display_path
+from wendy_llm.manifest import MANIFEST_FILE
+from wendy_llm.scope import FileScope, rules_file, scope_from_rules
+from wendy_llm.template import load_template
+from wendy_llm.textdiff import DEFAULT_MAX_LINES, name_picks
+
+if TYPE_CHECKING:
+    from wendy_llm.engine import Renderer
+    from wendy_llm.template import Template
+    from wendy_llm.tree import RenderedTree
+
+CHECK = "baseline"
+BASELINE_DIR = "baseline"
+
+_HOW_TO_MOVE = (
+    "The baseline only moves deliberately: {fix}; if the new output is intended, update "
+    '{baseline} in a commit of its own that says why (README: "The stored baseline"). '
+    "See it all: {command}"
+)
+
+
+def baseline_dir(golden_root: Path, template_id: str) -> Path:
+    """Where the stored baseline of ``template_id`` lives."""
+    return golden_root / BASELINE_DIR / template_id
+
+
+@dataclass(frozen=True)
+class BaselineResult:
+    """Findings of one template's comparison with its stored baseline.
+
+    ``template`` holds the template-wide findings; ``picks`` has an entry
+    (empty when the pick holds) for every compared pick; ``new`` names the
+    selected picks the baseline does not have (not compared).
+    """
+
+    template: list[Finding] = field(default_factory=list)
+    picks: dict[str, list[Finding]] = field(default_factory=dict)
+    new: tuple[str, ...] = ()
+
+
+def baseline_findings(
+    template: Template,
+    golden_root: Path,
+    *,
+    pick_slugs: Collection[str] | None = None,
+    trees: Mapping[str, RenderedTree] | None = None,
+    scope: FileScope | None = None,
+    renderer: Renderer | None = None,
+    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+) -> BaselineResult | None:
+    """Compare ``template`` with its stored baseline; None when it has none.
+
+    ``pick_slugs`` narrows the compared picks (removed picks are judged
+    against all of the template's picks either way); ``trees`` (slug ->
+    canonical render) are renders the caller already made; ``scope``
+    defaults to the ``gate.files`` of the template's rules file.
+    """
+    directory = baseline_dir(golden_root, template.id)
+    shown = display_path(directory)
+    if not directory.exists():
+        return None
+    if not (directory / MANIFEST_FILE).is_file():
+        message = f"the stored baseline {shown} is not a template directory (no {MANIFEST_FILE})"
+        return BaselineResult([error(CHECK, message, shown)])
+    try:
+        baseline = load_template(directory, id=template.id)
+        if scope is None:
+            scope = scope_from_rules(rules_file(golden_root, template.id))
+        base_slugs = [p.slug for p in baseline.picks()]
+    except WendyLlmError as exc:
+        return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
+    try:
+        head_slugs = [p.slug for p in template.picks()]
+    except WendyLlmError as exc:
+        return BaselineResult([error(CHECK, f"cannot list the template's picks: {exc}")])
+    selected = [s for s in head_slugs if pick_slugs is None or s in pick_slugs]
+    compared = [s for s in selected if s in base_slugs]
+    new = tuple(s for s in selected if s not in base_slugs)
+    result = BaselineResult(new=new)
+    removed = [s for s in base_slugs if s not in head_slugs]
+    if removed:
+        result.template.append(_removed(template.id, removed, shown))
+    if not compared:
+        return result
+    base_side = Side("baseline", shown, shown)
+    head_path = display_path(template.root) if template.root is not None else template.id
+    head_side = Side("working-tree", head_path, head_path)
+    try:
+        base = render_picks(baseline, slugs=compared, renderer=renderer)
+    except WendyLlmError as exc:
+        message = f"the stored baseline {shown} does not render: {exc}"
+        result.template.append(error(CHECK, message, shown))
+        return result
+    try:
+        head = render_picks(template, slugs=compared, renderer=renderer, trees=trees)
+    except WendyLlmError as exc:
+        result.template.append(error(CHECK, f"the template does not render: {exc}"))
+        return result
+    comparisons = compare_renders(
+        base,
+        head,
+        base_label=base_side.describe(),
+        head_label=head_side.describe(),
+        scope=scope,
+        max_diff_lines=max_diff_lines,
+    )
+    for comparison in comparisons:
+        result.picks[comparison.slug] = []
+    command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged" + (
+        "" if head_path == f"templates/{template.id}" else f" {_templates_dir(head_path)}"
+    )
+    _attach_diffs(result, template.id, comparisons, shown, command, max_diff_lines)
+    return result
+
+
+def _templates_dir(head_path: str) -> str:
+    # The template's directory minus its <language>/<name>: the TEMPLATES_DIR
+    # the diff command takes.
+    return str(Path(head_path).parent.parent)
+
+
+def _removed(template_id: str, removed: list[str], shown: str) -> Finding:
+    count = f"{len(removed)} pick{'s' if len(removed) != 1 else ''}"
+    message = (
+        f"template {template_id} no longer has {count} of the stored baseline {shown}: "
+        f"{', '.join(removed)}; every baseline pick must still render as before. "
+        + _HOW_TO_MOVE.format(
+            fix="restore them in the template",
+            baseline=shown,
+            command=f"wendy-llm diff --baseline {shown} --template {template_id}",
+        )
+    )
+    return error(CHECK, message, shown)
+
+
+def _what_happened(group: DiffGroup, shown: str) -> str:
+    if group.status == "added":
+        return f"{group.path} is rendered, but the stored baseline {shown} has no such file"
+    if group.status == "removed":
+        return f"{group.path} is no longer rendered, but the stored baseline {shown} renders it"
+    return f"{group.path} differs from the stored baseline {shown}"
+
+
+def _attach_diffs(
+    result: BaselineResult,
+    template_id: str,
+    comparisons: tuple[PickComparison, ...],
+    shown: str,
+    command: str,
+    max_diff_lines: int | None,
+) -> None:
+    changed = [c for c in comparisons if c.status == "changed"]
+    diffs = group_diffs(changed, max_diff_lines)
+    moved = {c.slug: c for c in changed if c.base_answers is not None}
+    messages: list[tuple[list[Finding], Finding]] = []
+    for group in diffs.groups:
+        who = name_picks(group.picks)
+        fix = "fix the template so that " + (
+            "this pick renders as before"
+            if len(group.picks) == 1
+            else "these picks render as before"
+        )
+        lines = [f"template {template_id}, {who}: {_what_happened(group, shown)}", *group.diff]
+        lines += [
+            f"(pick {slug}: the baseline's answers are {dict(moved[slug].base_answers or {})}, "
+            f"the template's {dict(moved[slug].answers)})"
+            for slug in group.picks
+            if slug in moved
+        ]
+        lines.append(_HOW_TO_MOVE.format(fix=fix, baseline=shown, command=command))
+        finding = error(CHECK, "\n".join(lines), group.path)
+        if len(group.picks) == 1:
+            messages.append((result.picks[group.picks[0]], finding))
+            continue
+        messages.append((result.template, finding))
+        pointer = (
+            f"{_what_happened(group, shown)}, the same for {len(group.picks)} picks; "
+            f"the diff is under {template_id} (template)"
+        )
+        for slug in group.picks:
+            result.picks[slug].append(error(CHECK, pointer, group.path))
+    if diffs.omitted_lines and messages:
+        # The run's diffs are capped together: the last one shown says how
+        # much was left out, and how to see it all.
+        bucket, last = messages[-1]
+        note = (
+            f"({diffs.omitted_lines} more diff lines not shown: the diffs are capped; "
+            "--max-diff-lines 0 shows them all)"
+        )
+        messages[-1] = (bucket, error(CHECK, f"{last.message}\n{note}", last.file))
+    for bucket, finding in messages:
+        bucket.append(finding)
