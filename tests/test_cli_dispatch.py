@@ -42,3 +42,22 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     proc.stderr.close()
     assert proc.wait(timeout=60) == 1
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check"],
+        ["golden", "--check"],
+        ["diff", "--baseline", "golden/baseline/python/llm", "--template", "python/llm"],
+    ],
+    ids=["check", "golden", "diff"],
+)
+@pytest.mark.parametrize("limit", ["-1", "many"])
+def test_every_diff_printing_command_rejects_a_bad_line_limit(
+    argv: list[str], limit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--max-diff-lines", limit])
+    assert exited.value.code == 2
+    assert "argument --max-diff-lines: " in capsys.readouterr().err

@@ -7,12 +7,16 @@ import sys
 from typing import Any
 
 from wendy_llm.check import run_check
-from wendy_llm.cli.style import Progress, add_directories, directories, write_report
-from wendy_llm.errors import CheckSelectionError
+from wendy_llm.cli.style import (
+    Progress,
+    add_directories,
+    add_max_diff_lines,
+    directories,
+    write_report,
+)
 from wendy_llm.golden.sources import DIRECTORY_RULE
 from wendy_llm.markdown import check_markdown
 from wendy_llm.report import format_details, format_table, to_json, to_junit, use_colour
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 EPILOG = f"""\
 examples:
@@ -79,22 +83,11 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
     p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
-    p.add_argument(
-        "--max-diff-lines",
-        type=int,
-        default=DEFAULT_MAX_LINES,
-        metavar="N",
-        help=(
-            f"cut each golden or baseline diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
-            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
-        ),
-    )
+    add_max_diff_lines(p, "each golden or baseline diff")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_diff_lines < 0:
-        raise CheckSelectionError("--max-diff-lines must be 0 (no limit) or more")
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         templates_dir, golden_dir = directories(args)
         report = run_check(

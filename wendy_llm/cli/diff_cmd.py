@@ -11,6 +11,7 @@ from typing import Any
 from wendy_llm.cli.style import (
     Progress,
     add_directories,
+    add_max_diff_lines,
     add_quiet,
     directories,
     paint_diff,
@@ -24,7 +25,6 @@ from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden.sources import DIRECTORY_RULE, display_path
 from wendy_llm.markdown import diff_markdown
 from wendy_llm.scope import rules_file, scope_from_args
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 EPILOG = f"""\
 examples:
@@ -96,16 +96,7 @@ def add_parser(subparsers: Any) -> None:
         "--junit", metavar="FILE", help="also write a JUnit XML report (one case a pick)"
     )
     p.add_argument("--markdown", metavar="FILE", help="also write a Markdown summary")
-    p.add_argument(
-        "--max-diff-lines",
-        type=int,
-        default=DEFAULT_MAX_LINES,
-        metavar="N",
-        help=(
-            f"cut each file's diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
-            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
-        ),
-    )
+    add_max_diff_lines(p, "each file's diff")
     p.set_defaults(run=run)
 
 
@@ -127,8 +118,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.allow_changed and not args.expect_unchanged:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
-    if args.max_diff_lines < 0:
-        raise DiffError("--max-diff-lines must be 0 (no limit) or more")
     templates_dir, golden_dir = directories(args)
     template_id = _template_id(args, templates_dir)
     head_dir = templates_dir / template_id

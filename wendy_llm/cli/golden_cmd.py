@@ -11,6 +11,7 @@ from typing import Any
 from wendy_llm.cli.style import (
     Progress,
     add_directories,
+    add_max_diff_lines,
     add_quiet,
     directories,
     paint_diff,
@@ -21,7 +22,6 @@ from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
 from wendy_llm.golden.report import check_json, check_text, update_json, update_text
 from wendy_llm.golden.sources import DIRECTORY_RULE
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 EPILOG = f"""\
 examples:
@@ -77,22 +77,11 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="--update: write even when CI is set")
     p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
     add_quiet(p, "print nothing when all is well (--check: only the problems)")
-    p.add_argument(
-        "--max-diff-lines",
-        type=int,
-        default=DEFAULT_MAX_LINES,
-        metavar="N",
-        help=(
-            f"cut each diff to N lines and all of them to {TOTAL_LINES_FACTOR}N "
-            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
-        ),
-    )
+    add_max_diff_lines(p, "each diff")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_diff_lines < 0:
-        raise GoldenError("--max-diff-lines must be 0 (no limit) or more")
     if args.update:
         return _update(args)
     templates_dir, golden_dir = directories(args)

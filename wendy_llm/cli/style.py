@@ -26,10 +26,12 @@ from typing import TextIO
 
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.report import use_colour
+from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 __all__ = [
     "Progress",
     "add_directories",
+    "add_max_diff_lines",
     "add_quiet",
     "directories",
     "paint_diff",
@@ -53,6 +55,30 @@ _PICK_STATUS = re.compile(r"^(  \S+\s+)(unchanged|changed|added|removed)\b")
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The same ``--quiet``/``-q`` on every subcommand (no progress line either)."""
     parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
+
+
+def _diff_line_limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (no limit) or more")
+    return value
+
+
+def add_max_diff_lines(parser: argparse.ArgumentParser, diffs: str) -> None:
+    """The same ``--max-diff-lines`` on every subcommand that prints diffs."""
+    parser.add_argument(
+        "--max-diff-lines",
+        type=_diff_line_limit,
+        default=DEFAULT_MAX_LINES,
+        metavar="N",
+        help=(
+            f"cut {diffs} to N lines and all of them to {TOTAL_LINES_FACTOR}N "
+            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
+        ),
+    )
 
 
 def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
