@@ -70,9 +70,6 @@ from wendy_llm.validate.wendy_json import validate_wendy_json
 
 _T = TypeVar("_T")
 
-PER_PICK_CHECKS = ("render", "compose", "wendy-json", "shell", "dockerfile", "topology", "picker")
-TEMPLATE_CHECKS = ("picker", "topology", "lint")
-
 
 @dataclass
 class _Timer:

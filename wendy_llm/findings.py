@@ -9,7 +9,7 @@ attaches the template and the pick, groups the findings into one
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -128,8 +128,3 @@ class Report:
         ran = {r.check for r in self.results}
         known = [c for c in CHECK_IDS if c in ran]
         return known + sorted(ran - set(CHECK_IDS))
-
-
-def attribute(findings: Iterable[Finding], template: str, pick: str) -> list[Finding]:
-    """``findings``, each attributed to ``template`` and ``pick``."""
-    return [f.at(template, pick) for f in findings]

@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Protocol
 
 from wendy_llm.findings import Finding, error, warning
 from wendy_llm.validate import compose_model
@@ -41,12 +40,6 @@ CHECK = "compose"
 #: A project name for the isolated run; Compose requires one it can derive
 #: or is given, and a fixed one keeps messages identical across runs.
 PROJECT_NAME = "wendy-llm-check"
-
-
-class WritableTree(Protocol):
-    """A rendered tree that can write itself (``RenderedTree``)."""
-
-    def write(self, out_dir: Path) -> object: ...
 
 
 TreeWriter = Callable[[Mapping[str, bytes], Path], None]

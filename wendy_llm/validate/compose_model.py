@@ -112,13 +112,3 @@ def published_ports(service: Mapping[str, object]) -> list[PublishedPort]:
             ip = str(entry.get("host_ip") or "")
             out += [PublishedPort(p, proto, ip, index) for p in _port_range(published)]
     return out
-
-
-def depends_on(service: Mapping[str, object]) -> list[str]:
-    """The services this one depends on (list or mapping form)."""
-    raw = service.get("depends_on")
-    if isinstance(raw, list):
-        return [str(x) for x in raw]
-    if isinstance(raw, Mapping):
-        return [str(x) for x in raw]
-    return []

@@ -135,9 +135,6 @@ class Rules:
     rules: tuple[Rule, ...] = ()
     lines: LineIndex = field(default_factory=lambda: LineIndex({}))
 
-    def document_names(self) -> set[str]:
-        return set(DEFAULT_DOCUMENTS) | set(self.documents)
-
 
 def load_rules(path: Path, *, display: str | None = None) -> Rules:
     """Read and validate a rules file (``display`` is the name used in messages)."""
