@@ -21,6 +21,7 @@ else ``~/.cache/wendy-llm``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import os
@@ -33,6 +34,7 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import ToolchainError
 
 GO_ENV_VAR = "WENDY_LLM_GO"
@@ -202,19 +204,10 @@ def _cached_go_version(go: Path, env: Mapping[str, str], cache: Path) -> str:
     except OSError:
         pass
     version = go_version(go, env)
-    _atomic_write_text(memo, version, cache)
+    # The memo is an optimisation only: a read-only cache still works.
+    with contextlib.suppress(OSError):
+        write_file_atomically(memo, version.encode("utf-8"))
     return version
-
-
-def _atomic_write_text(path: Path, text: str, directory: Path) -> None:
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError:
-        # The memo is an optimisation only: a read-only cache still works.
-        Path(tmp).unlink(missing_ok=True)
 
 
 def build_helper(go: Path, cache: Path) -> Path:

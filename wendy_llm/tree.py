@@ -53,6 +53,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from wendy_llm.atomic import move_aside
 from wendy_llm.errors import TreeWriteError
 
 MANIFEST_FILES = frozenset({"template.json", "template.schema.json"})
@@ -217,19 +218,14 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _swap_into_place(staged: Path, target: Path, parent: Path) -> None:
+def _swap_into_place(staged: Path, target: Path) -> None:
     """Replace the directory ``target`` with ``staged``; remove the old tree."""
     if _exchange(staged, target):
         # `staged` now holds the old tree; the new one is in place, so a
         # failure to clean up must not be reported as a failed write.
         shutil.rmtree(staged, ignore_errors=True)
         return
-    backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-    try:
-        os.replace(target, backup)  # onto the empty directory mkdtemp made
-    except BaseException:
-        os.rmdir(backup)
-        raise
+    backup = move_aside(target)
     try:
         os.replace(staged, target)
     except BaseException:
@@ -258,7 +254,7 @@ def write_tree(files: Iterable[RenderedFile], out_dir: Path, *, overwrite: bool 
         staged.chmod(DIR_MODE)
         _write_files(items, staged)
         if exists:
-            _swap_into_place(staged, target, parent)
+            _swap_into_place(staged, target)
         else:
             os.replace(staged, target)
     except OSError as exc:

@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import re
 import shutil
 import sys
@@ -24,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
+from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.report import use_colour
 from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
@@ -161,14 +160,9 @@ def paint_diff(text: str, colour: bool) -> str:
 def write_report(path: str, text: str, what: str) -> Path:
     """Write ``text`` to ``path`` atomically (parents created); ``what`` names it in errors."""
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_file_atomically(target, text.encode("utf-8"))
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
         raise WendyLlmError(f"cannot write the {what} {path}: {exc.strerror}") from exc
     return target
 

@@ -12,12 +12,11 @@ fixture directory; fixture discovery ignores hidden directories.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from wendy_llm.atomic import move_aside
 from wendy_llm.tree import RenderedFile, write_tree
 
 
@@ -37,9 +36,7 @@ def remove_tree_atomically(target: Path, stop_at: Path) -> None:
 
     Parents are removed up to, not including, ``stop_at``.
     """
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-    os.replace(target, aside)  # onto the empty directory mkdtemp made
-    shutil.rmtree(aside)
+    shutil.rmtree(move_aside(target))
     parent = target.parent
     stop = stop_at.resolve()
     while parent.resolve() != stop and stop in parent.resolve().parents:
