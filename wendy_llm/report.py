@@ -48,16 +48,28 @@ JSON_VERSION = 1
 TEMPLATE_ROW = "(template)"
 
 _LABELS: dict[Status, str] = {"ok": "ok", "fail": "FAIL", "warn": "warn"}
-_COLOURS: dict[Status, str] = {"ok": "\x1b[32m", "fail": "\x1b[1;31m", "warn": "\x1b[33m"}
-_RESET = "\x1b[0m"
+
+# The ANSI colours of every coloured report (here and in wendy_llm.cli.style).
+RED = "\x1b[31m"
+GREEN = "\x1b[32m"
+YELLOW = "\x1b[33m"
+CYAN = "\x1b[36m"
+BOLD = "\x1b[1m"
+BOLD_RED = "\x1b[1;31m"
+RESET = "\x1b[0m"
+
+_COLOURS: dict[Status, str] = {"ok": GREEN, "fail": BOLD_RED, "warn": YELLOW}
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal (streams without ``isatty`` are not)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty is not None and isatty())
 
 
 def use_colour(stream: TextIO) -> bool:
     """Colour only on a terminal, and never when ``NO_COLOR`` is set (non-empty)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty is not None and isatty())
+    return not os.environ.get("NO_COLOR") and is_terminal(stream)
 
 
 def _pick_label(pick: str) -> str:
@@ -90,7 +102,7 @@ def format_table(report: Report, *, colour: bool = False) -> str:
             padded = text.ljust(width)
             if colour and index >= 2 and text != "-":
                 status = next(s for s, label in _LABELS.items() if label == text)
-                padded = f"{_COLOURS[status]}{text}{_RESET}" + " " * (width - len(text))
+                padded = f"{_COLOURS[status]}{text}{RESET}" + " " * (width - len(text))
             cells.append(padded)
         lines.append("  ".join(cells).rstrip())
     lines.append("")
@@ -128,7 +140,7 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
             continue
         heading = f"{title} ({len(findings)}):"
         if colour:
-            heading = f"{_COLOURS[status]}{heading}{_RESET}"
+            heading = f"{_COLOURS[status]}{heading}{RESET}"
         out.append(heading)
         out += ["  " + _finding_line(f).replace("\n", "\n  ") for f in findings]
         out.append("")

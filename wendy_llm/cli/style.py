@@ -24,7 +24,17 @@ from typing import TextIO
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.report import use_colour
+from wendy_llm.report import (
+    BOLD,
+    BOLD_RED,
+    CYAN,
+    GREEN,
+    RED,
+    RESET,
+    YELLOW,
+    is_terminal,
+    use_colour,
+)
 from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 __all__ = [
@@ -37,14 +47,6 @@ __all__ = [
     "use_colour",
     "write_report",
 ]
-
-RED = "\x1b[31m"
-GREEN = "\x1b[32m"
-YELLOW = "\x1b[33m"
-CYAN = "\x1b[36m"
-BOLD = "\x1b[1m"
-BOLD_RED = "\x1b[1;31m"
-RESET = "\x1b[0m"
 
 # Golden problems start with their kind; the policy verdict ends the diff report.
 _PROBLEM = re.compile(r"^(changed|missing|stale|invalid):")
@@ -190,8 +192,7 @@ class Progress:
         self.command = command
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
-        isatty = getattr(self.stream, "isatty", None)
-        self.active = enabled and isatty is not None and bool(isatty())
+        self.active = enabled and is_terminal(self.stream)
         self.delay = delay
         self.interval = interval
         self._stop = threading.Event()
