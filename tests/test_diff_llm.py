@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from wendy_llm import Policy, Side, diff_template, evaluate_policy, load_template
-from wendy_llm.scope import rules_file, scope_from_rules
+from wendy_llm.scope import scope_from_rules
+from wendy_llm.validate.rules import rules_path
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = REPO / "templates/python/llm"
@@ -15,7 +16,7 @@ BASELINE = REPO / "golden/baseline/python/llm"
 def test_every_baseline_pick_is_unchanged_within_the_gate_and_three_are_added() -> None:
     head = load_template(TEMPLATE, id="python/llm")
     base = load_template(BASELINE, id="python/llm")
-    scope = scope_from_rules(rules_file(REPO / "golden", "python/llm"))
+    scope = scope_from_rules(rules_path(REPO / "golden", "python/llm"))
     assert scope.globs == ("docker-compose.yml", "wendy.json")
     diff = diff_template(
         "python/llm",

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from wendy_llm.errors import DiffError
-from wendy_llm.scope import FileScope, rules_file, scope_from_args, scope_from_rules
+from wendy_llm.scope import FileScope, scope_from_args, scope_from_rules
+from wendy_llm.validate.rules import rules_path
 
 
 def test_globs_match_whole_paths_with_path_aware_stars() -> None:
@@ -38,7 +39,7 @@ def test_empty_scope_is_everything() -> None:
 
 
 def test_gate_files_come_from_the_rules_file(tmp_path: Path) -> None:
-    rules = rules_file(tmp_path, "python/llm")
+    rules = rules_path(tmp_path, "python/llm")
     assert rules == tmp_path / "python" / "llm.rules.yaml"
     rules.parent.mkdir()
     rules.write_text("topology: {}\ngate:\n  files: [docker-compose.yml, wendy.json]\n")

@@ -73,10 +73,6 @@ def compile_glob(glob: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def rules_file(golden_root: Path, template_id: str) -> Path:
-    return golden_root / f"{template_id}.rules.yaml"
-
-
 def scope_from_rules(path: Path) -> FileScope:
     """The ``gate.files`` scope of a rules file (every file when absent)."""
     if not path.is_file():

@@ -24,7 +24,8 @@ from wendy_llm.errors import DiffError
 from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden.sources import DIRECTORY_RULE, display_path
 from wendy_llm.markdown import diff_markdown
-from wendy_llm.scope import rules_file, scope_from_args
+from wendy_llm.scope import scope_from_args
+from wendy_llm.validate.rules import rules_path
 
 EPILOG = f"""\
 examples:
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             raise DiffError(f"--baseline {baseline}: not a template directory (no template.json)")
         base = load_template(baseline)
         base_side = Side("baseline", display_path(baseline), display_path(baseline))
-    scope = scope_from_args(args.files, rules_file(golden_dir, template_id))
+    scope = scope_from_args(args.files, rules_path(golden_dir, template_id))
     with Progress("diff", f"rendering every pick of {template_id}, twice", enabled=not args.quiet):
         diff = diff_template(
             template_id,

@@ -34,9 +34,10 @@ from wendy_llm.errors import WendyLlmError
 from wendy_llm.findings import Finding, error
 from wendy_llm.golden.sources import display_path
 from wendy_llm.manifest import MANIFEST_FILE
-from wendy_llm.scope import FileScope, rules_file, scope_from_rules
+from wendy_llm.scope import FileScope, scope_from_rules
 from wendy_llm.template import load_template
 from wendy_llm.textdiff import DEFAULT_MAX_LINES, name_picks
+from wendy_llm.validate.rules import rules_path
 
 if TYPE_CHECKING:
     from wendy_llm.engine import Renderer
@@ -99,7 +100,7 @@ def baseline_findings(
     try:
         baseline = load_template(directory, id=template.id)
         if scope is None:
-            scope = scope_from_rules(rules_file(golden_root, template.id))
+            scope = scope_from_rules(rules_path(golden_root, template.id))
         base_slugs = [p.slug for p in baseline.picks()]
     except WendyLlmError as exc:
         return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
