@@ -105,6 +105,15 @@ def _decode(check: str, path: str, data: bytes) -> str | Finding:
         return error(check, f"not UTF-8: {exc}", path)
 
 
+def yaml_problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
+    """What a YAML error says and its 1-based line (None when it has no mark)."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
+        return problem, None if mark is None else mark.line + 1
+    return str(exc), None
+
+
 def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
     """Parse YAML text; a syntax error becomes a finding with its line."""
     text = _decode(check, path, data)
@@ -112,13 +121,9 @@ def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
         return Parsed(path, None, text, LineIndex({}))
     try:
         value = yaml.load(text, Loader=Yaml12Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = None if mark is None else mark.line + 1
-        problem = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
-        return Parsed(path, None, error(check, f"YAML: {problem}", path, line), LineIndex({}))
     except yaml.YAMLError as exc:
-        return Parsed(path, None, error(check, f"YAML: {exc}", path), LineIndex({}))
+        problem, line = yaml_problem(exc)
+        return Parsed(path, None, error(check, f"YAML: {problem}", path, line), LineIndex({}))
     return Parsed(path, value, None, LineIndex.of(text))
 
 

@@ -43,7 +43,7 @@ from jsonschema.exceptions import ValidationError
 from wendy_llm.errors import RulesError
 from wendy_llm.gostd import go_format_value
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
-from wendy_llm.validate.documents import Yaml12Loader
+from wendy_llm.validate.documents import Yaml12Loader, yaml_problem
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.schema import json_path, most_specific, validator_for, violations
 
@@ -150,13 +150,10 @@ def parse_rules(text: str, path: str) -> Rules:
     """Parse rules text; ``path`` names the file in messages."""
     try:
         data = yaml.load(text, Loader=Yaml12Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = None if mark is None else mark.line + 1
-        problem = " ".join(p for p in (exc.context, exc.problem) if p)
-        raise RulesError(f"{path}:{line}: YAML: {problem}", path=path, line=line) from exc
     except yaml.YAMLError as exc:
-        raise RulesError(f"{path}: YAML: {exc}", path=path) from exc
+        problem, line = yaml_problem(exc)
+        location = path if line is None else f"{path}:{line}"
+        raise RulesError(f"{location}: YAML: {problem}", path=path, line=line) from exc
     if data is None:
         data = {}
     lines = LineIndex.of(text)
