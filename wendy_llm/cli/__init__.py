@@ -15,7 +15,6 @@ from types import ModuleType
 
 from wendy_llm.errors import WendyLlmError
 
-EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
