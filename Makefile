@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 
 # Builds (or finds in the cache) the Go helper, so the first render is warm.
 helper: $(STAMP)
-	$(PY) -m wendy_llm.toolchain
+	$(PY) -m wendy_llm.engine.toolchain
 
 lint: install
 	$(VENV)/bin/ruff check wendy_llm tests bench examples
@@ -38,7 +38,7 @@ bench: install
 	$(PY) bench/run.py $(ARGS)
 
 mutants: install
-	$(PY) -m wendy_llm.mutants $(ARGS)
+	PYTHONPATH=tests $(PY) -m harness.mutants $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

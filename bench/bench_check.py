@@ -31,9 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="in-process runs (default 3)")
     args = parser.parse_args(list(argv) if argv is not None else None)
 
-    from wendy_llm.check import run_check
-    from wendy_llm.report import format_timings
-    from wendy_llm.toolchain import helper_path
+    from wendy_llm.engine.toolchain import helper_path
+    from wendy_llm.reports.check import format_timings
+    from wendy_llm.validate.run import run_check
 
     helper_path()  # build (or find) the helper first: the benchmark is for a warm cache
     templates = REPO / "templates"

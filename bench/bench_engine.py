@@ -26,9 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wendy_llm.engine import Renderer, RenderJob
-from wendy_llm.template import load_template as load_template_dir
-from wendy_llm.toolchain import CACHE_ENV_VAR, build_helper, cache_dir, find_go, helper_path
+from wendy_llm.engine.client import Renderer, RenderJob
+from wendy_llm.engine.toolchain import CACHE_ENV_VAR, build_helper, cache_dir, find_go, helper_path
+from wendy_llm.render.template import load_template as load_template_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = ROOT / "templates" / "python" / "llm"

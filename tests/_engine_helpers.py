@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from wendy_llm.engine import Renderer
+from wendy_llm.engine.client import Renderer
 
 # Go's range over a list costs about the same per step on any machine, so
 # nesting it makes renders whose duration the tests can scale.

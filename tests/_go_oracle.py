@@ -1,5 +1,5 @@
-"""Ask the real Go standard library: the oracle for ``wendy_llm.gostd`` and
-``wendy_llm.goregexp``.
+"""Ask the real Go standard library: the oracle for ``wendy_llm.render.gostd`` and
+``wendy_llm.render.goregexp``.
 
 A tiny Go program (built once per test session with the project's Go
 toolchain) reads a JSON batch of questions on stdin and answers each with
@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from wendy_llm.toolchain import build_env, cache_dir, find_go
+from wendy_llm.engine.toolchain import build_env, cache_dir, find_go
 
 _MAIN_GO = r"""
 package main

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wendy_llm.canonical import PickRender
+    from wendy_llm.render.canonical import PickRender
 
 GIT_IDENTITY = ("-c", "user.name=Wendy Test", "-c", "user.email=wendy@example.invalid")
 
@@ -50,7 +50,7 @@ def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
 
 def render(slug: str, files: Mapping[str, str | bytes], **answers: str) -> PickRender:
     """A fake pick render; ``bytes`` values stand for copied files."""
-    from wendy_llm.canonical import OutputFile, PickRender
+    from wendy_llm.render.canonical import OutputFile, PickRender
 
     return PickRender(
         slug=slug,

@@ -24,11 +24,11 @@ from typing import Literal
 from hypothesis import strategies as st
 
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.manifest import Question, Variable
-from wendy_llm.picks import Pick
-from wendy_llm.template import Template, load_template
+from wendy_llm.render.manifest import Question, Variable
+from wendy_llm.render.picks import Pick
+from wendy_llm.render.template import Template, load_template
+from wendy_llm.render.values import check_app_id
 from wendy_llm.validate.rules import Rules, load_rules, rules_path
-from wendy_llm.values import check_app_id
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_ID = "python/llm"

@@ -1,9 +1,9 @@
 """Helpers for the entrypoint tests: the package's stub harness, the rendered
 scripts, and small scripts for testing the harness itself.
 
-The harness lives in the package (``wendy_llm.scripttest``) because the
-mutation check (``python -m wendy_llm.mutants``) runs the same behaviours
-(``wendy_llm.behaviours``) against mutated templates; the tests reuse it
+The harness lives in the package (``harness.scripttest``) because the
+mutation check (``python -m harness.mutants``) runs the same behaviours
+(``harness.behaviours``) against mutated templates; the tests reuse it
 rather than keep a second copy.
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wendy_llm.behaviours import render_scripts
-from wendy_llm.scripttest import Call, Outcome, Rule, ScriptRun, run_script
-from wendy_llm.template import load_template
+from harness.behaviours import render_scripts
+from harness.scripttest import Call, Outcome, Rule, ScriptRun, run_script
+
+from wendy_llm.render.template import load_template
 
 __all__ = [
     "TEMPLATE_DIR",

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from wendy_llm.template import Template, load_template
+from wendy_llm.render.template import Template, load_template
 
 
 def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from _check_helpers import RULES, TEMPLATE_COMPOSE, write_template
 
-from wendy_llm.check import default_golden_dir, default_templates_dir, run_check
 from wendy_llm.errors import CheckSelectionError
-from wendy_llm.findings import Report
+from wendy_llm.validate.findings import Report
+from wendy_llm.validate.run import default_golden_dir, default_templates_dir, run_check
 
 PICKS = ["gemma4-e2b", "qwen2.5-3b", "big-dflash"]
 PER_PICK = ["render", "compose", "wendy-json", "shell", "dockerfile", "topology", "picker"]

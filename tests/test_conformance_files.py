@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _template_helpers import make_template, write_files
 
-import wendy_llm.tree as tree_module
+import wendy_llm.render.tree as tree_module
 from wendy_llm.errors import (
     RenderError,
     TemplateExecError,
@@ -20,8 +20,8 @@ from wendy_llm.errors import (
     TemplateParseError,
     TreeWriteError,
 )
-from wendy_llm.template import discover_templates, load_template, template_from_files
-from wendy_llm.tree import (
+from wendy_llm.render.template import discover_templates, load_template, template_from_files
+from wendy_llm.render.tree import (
     RENDERED_BASENAMES,
     RENDERED_EXTENSIONS,
     RenderedFile,

@@ -18,12 +18,12 @@ import pytest
 from _go_oracle import go_atoi, go_float_v, go_match, go_parse_bool, go_strings
 from _template_helpers import checkbox, make_template, phase, radio, render_text, text_input
 
-from wendy_llm import gostd
-from wendy_llm.engine import shared_renderer
+from wendy_llm.engine.client import shared_renderer
 from wendy_llm.errors import AppIdError, ValuesError
-from wendy_llm.goregexp import GoRegexpError, GoRegexpUnsupported, go_match_string
-from wendy_llm.gostd import go_format_value, go_quote, go_trim_space
-from wendy_llm.values import check_app_id
+from wendy_llm.render import gostd
+from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, go_match_string
+from wendy_llm.render.gostd import go_format_value, go_quote, go_trim_space
+from wendy_llm.render.values import check_app_id
 
 PORT = {
     "name": "PORT",

@@ -10,16 +10,16 @@ import json
 
 from _golden_helpers import render
 
-from wendy_llm.canonical import PickRender
-from wendy_llm.diff import (
+from wendy_llm.compare.diff import (
     Policy,
     Side,
     TemplateDiff,
     compare_renders,
     evaluate_policy,
 )
-from wendy_llm.diff_report import diff_json, diff_text
-from wendy_llm.scope import ALL_FILES, FileScope
+from wendy_llm.compare.scope import ALL_FILES, FileScope
+from wendy_llm.render.canonical import PickRender
+from wendy_llm.reports.diff import diff_json, diff_text
 
 BASE = Side("revision", "HEAD~1", "templates/py/t", "0123456789abcdef0123")
 HEAD = Side("working-tree", "templates/py/t", "templates/py/t")

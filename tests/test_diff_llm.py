@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wendy_llm import Policy, Side, diff_template, evaluate_policy, load_template
-from wendy_llm.scope import scope_from_rules
+from wendy_llm.compare.scope import scope_from_rules
 from wendy_llm.validate.rules import rules_path
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""File scopes for baseline comparisons (wendy_llm.scope)."""
+"""File scopes for baseline comparisons (wendy_llm.compare.scope)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from wendy_llm.compare.scope import FileScope, scope_from_args, scope_from_rules
 from wendy_llm.errors import DiffError
-from wendy_llm.scope import FileScope, scope_from_args, scope_from_rules
 from wendy_llm.validate.rules import rules_path
 
 

@@ -1,8 +1,8 @@
-"""Unified diffs with visible whitespace (wendy_llm.textdiff)."""
+"""Unified diffs with visible whitespace (wendy_llm.compare.textdiff)."""
 
 from __future__ import annotations
 
-from wendy_llm.textdiff import (
+from wendy_llm.compare.textdiff import (
     LEGEND,
     NO_NEWLINE,
     split_lines,

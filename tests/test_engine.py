@@ -35,8 +35,8 @@ from wendy_llm import (
     TemplateParseError,
     shared_renderer,
 )
-from wendy_llm.engine_wire import encode_request, error_location
-from wendy_llm.toolchain import helper_path
+from wendy_llm.engine.toolchain import helper_path
+from wendy_llm.engine.wire import encode_request, error_location
 
 
 @pytest.fixture(scope="module")

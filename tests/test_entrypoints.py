@@ -1,6 +1,6 @@
 """The template's real entrypoint scripts, run with real bash and stub programs.
 
-The scripts come from a render of the template (``wendy_llm.behaviours``
+The scripts come from a render of the template (``harness.behaviours``
 renders it as ``wendy init`` would, ``--var PORT=3000``).  Each behaviour
 runs one script under a scripted scenario (stub exit codes and durations,
 millisecond timing overrides) and checks its exit status, the recorded
@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 from _stubs import render_template_scripts
-
-from wendy_llm.behaviours import BEHAVIOURS, Behaviour, BehaviourResult, run_behaviours
-from wendy_llm.behaviours.base import OLLAMA_SCRIPT, VLLM_SCRIPT, WEBUI_SCRIPT
-from wendy_llm.behaviours.ollama import backoff_delays_ms
+from harness.behaviours import BEHAVIOURS, Behaviour, BehaviourResult, run_behaviours
+from harness.behaviours.base import OLLAMA_SCRIPT, VLLM_SCRIPT, WEBUI_SCRIPT
+from harness.behaviours.ollama import backoff_delays_ms
 
 
 @pytest.fixture(scope="module")

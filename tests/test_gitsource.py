@@ -1,4 +1,4 @@
-"""Reading template files at a git revision (wendy_llm.gitsource)."""
+"""Reading template files at a git revision (wendy_llm.repo.gitsource)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from _golden_helpers import commit_all, git, init_repo, template_files, write_files
 
 from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision
-from wendy_llm.gitsource import read_tree, repo_root, resolve_revision, template_at_revision
+from wendy_llm.repo.gitsource import read_tree, repo_root, resolve_revision, template_at_revision
 
 
 @pytest.fixture

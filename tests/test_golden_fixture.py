@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from _golden_helpers import render, write_files
 
-from wendy_llm import tree as tree_module
-from wendy_llm.canonical import PickRender, check_slug
+from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError, TreeWriteError
 from wendy_llm.golden.check import GoldenProblem, check_fixture
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import GoldenManifest, build_fixture
-from wendy_llm.picks import CANONICAL_APP_ID
-from wendy_llm.textdiff import sha256_hex
+from wendy_llm.render import tree as tree_module
+from wendy_llm.render.canonical import PickRender, check_slug
+from wendy_llm.render.picks import CANONICAL_APP_ID
 
 CMD = "wendy-llm golden --update --template py/t"
 PNG = b"\x89PNG{{ raw }}"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from _template_helpers import checkbox, make_template, phase, radio, text_input
 
-from wendy_llm.lint import LintWarning
-from wendy_llm.template import Template, load_template
+from wendy_llm.render.lint import LintWarning
+from wendy_llm.render.template import Template, load_template
 
 REPO = Path(__file__).resolve().parent.parent
 

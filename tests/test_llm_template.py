@@ -23,8 +23,8 @@ import pytest
 import yaml
 
 from wendy_llm import load_template
-from wendy_llm.template import Template
-from wendy_llm.tree import RenderedTree
+from wendy_llm.render.template import Template
+from wendy_llm.render.tree import RenderedTree
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_DIR = ROOT / "templates" / "python" / "llm"

@@ -10,9 +10,9 @@ import pytest
 from _template_helpers import write_files
 
 from wendy_llm.errors import ManifestError
-from wendy_llm.jsonpos import format_json_path, value_positions
-from wendy_llm.manifest import When, load_manifest, load_picker
-from wendy_llm.template import load_template
+from wendy_llm.render.jsonpos import format_json_path, value_positions
+from wendy_llm.render.manifest import When, load_manifest, load_picker
+from wendy_llm.render.template import load_template
 
 REPO = Path(__file__).resolve().parent.parent
 

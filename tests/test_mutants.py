@@ -1,4 +1,4 @@
-"""The mutation check (``python -m wendy_llm.mutants``, ``make mutants``).
+"""The mutation check (``python -m harness.mutants``, ``make mutants``).
 
 Runs it on a few of the catalogue's mutants (the full run is ``make
 mutants``): the unmutated template must pass every check (or kills prove
@@ -15,11 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from wendy_llm import mutants as mutants_module
-from wendy_llm.errors import MutantError
-from wendy_llm.mutants import MUTANTS, TEMPLATE_ID, main, select
-from wendy_llm.mutation import (
+from harness import mutants as mutants_module
+from harness.mutants import MUTANTS, TEMPLATE_ID, main, select
+from harness.mutation import (
     Edit,
     Mutant,
     MutationReport,
@@ -27,6 +25,8 @@ from wendy_llm.mutation import (
     check_mutants,
     run_mutation,
 )
+
+from wendy_llm.errors import MutantError
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_DIR = ROOT / "templates" / TEMPLATE_ID

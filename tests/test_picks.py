@@ -10,8 +10,8 @@ import pytest
 from _template_helpers import checkbox, make_template, phase, radio, text_input
 
 from wendy_llm.errors import PickError
-from wendy_llm.manifest import Option, Question
-from wendy_llm.picks import (
+from wendy_llm.render.manifest import Option, Question
+from wendy_llm.render.picks import (
     CANONICAL_APP_ID,
     MAX_SLUG_LENGTH,
     Pick,
@@ -20,7 +20,7 @@ from wendy_llm.picks import (
     checkbox_choices,
     slugify,
 )
-from wendy_llm.template import Template, load_template
+from wendy_llm.render.template import Template, load_template
 
 REPO = Path(__file__).resolve().parent.parent
 LLM = REPO / "templates" / "python" / "llm"

@@ -58,7 +58,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from wendy_llm.cli import main as cli_main
-from wendy_llm.engine import Renderer, RenderJob
+from wendy_llm.engine.client import Renderer, RenderJob
 from wendy_llm.errors import (
     AppIdError,
     DataTypeError,
@@ -68,9 +68,9 @@ from wendy_llm.errors import (
     ValuesError,
     WendyLlmError,
 )
-from wendy_llm.gostd import go_quote, go_trim_space
-from wendy_llm.picks import CANONICAL_APP_ID
-from wendy_llm.template import Template
+from wendy_llm.render.gostd import go_quote, go_trim_space
+from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.template import Template
 
 COMPOSE = "docker-compose.yml"
 WENDY_JSON = "wendy.json"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wendy_llm.cli import main
-from wendy_llm.toolchain import cache_dir
+from wendy_llm.engine.toolchain import cache_dir
 
 pytest_plugins = ["pytester"]
 

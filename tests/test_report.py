@@ -8,8 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from wendy_llm.findings import CheckResult, Finding, Report, error, warning
-from wendy_llm.report import (
+from wendy_llm.reports.check import (
     format_details,
     format_table,
     format_timings,
@@ -17,6 +16,7 @@ from wendy_llm.report import (
     to_junit,
     use_colour,
 )
+from wendy_llm.validate.findings import CheckResult, Finding, Report, error, warning
 
 T = "python/llm"
 

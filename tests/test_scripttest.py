@@ -1,4 +1,4 @@
-"""The stub harness (``wendy_llm.scripttest``) the entrypoint tests rely on:
+"""The stub harness (``harness.scripttest``) the entrypoint tests rely on:
 stubs record exactly what they were called with, play their scripted
 outcomes in order, and a run never hangs or leaks processes."""
 
@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from _stubs import Outcome, Rule, run_script, write_script
-
-from wendy_llm.scriptstub import NO_OUTCOME_LEFT, UNEXPECTED_CALL
+from harness.scriptstub import NO_OUTCOME_LEFT, UNEXPECTED_CALL
 
 
 def test_stubs_record_argv_exactly_and_in_order(tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from _engine_helpers import write_script
 
-from wendy_llm import Renderer, ToolchainError, toolchain
-from wendy_llm.toolchain import (
+from wendy_llm import Renderer, ToolchainError
+from wendy_llm.engine import toolchain
+from wendy_llm.engine.toolchain import (
     build_env,
     build_helper,
     cache_dir,
@@ -184,7 +185,7 @@ def test_helper_path_builds_once_and_reuses_the_binary(fresh_cache: Path) -> Non
 def test_two_processes_building_at_once_both_get_a_working_binary(
     fresh_cache: Path,
 ) -> None:
-    code = "from wendy_llm.toolchain import helper_path; print(helper_path())"
+    code = "from wendy_llm.engine.toolchain import helper_path; print(helper_path())"
     env = dict(os.environ)
     builders = [
         subprocess.Popen(
@@ -206,7 +207,10 @@ def test_two_processes_building_at_once_both_get_a_working_binary(
 
 def test_the_module_entry_point_builds_and_prints_the_path(fresh_cache: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "wendy_llm.toolchain"], capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "wendy_llm.engine.toolchain"],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     printed = Path(proc.stdout.strip())
@@ -217,7 +221,7 @@ def test_the_module_entry_point_builds_and_prints_the_path(fresh_cache: Path) ->
 def test_the_module_entry_point_reports_errors(tmp_path: Path, fresh_cache: Path) -> None:
     env = dict(os.environ, WENDY_LLM_GO=str(tmp_path / "nope"))
     proc = subprocess.run(
-        [sys.executable, "-m", "wendy_llm.toolchain"],
+        [sys.executable, "-m", "wendy_llm.engine.toolchain"],
         capture_output=True,
         text=True,
         env=env,

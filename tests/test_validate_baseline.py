@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from _check_helpers import PICKER, TEMPLATE_COMPOSE, template_files, write_template
 
-from wendy_llm.check import run_check
-from wendy_llm.findings import Report
-from wendy_llm.markdown import check_markdown
-from wendy_llm.report import format_table, to_json, to_junit
-from wendy_llm.template import load_template
+from wendy_llm.render.template import load_template
+from wendy_llm.reports.check import format_table, to_json, to_junit
+from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.validate.baseline import baseline_dir, baseline_findings
+from wendy_llm.validate.findings import Report
+from wendy_llm.validate.run import run_check
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = "py/mini"

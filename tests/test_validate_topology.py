@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from wendy_llm.errors import RulesError
-from wendy_llm.findings import Finding
-from wendy_llm.picks import CANONICAL_APP_ID
-from wendy_llm.template import load_template
+from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.template import load_template
 from wendy_llm.validate.docpath import PathSyntaxError, parse_path, resolve
 from wendy_llm.validate.documents import parse_documents
+from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.rules import load_rules, parse_rules
 from wendy_llm.validate.topology import check_topology, rule_coverage
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _check_helpers import COMPOSE, WENDY_JSON, good_tree, with_files
 
-from wendy_llm.findings import Finding
+from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.wendy_json import validate_wendy_json
 
 

@@ -3,8 +3,7 @@
 The public API, re-exported here and nowhere else.
 """
 
-from wendy_llm.check import run_check
-from wendy_llm.diff import (
+from wendy_llm.compare.diff import (
     FileChange,
     PickComparison,
     Policy,
@@ -14,7 +13,8 @@ from wendy_llm.diff import (
     diff_template,
     evaluate_policy,
 )
-from wendy_llm.engine import Renderer, RenderJob, shared_renderer
+from wendy_llm.compare.scope import FileScope
+from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
     AppIdError,
     CheckSelectionError,
@@ -44,8 +44,6 @@ from wendy_llm.errors import (
     ValuesError,
     WendyLlmError,
 )
-from wendy_llm.findings import CheckResult, Finding, Report
-from wendy_llm.gitsource import template_at_revision
 from wendy_llm.golden import (
     GoldenCheck,
     GoldenProblem,
@@ -54,11 +52,18 @@ from wendy_llm.golden import (
     check_golden,
     update_golden,
 )
-from wendy_llm.lint import LintWarning
-from wendy_llm.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.scope import FileScope
-from wendy_llm.template import Template, discover_templates, load_template, template_from_files
-from wendy_llm.tree import RenderedFile, RenderedTree
+from wendy_llm.render.lint import LintWarning
+from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.template import (
+    Template,
+    discover_templates,
+    load_template,
+    template_from_files,
+)
+from wendy_llm.render.tree import RenderedFile, RenderedTree
+from wendy_llm.repo.gitsource import template_at_revision
+from wendy_llm.validate.findings import CheckResult, Finding, Report
+from wendy_llm.validate.run import run_check
 
 __all__ = [
     "CANONICAL_APP_ID",

@@ -5,7 +5,7 @@
   old file or the whole new one, never part of it.
 - :func:`move_aside`: a directory renamed to a hidden sibling in one step,
   the first half of replacing or removing a tree
-  (:mod:`wendy_llm.tree`, :mod:`wendy_llm.golden.fsops`).
+  (:mod:`wendy_llm.render.tree`, :mod:`wendy_llm.golden.fsops`).
 """
 
 from __future__ import annotations

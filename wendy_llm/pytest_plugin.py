@@ -2,17 +2,17 @@
 
 Installed with wendy-llm and active in every pytest run. Fixtures:
 
-- ``wendy_renderer`` (session): one :class:`~wendy_llm.engine.Renderer` (one
+- ``wendy_renderer`` (session): one :class:`~wendy_llm.engine.client.Renderer` (one
   Go helper process) for the whole run.
 - ``wendy_template`` (session): ``wendy_template("templates/python/llm")`` ->
-  :class:`~wendy_llm.template.Template`, loaded once. A relative reference is
+  :class:`~wendy_llm.render.template.Template`, loaded once. A relative reference is
   looked up under the rootdir, then under the templates directory (so
   ``wendy_template("python/llm")`` works too). The template's id is its path
   below the templates directory (``python/llm``), as ``wendy-llm`` names it.
 - ``wendy_templates`` (session): every template under the templates directory.
 - ``wendy_render`` (session): ``wendy_render(template, pick=None, *,
   app_id=CANONICAL_APP_ID, overrides=None)`` -> ``RenderedTree``; ``pick`` is
-  a :class:`~wendy_llm.picks.Pick` or a slug; renders are cached.
+  a :class:`~wendy_llm.render.picks.Pick` or a slug; renders are cached.
 - ``wendy_golden``: ``wendy_golden()`` checks every template's fixtures, as
   ``wendy-llm golden --check`` does; ``wendy_golden(template, picks=[...])``
   one template (optionally some picks). A mismatch fails the test with the
@@ -42,14 +42,14 @@ from pathlib import Path
 
 import pytest
 
-from wendy_llm.engine import Renderer
+from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import GoldenUpdateRefused, TemplateLoadError
 from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.golden.report import check_text, update_text
-from wendy_llm.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.template import Template, discover_templates, load_template
-from wendy_llm.tree import RenderedTree
+from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.template import Template, discover_templates, load_template
+from wendy_llm.render.tree import RenderedTree
+from wendy_llm.reports.golden import check_text, update_text
 
 __all__ = ["WendyPick"]
 

@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from wendy_llm.check import run_check
 from wendy_llm.cli.style import (
     Progress,
     add_directories,
@@ -14,9 +13,10 @@ from wendy_llm.cli.style import (
     directories,
     write_report,
 )
-from wendy_llm.golden.sources import DIRECTORY_RULE
-from wendy_llm.markdown import check_markdown
-from wendy_llm.report import format_details, format_table, to_json, to_junit, use_colour
+from wendy_llm.repo.dirs import DIRECTORY_RULE
+from wendy_llm.reports.check import format_details, format_table, to_json, to_junit, use_colour
+from wendy_llm.reports.markdown import check_markdown
+from wendy_llm.validate.run import run_check
 
 EPILOG = f"""\
 examples:

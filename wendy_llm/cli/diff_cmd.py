@@ -18,13 +18,13 @@ from wendy_llm.cli.style import (
     use_colour,
     write_report,
 )
-from wendy_llm.diff import Policy, Side, diff_template, evaluate_policy
-from wendy_llm.diff_report import diff_failures_text, diff_json, diff_junit, diff_text
+from wendy_llm.compare.diff import Policy, Side, diff_template, evaluate_policy
+from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
-from wendy_llm.gitsource import template_at_revision
-from wendy_llm.golden.sources import DIRECTORY_RULE, display_path
-from wendy_llm.markdown import diff_markdown
-from wendy_llm.scope import scope_from_args
+from wendy_llm.repo.dirs import DIRECTORY_RULE, display_path
+from wendy_llm.repo.gitsource import template_at_revision
+from wendy_llm.reports.diff import diff_failures_text, diff_json, diff_junit, diff_text
+from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.validate.rules import rules_path
 
 EPILOG = f"""\
@@ -115,7 +115,7 @@ def _template_id(args: argparse.Namespace, templates_dir: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wendy_llm.template import load_template
+    from wendy_llm.render.template import load_template
 
     if args.allow_changed and not args.expect_unchanged:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")

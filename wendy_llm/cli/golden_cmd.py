@@ -20,8 +20,8 @@ from wendy_llm.cli.style import (
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.golden.report import check_json, check_text, update_json, update_text
-from wendy_llm.golden.sources import DIRECTORY_RULE
+from wendy_llm.repo.dirs import DIRECTORY_RULE
+from wendy_llm.reports.golden import check_json, check_text, update_json, update_text
 
 EPILOG = f"""\
 examples:

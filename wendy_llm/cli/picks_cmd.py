@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
-from wendy_llm.picks import Pick
-from wendy_llm.template import Template, load_template
+from wendy_llm.render.picks import Pick
+from wendy_llm.render.template import Template, load_template
 
 JSON_VERSION = 1
 

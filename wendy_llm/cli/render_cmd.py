@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
-from wendy_llm.template import load_template
+from wendy_llm.render.template import load_template
 
 JSON_VERSION = 1
 

@@ -1,6 +1,6 @@
 """Terminal presentation shared by the subcommands: colour, the progress line, files.
 
-- Colour: the rule is :func:`wendy_llm.report.use_colour` (a terminal, and
+- Colour: the rule is :func:`wendy_llm.reports.check.use_colour` (a terminal, and
   ``NO_COLOR`` unset or empty); :func:`paint_diff` colours the text reports
   of ``golden`` and ``diff`` line by line, so the formatters stay plain.
 - Progress: :class:`Progress` shows one self-erasing status line on stderr
@@ -23,8 +23,9 @@ from types import TracebackType
 from typing import TextIO
 
 from wendy_llm.atomic import write_file_atomically
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.report import (
+from wendy_llm.reports.check import (
     BOLD,
     BOLD_RED,
     CYAN,
@@ -35,7 +36,6 @@ from wendy_llm.report import (
     is_terminal,
     use_colour,
 )
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 
 __all__ = [
     "Progress",
@@ -85,7 +85,7 @@ def add_max_diff_lines(parser: argparse.ArgumentParser, diffs: str) -> None:
 def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
     """``[TEMPLATES_DIR]`` (alias ``--templates-dir DIR``) and ``--golden-dir`` alike everywhere.
 
-    Defaults follow :data:`wendy_llm.golden.sources.DIRECTORY_RULE`; they
+    Defaults follow :data:`wendy_llm.repo.dirs.DIRECTORY_RULE`; they
     are resolved by :func:`directories`, not here, so the rule lives in one
     place.
     """
@@ -113,7 +113,7 @@ def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture
 
 def directories(args: argparse.Namespace) -> tuple[Path, Path]:
     """The (templates, golden) directories of a run from :func:`add_directories` flags."""
-    from wendy_llm.golden.sources import resolve_dirs
+    from wendy_llm.repo.dirs import resolve_dirs
 
     positional, option = args.templates_dir, args.templates_dir_option
     if positional is not None and option is not None and Path(positional) != Path(option):

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from wendy_llm.canonical import OutputFile, PickRender, render_picks
+from wendy_llm.compare.textdiff import (
+    DEFAULT_MAX_LINES,
+    cap_total,
+    name_picks,
+    sha256_hex,
+    total_budget,
+    unified_diff,
+)
 from wendy_llm.errors import GoldenError, GoldenManifestError
 from wendy_llm.golden.layout import (
     MANIFEST_NAME,
@@ -31,25 +38,18 @@ from wendy_llm.golden.layout import (
     list_files,
 )
 from wendy_llm.golden.manifest import FileRecord, GoldenManifest, build_fixture
-from wendy_llm.golden.sources import (
+from wendy_llm.render.canonical import OutputFile, PickRender, render_picks
+from wendy_llm.repo.dirs import (
     TemplatesOrRoot,
     display_path,
     refresh_command,
     select_templates,
 )
-from wendy_llm.textdiff import (
-    DEFAULT_MAX_LINES,
-    cap_total,
-    name_picks,
-    sha256_hex,
-    total_budget,
-    unified_diff,
-)
 
 if TYPE_CHECKING:
-    from wendy_llm.engine import Renderer
-    from wendy_llm.template import Template
-    from wendy_llm.tree import RenderedTree
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
+    from wendy_llm.render.tree import RenderedTree
 
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 
@@ -116,7 +116,7 @@ def check_golden(
     id -> slug -> tree) are canonical renders already made by the caller;
     they are used instead of rendering those picks again. Each diff is cut
     to ``max_diff_lines`` and all of them together to
-    :data:`~wendy_llm.textdiff.TOTAL_LINES_FACTOR` times that, each cut
+    :data:`~wendy_llm.compare.textdiff.TOTAL_LINES_FACTOR` times that, each cut
     saying how much it left out (None: no limit).
     """
     root = Path(golden_root)

@@ -1,6 +1,6 @@
 """Replace or remove a whole fixture directory so that no reader sees half of it.
 
-Writing goes through :func:`wendy_llm.tree.write_tree`, the one atomic tree
+Writing goes through :func:`wendy_llm.render.tree.write_tree`, the one atomic tree
 writer of the package (staged in a hidden ``.<name>.tmp-*`` directory
 beside the target, then swapped in with ``renameat2(RENAME_EXCHANGE)`` or,
 where that is missing, two renames rolled back on failure). Removal renames
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wendy_llm.atomic import move_aside
-from wendy_llm.tree import RenderedFile, write_tree
+from wendy_llm.render.tree import RenderedFile, write_tree
 
 
 def write_tree_atomically(target: Path, files: Mapping[str, bytes]) -> None:

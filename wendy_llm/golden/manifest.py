@@ -32,11 +32,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from wendy_llm.canonical import PickRender
+from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError
 from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
-from wendy_llm.picks import CANONICAL_APP_ID
-from wendy_llm.textdiff import sha256_hex
+from wendy_llm.render.canonical import PickRender
+from wendy_llm.render.picks import CANONICAL_APP_ID
 
 FORMAT_VERSION = 1
 OTHER_VARIABLES = "default"

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.canonical import render_picks
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import Fixture, build_fixture
-from wendy_llm.golden.sources import TemplatesOrRoot, select_templates
+from wendy_llm.render.canonical import render_picks
+from wendy_llm.repo.dirs import TemplatesOrRoot, select_templates
 
 if TYPE_CHECKING:
-    from wendy_llm.engine import Renderer
+    from wendy_llm.engine.client import Renderer
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ the baseline also has, both are rendered with the canonical inputs and the
 gate-scope files (the rules file's ``gate.files``, else every file) must be
 byte for byte equal, exactly as ``wendy-llm diff --baseline DIR
 --expect-unchanged`` judges them: the comparison, the diffs and their cuts
-are :mod:`wendy_llm.diff`'s.
+are :mod:`wendy_llm.compare.diff`'s.
 
 - a pick on both sides that changed fails with the diff; a change identical
   in several picks (one template line renders into every Ollama pick) is
@@ -28,21 +28,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.canonical import render_picks
-from wendy_llm.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
+from wendy_llm.compare.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
+from wendy_llm.compare.scope import FileScope, scope_from_rules
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, name_picks
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.findings import Finding, error
-from wendy_llm.golden.sources import display_path
-from wendy_llm.manifest import MANIFEST_FILE
-from wendy_llm.scope import FileScope, scope_from_rules
-from wendy_llm.template import load_template
-from wendy_llm.textdiff import DEFAULT_MAX_LINES, name_picks
+from wendy_llm.render.canonical import render_picks
+from wendy_llm.render.manifest import MANIFEST_FILE
+from wendy_llm.render.template import load_template
+from wendy_llm.repo.dirs import display_path
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.rules import rules_path
 
 if TYPE_CHECKING:
-    from wendy_llm.engine import Renderer
-    from wendy_llm.template import Template
-    from wendy_llm.tree import RenderedTree
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
+    from wendy_llm.render.tree import RenderedTree
 
 CHECK = "baseline"
 BASELINE_DIR = "baseline"

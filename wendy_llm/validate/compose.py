@@ -30,9 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from wendy_llm.findings import Finding, error, warning
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
+from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
 
 CHECK = "compose"

@@ -36,7 +36,6 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from wendy_llm.findings import Finding, error
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.dockerfile_parse import (
     ArgDecl,
@@ -53,6 +52,7 @@ from wendy_llm.validate.dockerfile_parse import (
     variables_in,
 )
 from wendy_llm.validate.documents import Documents, parse_documents
+from wendy_llm.validate.findings import Finding, error
 
 CHECK = "dockerfile"
 

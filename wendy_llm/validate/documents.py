@@ -20,8 +20,8 @@ from typing import ClassVar
 
 import yaml
 
-from wendy_llm.findings import Finding, error
-from wendy_llm.jsonpos import value_positions
+from wendy_llm.render.jsonpos import value_positions
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
 
 #: Compose's own lookup order when several candidates sit in one directory.

@@ -15,13 +15,13 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.findings import TEMPLATE_WIDE, Finding, error
-from wendy_llm.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, error
 
 if TYPE_CHECKING:
-    from wendy_llm.engine import Renderer
-    from wendy_llm.template import Template
-    from wendy_llm.tree import RenderedTree
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
+    from wendy_llm.render.tree import RenderedTree
 
 CHECK = "golden"
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wendy_llm.findings import Finding, warning
+from wendy_llm.validate.findings import Finding, warning
 
 if TYPE_CHECKING:
-    from wendy_llm.engine import Renderer
-    from wendy_llm.template import Template
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
 
 CHECK = "lint"
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 
-from wendy_llm.findings import Finding, error
 from wendy_llm.validate.docpath import resolve
 from wendy_llm.validate.documents import Parsed, json_line_index
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.rules import DEFAULT_OPTION_FIELDS, Rules, Sentinel
 from wendy_llm.validate.schema import json_path

@@ -41,7 +41,7 @@ import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.errors import RulesError
-from wendy_llm.gostd import go_format_value
+from wendy_llm.render.gostd import go_format_value
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
 from wendy_llm.validate.documents import Yaml12Loader, yaml_problem
 from wendy_llm.validate.locate import LineIndex

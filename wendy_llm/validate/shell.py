@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wendy_llm.errors import ValidatorToolError
-from wendy_llm.findings import Finding, error
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
 
 CHECK = "shell"

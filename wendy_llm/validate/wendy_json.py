@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from wendy_llm.findings import Finding, error
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.documents import Documents, Parsed, parse_documents
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.schema import describe, validator_for, violations
 
 CHECK = "wendy-json"

@@ -1,0 +1,1 @@
+"""The one comparison engine: renders against renders, file by file, grouped and capped."""

@@ -1,0 +1,323 @@
+"""Render templates through the real Go ``text/template`` engine.
+
+A :class:`Renderer` owns one long-lived Go helper process (built by
+:mod:`wendy_llm.engine.toolchain`) and talks to it over a framed binary protocol on
+its stdin/stdout.  The helper renders as ``wendy init`` does: ``text/template``
+with ``Option("missingkey=error")``, default delimiters, no extra functions,
+the template named by ``name``.
+
+Data types: the data map reaches Go with the types the Wendy CLI would hold.
+
+================================  ==========================  ===============================
+Python                            Go                          note
+================================  ==========================  ===============================
+``str``                           ``string``                  UTF-8 (``surrogateescape``)
+``bytes``, ``bytearray``          ``string``                  the bytes verbatim
+``bool``                          ``bool``
+``int``                           ``int`` (64-bit)            beyond int64: an error
+``float``                         ``float64``                 ``8080.0`` stays float64
+``None``                          ``nil``                     ``{{.X}}`` prints ``<no value>``
+``list``, ``tuple``, sequences    ``[]interface{}``
+``dict``, other mappings          ``map[string]interface{}``  keys must be ``str``
+================================  ==========================  ===============================
+
+``8080`` (a ``--var`` override, Go ``int``) and ``8080.0`` (a JSON default,
+Go ``float64``) stay distinct, so ``{{if eq .PORT 8080}}`` fails for the
+latter exactly as in the CLI.  Any other type raises :class:`DataTypeError`
+naming the offending key path.
+
+Templates may be ``str`` (encoded as UTF-8) or ``bytes`` (passed verbatim:
+Go strings are bytes, so non-UTF-8 input renders as Go would); output is
+always ``bytes``.
+
+Timeouts: ``timeout`` applies to each render on its own.  The helper streams
+results back as they finish, and a batch fails with :class:`RenderTimeout`
+only when no render finished (and no request bytes moved) for ``timeout``
+seconds, so a large batch of quick renders never times out as a whole.  On
+timeout the helper is killed and the next call starts a new one.
+
+Crashes: if the helper dies (or the pipe breaks) during a call, it is
+restarted and the request retried once; a second failure raises
+:class:`EngineError` with the tail of the helper's stderr.
+
+Output cap: a render producing more than ``max_output_bytes`` is stopped
+inside the helper and raises :class:`OutputTooLarge` (for ``render_many``, the
+whole batch raises it, naming the template).
+
+The helper is POSIX-only (it relies on ``poll`` over pipes).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
+from wendy_llm.engine.wire import (
+    KIND_BAD_REQUEST,
+    KIND_BENCH,
+    KIND_EXEC_ERROR,
+    KIND_OK,
+    KIND_PARSE_ERROR,
+    KIND_TOO_LARGE,
+    MAX_OUTPUT_LIMIT,
+    Record,
+    RenderJob,
+    bench_ns_per_render,
+    encode_request,
+    template_error,
+)
+from wendy_llm.errors import (
+    EngineError,
+    OutputTooLarge,
+    RenderTimeout,
+    TemplateError,
+)
+
+__all__ = ["RenderJob", "Renderer", "shared_renderer"]
+
+MiB: Final = 1 << 20
+DEFAULT_TIMEOUT: Final = 10.0
+DEFAULT_MAX_OUTPUT_BYTES: Final = 64 * MiB
+# Jobs per request: the helper renders one chunk while Python encodes the next.
+_CHUNK_JOBS: Final = 64
+
+
+class Renderer:
+    """Renders Go templates through one long-lived helper process.
+
+    Thread-safe: calls from many threads are serialised over the one
+    helper.  The helper starts on first use.  Use it as a context manager,
+    or call :meth:`close`; it is also closed when garbage collected and at
+    interpreter exit.
+
+    ``timeout`` is the time each render may take, in seconds (see the module
+    docstring); ``max_output_bytes`` caps each render's output.  ``helper``
+    overrides the helper binary (default: built by
+    :func:`wendy_llm.engine.toolchain.helper_path`).
+    """
+
+    def __init__(
+        self,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+        helper: str | os.PathLike[str] | None = None,
+    ) -> None:
+        if not timeout > 0:
+            raise ValueError(f"timeout must be positive, got {timeout!r}")
+        if not 0 < max_output_bytes <= MAX_OUTPUT_LIMIT:
+            raise ValueError(
+                f"max_output_bytes must be between 1 and {MAX_OUTPUT_LIMIT}, got {max_output_bytes}"
+            )
+        self.timeout = float(timeout)
+        self.max_output_bytes = max_output_bytes
+        self._binary = Path(helper) if helper is not None else None
+        self._lock = threading.Lock()
+        self._slot = HelperSlot()
+        self._closed = False
+        self._finalizer = weakref.finalize(self, HelperSlot.close, self._slot)
+        _live_renderers.add(self)
+
+    # -- public API --
+
+    def render(
+        self, text: str | bytes, data: Mapping[str, object], name: str = "template"
+    ) -> bytes:
+        """Render one template; raise its :class:`TemplateError` on failure."""
+        result = self.render_many([RenderJob(text, data, name)])[0]
+        if isinstance(result, TemplateError):
+            raise result
+        return result
+
+    def render_many(self, jobs: Sequence[RenderJob]) -> list[bytes | TemplateError]:
+        """Render a batch in one round trip; template errors are returned in place."""
+        if not jobs:
+            return []
+        max_output = self.max_output_bytes
+
+        def requests() -> Iterator[tuple[bytearray, int]]:
+            # Chunks let the helper start rendering while Python encodes the rest.
+            for start in range(0, len(jobs), _CHUNK_JOBS):
+                chunk = jobs[start : start + _CHUNK_JOBS]
+                yield encode_request(chunk, max_output), len(chunk)
+
+        records = self._request(requests, jobs)
+        results: list[bytes | TemplateError] = []
+        for job, (kind, payload) in zip(jobs, records, strict=True):
+            if kind == KIND_OK:
+                results.append(payload)
+            elif kind in (KIND_PARSE_ERROR, KIND_EXEC_ERROR):
+                results.append(template_error(kind, payload.decode("utf-8", "replace"), job.name))
+            elif kind == KIND_TOO_LARGE:
+                raise OutputTooLarge(
+                    f"rendering {job.name} produced more than {self.max_output_bytes} bytes"
+                    " (the renderer's max_output_bytes); the render was stopped"
+                )
+            else:
+                raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
+        return results
+
+    def benchmark_in_go(self, job: RenderJob, iterations: int) -> float:
+        """Execute ``job`` ``iterations`` times inside the helper; return ns per render.
+
+        The in-process floor that the per-render cost of :meth:`render_many`
+        is measured against (``make bench``).
+        """
+        if not 0 < iterations < 1 << 32:
+            raise ValueError(f"iterations must be between 1 and 2**32-1, got {iterations}")
+        request = encode_request([job], self.max_output_bytes, bench_iterations=iterations)
+        # The timeout is per render, and this request renders `iterations` times.
+        ((kind, payload),) = self._request(
+            lambda: iter([(request, 1)]), [job], timeout=self.timeout * iterations
+        )
+        if kind == KIND_BENCH:
+            return bench_ns_per_render(payload)
+        if kind in (KIND_PARSE_ERROR, KIND_EXEC_ERROR):
+            raise template_error(kind, payload.decode("utf-8", "replace"), job.name)
+        if kind == KIND_TOO_LARGE:
+            raise OutputTooLarge(
+                f"rendering {job.name} produced more than {self.max_output_bytes} bytes"
+            )
+        raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
+
+    @property
+    def pid(self) -> int | None:
+        """The helper's process id, or None when no helper is running."""
+        helper = self._slot.helper
+        return helper.proc.pid if helper is not None and helper.alive() else None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Stop the helper (and reap it). Further renders raise EngineError."""
+        with self._lock:
+            self._closed = True
+            self._finalizer()
+
+    def __enter__(self) -> Renderer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- internals --
+
+    def _helper(self) -> Helper:
+        helper = self._slot.helper
+        if helper is not None:
+            if helper.owner_pid == os.getpid() and helper.alive():
+                return helper
+            # Died between calls (or inherited through fork): replace silently.
+            self._slot.helper = None
+            helper.kill()
+        if self._binary is not None:
+            binary = self._binary
+        else:
+            # Imported here so that `python -m wendy_llm.engine.toolchain` (which
+            # imports this package first) does not find itself pre-imported.
+            from wendy_llm.engine.toolchain import helper_path
+
+            binary = helper_path()
+        helper = Helper(binary)
+        self._slot.helper = helper
+        return helper
+
+    def _request(
+        self,
+        requests: Callable[[], Iterator[tuple[bytearray, int]]],
+        jobs: Sequence[RenderJob],
+        timeout: float | None = None,
+    ) -> list[Record]:
+        with self._lock:
+            if self._closed:
+                raise EngineError("this Renderer is closed")
+            limit = self.timeout if timeout is None else timeout
+            failures: list[str] = []
+            while True:
+                helper = self._helper()
+                try:
+                    records, failure = helper.exchange(requests(), limit)
+                except HelperTimeout as exc:
+                    self._slot.helper = None
+                    helper.kill()
+                    name = jobs[min(exc.done, len(jobs) - 1)].name
+                    raise RenderTimeout(
+                        f"rendering {name} took longer than {limit:g}s; the Go helper"
+                        " was stopped (pass a larger Renderer(timeout=...) if the template"
+                        " is merely slow)"
+                    ) from None
+                except HelperDied as exc:
+                    self._slot.helper = None
+                    tail = helper.kill()
+                    failures.append(
+                        f"attempt {len(failures) + 1}: {helper.exit_description()} ({exc})"
+                        + (f"; stderr: {tail}" if tail else "; no stderr output")
+                    )
+                    if len(failures) == 2:
+                        raise EngineError(
+                            f"the Go helper {helper.binary} failed twice in a row while"
+                            f" rendering {jobs[0].name}:\n  " + "\n  ".join(failures)
+                        ) from None
+                    continue
+                except BaseException:
+                    # Interrupted or out of sync (KeyboardInterrupt, protocol
+                    # error): stale records must never answer the next request.
+                    self._slot.helper = None
+                    helper.kill()
+                    raise
+                if records and records[-1][0] == KIND_BAD_REQUEST:
+                    # Requests sent after the bad one would answer the next call.
+                    self._slot.helper = None
+                    helper.kill()
+                    raise EngineError(
+                        "the Go helper rejected a request: "
+                        + records[-1][1].decode("utf-8", "replace")
+                    )
+                if failure is not None:
+                    # Raised only now: the helper answered what it was sent.
+                    raise failure
+                return records
+
+
+_shared_lock = threading.Lock()
+_shared: Renderer | None = None
+_live_renderers: weakref.WeakSet[Renderer] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    # A lock held by another thread at fork time would stay held forever in
+    # the child; the child also must not talk to the parent's helper, which
+    # each renderer notices by pid and replaces on its next call.
+    global _shared_lock
+    _shared_lock = threading.Lock()
+    for renderer in list(_live_renderers):
+        renderer._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def shared_renderer() -> Renderer:
+    """The process-wide renderer, created on first use and closed at exit."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.closed:
+            _shared = Renderer()
+        return _shared
+
+
+def _close_shared() -> None:
+    with _shared_lock:
+        if _shared is not None:
+            _shared.close()
+
+
+atexit.register(_close_shared)

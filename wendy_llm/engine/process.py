@@ -1,0 +1,256 @@
+"""One running Go helper process: its pipes, deadlines and clean-up.
+
+The lifecycle policy (when to start, restart or give up) lives in
+:class:`wendy_llm.engine.client.Renderer`; this module only moves bytes and reports
+what happened: :class:`HelperDied` or :class:`HelperTimeout`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Final
+
+from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record, parse_records
+from wendy_llm.errors import EngineError, WendyLlmError
+
+# Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
+_READ_SIZE: Final = 1 << 16
+_PIPE_SIZE: Final = 1 << 20
+_STDERR_TAIL_BYTES: Final = 4000
+
+
+class HelperDied(Exception):
+    """The helper exited or the pipe broke mid-request."""
+
+
+class HelperTimeout(Exception):
+    """No progress for ``timeout`` seconds; ``done`` records had arrived."""
+
+    def __init__(self, done: int) -> None:
+        super().__init__(done)
+        self.done = done
+
+
+def _enlarge_pipe(fd: int) -> None:
+    """Grow a Linux pipe to 1 MiB: fewer wake-ups per batch (best effort elsewhere)."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if set_size is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, set_size, _PIPE_SIZE)
+
+
+class Helper:
+    """One running helper process and its pipes."""
+
+    def __init__(self, binary: Path) -> None:
+        self.binary = binary
+        # A file, not a pipe: a chatty crash can never block on a full pipe.
+        # It lives as long as the helper, so no context manager fits.
+        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self.proc = subprocess.Popen(
+                [str(binary)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                bufsize=0,
+            )
+        except OSError as exc:
+            self.stderr.close()
+            raise EngineError(f"cannot start the Go helper {binary}: {exc}") from exc
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.stdin_fd = self.proc.stdin.fileno()
+        self.stdout_fd = self.proc.stdout.fileno()
+        os.set_blocking(self.stdin_fd, False)
+        os.set_blocking(self.stdout_fd, False)
+        _enlarge_pipe(self.stdin_fd)
+        _enlarge_pipe(self.stdout_fd)
+        self.poller = select.poll()
+        self.poller.register(self.stdout_fd, select.POLLIN)
+        self.owner_pid = os.getpid()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def exchange(
+        self, requests: Iterator[tuple[bytearray, int]], timeout: float
+    ) -> tuple[list[Record], WendyLlmError | None]:
+        """Send each request (with the number of records it asks for); collect the records.
+
+        Requests are pulled (encoded) lazily while the helper renders the
+        previous ones, so Python's encoding overlaps Go's rendering.  If
+        pulling one raises, the records of those already sent are still read,
+        which keeps the helper in step, and the exception is returned.
+
+        Raises :class:`HelperTimeout` when no byte moved for ``timeout``
+        seconds (the helper flushes each finished render within a few
+        milliseconds, so this bounds each render, not the batch).
+        """
+        exchange = _Exchange(self, requests, timeout)
+        try:
+            return exchange.run()
+        finally:
+            if exchange.polling_stdin:
+                self.poller.unregister(self.stdin_fd)
+
+    def stderr_tail(self) -> str:
+        try:
+            size = self.stderr.seek(0, os.SEEK_END)
+            self.stderr.seek(max(0, size - _STDERR_TAIL_BYTES))
+            return self.stderr.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError):
+            return ""
+
+    def kill(self) -> str:
+        """Kill and reap the process (no zombie), release the pipes; return its stderr tail."""
+        if self.owner_pid != os.getpid():
+            # Inherited through fork: the parent owns (and reaps) this process.
+            self._close_files()
+            return ""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        tail = self.stderr_tail()
+        self._close_files()
+        return tail
+
+    def shutdown(self) -> None:
+        """Ask the helper to exit (EOF on stdin), killing it if it lingers."""
+        if self.owner_pid != os.getpid():
+            self._close_files()
+            return
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._close_files()
+
+    def _close_files(self) -> None:
+        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def exit_description(self) -> str:
+        code = self.proc.returncode
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
+class _Exchange:
+    """One exchange in flight: requests being written, records being read."""
+
+    def __init__(
+        self, helper: Helper, requests: Iterator[tuple[bytearray, int]], timeout: float
+    ) -> None:
+        self.helper = helper
+        self.requests = requests
+        self.timeout = timeout
+        self.records: list[Record] = []
+        self.expected = 0  # records asked for by the requests sent so far
+        self.pending: memoryview | None = None  # the request being written
+        self.written = 0
+        self.drained = False  # no more requests to pull
+        self.failure: WendyLlmError | None = None
+        self.polling_stdin = False
+        self.buf = bytearray()
+        self.pos = 0
+        self.deadline = time.monotonic() + timeout
+
+    def run(self) -> tuple[list[Record], WendyLlmError | None]:
+        helper = self.helper
+        while True:
+            self._write()
+            if (self.pending is not None) != self.polling_stdin:
+                self.polling_stdin = not self.polling_stdin
+                if self.polling_stdin:
+                    helper.poller.register(helper.stdin_fd, select.POLLOUT)
+                else:
+                    helper.poller.unregister(helper.stdin_fd)
+            if self.drained and self.pending is None and len(self.records) >= self.expected:
+                break
+            wait_ms = max(0, int((self.deadline - time.monotonic()) * 1000) + 1)
+            events = helper.poller.poll(wait_ms)
+            if not events and time.monotonic() >= self.deadline:
+                raise HelperTimeout(len(self.records))
+            if any(fd == helper.stdout_fd for fd, _ in events) and self._read():
+                return self.records, self.failure  # a rejected request: stop here
+        if len(self.buf) != self.pos or len(self.records) != self.expected:
+            raise EngineError(
+                f"the Go helper answered out of step ({len(self.records)} records for"
+                f" {self.expected} renders, {len(self.buf) - self.pos} stray bytes)"
+            )
+        return self.records, self.failure
+
+    def _write(self) -> None:
+        """Write as much as the pipe takes, pulling (encoding) new requests as needed."""
+        while not self.drained or self.pending is not None:
+            if self.pending is None:
+                try:
+                    item = next(self.requests, None)
+                except WendyLlmError as exc:
+                    self.failure, self.drained = exc, True
+                    return
+                if item is None:
+                    self.drained = True
+                    return
+                self.pending, self.written = memoryview(item[0]), 0
+                self.expected += item[1]
+            try:
+                self.written += os.write(self.helper.stdin_fd, self.pending[self.written :])
+            except BlockingIOError:
+                return
+            except OSError as exc:  # BrokenPipeError and friends
+                raise HelperDied(str(exc)) from exc
+            self.deadline = time.monotonic() + self.timeout
+            if self.written == len(self.pending):
+                self.pending = None
+
+    def _read(self) -> bool:
+        """Read what the helper sent; True when it rejected a request."""
+        try:
+            chunk = os.read(self.helper.stdout_fd, _READ_SIZE)
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            raise HelperDied(str(exc)) from exc
+        if not chunk:
+            raise HelperDied("the helper closed its output")
+        self.buf += chunk
+        self.deadline = time.monotonic() + self.timeout
+        self.pos = parse_records(self.buf, self.pos, self.records)
+        if self.pos > _READ_SIZE:
+            del self.buf[: self.pos]
+            self.pos = 0
+        return bool(self.records) and self.records[-1][0] == KIND_BAD_REQUEST
+
+
+class HelperSlot:
+    """Holds the current helper; shared with the finalizer, which must not see the Renderer."""
+
+    def __init__(self) -> None:
+        self.helper: Helper | None = None
+
+    def close(self) -> None:
+        helper, self.helper = self.helper, None
+        if helper is not None:
+            helper.shutdown()

@@ -1,0 +1,317 @@
+"""The bytes between Python and the Go helper (``gohelper/main.go`` is the other side).
+
+A request is one frame: a u32 big-endian length, then the op (``R`` render,
+``B`` bench), the output cap, the distinct template texts, the distinct data
+maps (tagged values, so ``8080`` and ``8080.0`` stay an ``int`` and a
+``float64``), and the jobs as (name, text index, data index).  The answer is
+one record per job: a u32 length, a kind byte and the output or Go's error.
+See :mod:`wendy_llm.engine.client` for the Python-to-Go type table.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from wendy_llm.errors import (
+    DataTypeError,
+    EngineError,
+    TemplateError,
+    TemplateExecError,
+    TemplateParseError,
+)
+
+MAX_REQUEST_BYTES: Final = (1 << 32) - 1
+# Records carry a u32 length that also counts the kind byte.
+MAX_OUTPUT_LIMIT: Final = (1 << 32) - 64
+_MAX_DEPTH: Final = 200
+
+_OP_RENDER: Final = b"R"
+_OP_BENCH: Final = b"B"
+KIND_OK: Final = 0
+KIND_PARSE_ERROR: Final = 1
+KIND_EXEC_ERROR: Final = 2
+KIND_TOO_LARGE: Final = 3
+KIND_BENCH: Final = 4
+KIND_BAD_REQUEST: Final = 5
+
+_U32 = struct.Struct(">I").pack
+_I64 = struct.Struct(">q").pack
+_F64 = struct.Struct(">d").pack
+_TAG_LEN = struct.Struct(">BI").pack
+_JOB_REF = struct.Struct(">II").pack
+_RECORD_HEADER = struct.Struct(">IB")
+_BENCH_RESULT = struct.Struct(">QQ")
+
+Record = tuple[int, bytes]
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One template to render: its text, its data map and its name.
+
+    ``name`` is the Go template name, i.e. the file's path relative to the
+    template root; Go error messages quote it.
+    """
+
+    text: str | bytes
+    data: Mapping[str, object]
+    name: str = "template"
+
+
+# --- encoding ---------------------------------------------------------------
+
+
+class _Unsupported(Exception):
+    """A value Go cannot hold; ``path`` is filled in while unwinding."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.path: list[str] = []
+
+
+def _utf8(value: str) -> bytes:
+    # surrogateescape brings smuggled bytes (U+DC80..U+DCFF) back verbatim;
+    # any other lone surrogate has no UTF-8 form Go could receive.
+    try:
+        return value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise _Unsupported(
+            f"holds {value[exc.start]!r} at index {exc.start}, a lone surrogate "
+            "that UTF-8 cannot encode"
+        ) from None
+
+
+def _encode_str(value: str, out: bytearray) -> None:
+    raw = _utf8(value)
+    out += _TAG_LEN(115, len(raw))  # b"s"
+    out += raw
+
+
+def _encode_value(value: object, out: bytearray, depth: int) -> None:
+    # Exact-type checks first: this is the hot path for every render.
+    kind = type(value)
+    if kind is str:
+        _encode_str(value, out)  # type: ignore[arg-type]
+    elif kind is bool:
+        out += b"t" if value else b"f"
+    elif kind is int:
+        _encode_int(value, out)  # type: ignore[arg-type]
+    elif kind is float:
+        out += b"d"
+        out += _F64(value)
+    elif value is None:
+        out += b"n"
+    elif kind is dict:
+        _encode_map(value, out, depth)  # type: ignore[arg-type]
+    elif kind is list or kind is tuple:
+        _encode_list(value, out, depth)  # type: ignore[arg-type]
+    else:
+        _encode_other(value, out, depth)
+
+
+def _encode_other(value: object, out: bytearray, depth: int) -> None:
+    """Subclasses and abstract containers (``StrEnum``, ``MappingProxyType``, ...)."""
+    if isinstance(value, bool):
+        out += b"t" if value else b"f"
+    elif isinstance(value, int):
+        _encode_int(int(value), out)
+    elif isinstance(value, float):
+        out += b"d"
+        out += _F64(float(value))
+    elif isinstance(value, str):
+        _encode_str(str(value), out)
+    elif isinstance(value, bytes | bytearray | memoryview):
+        raw = bytes(value)
+        out += b"s"
+        out += _U32(len(raw))
+        out += raw
+    elif isinstance(value, Mapping):
+        _encode_map(value, out, depth)
+    elif isinstance(value, Sequence):
+        _encode_list(value, out, depth)
+    else:
+        raise _Unsupported(f"has type {type(value).__name__}, which Go's engine cannot hold")
+
+
+def _encode_int(value: int, out: bytearray) -> None:
+    try:
+        packed = _I64(value)
+    except struct.error:
+        raise _Unsupported(f"{value} does not fit in a Go int (64-bit)") from None
+    out += b"i"
+    out += packed
+
+
+def _encode_list(value: Sequence[object], out: bytearray, depth: int) -> None:
+    if depth >= _MAX_DEPTH:
+        raise _Unsupported(f"is nested more than {_MAX_DEPTH} levels deep (a cycle?)")
+    out += b"l"
+    out += _U32(len(value))
+    for index, item in enumerate(value):
+        try:
+            _encode_value(item, out, depth + 1)
+        except _Unsupported as exc:
+            exc.path.append(f"[{index}]")
+            raise
+
+
+def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None:
+    if depth >= _MAX_DEPTH:
+        raise _Unsupported(f"is nested more than {_MAX_DEPTH} levels deep (a cycle?)")
+    out += b"m"
+    out += _U32(len(value))
+    for key, item in value.items():
+        if type(key) is not str and not isinstance(key, str):
+            raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
+        try:
+            raw = _utf8(key)
+        except _Unsupported as exc:
+            raise _Unsupported(f"has key {key!r} that {exc.reason}") from None
+        out += _U32(len(raw))
+        out += raw
+        # Flat string values are by far the most common: inline them.
+        try:
+            if type(item) is str:
+                raw = _utf8(item)
+                out += _TAG_LEN(115, len(raw))  # b"s"
+                out += raw
+                continue
+            _encode_value(item, out, depth + 1)
+        except _Unsupported as exc:
+            exc.path.append(f".{key}")
+            raise
+
+
+def _text_bytes(text: str | bytes, name: str) -> bytes:
+    if not isinstance(text, str):
+        return bytes(text)
+    try:
+        return _utf8(text)
+    except _Unsupported as exc:
+        raise TemplateParseError(
+            f"template: {name}: the template text {exc.reason}", name=name
+        ) from None
+
+
+def encode_request(
+    jobs: Sequence[RenderJob], max_output_bytes: int, *, bench_iterations: int | None = None
+) -> bytearray:
+    """The framed request for ``jobs`` (see ``gohelper/main.go`` for the layout).
+
+    Texts and data maps shared between jobs (the same objects) are sent once.
+    """
+    out = bytearray(b"\0\0\0\0")
+    out += _OP_RENDER if bench_iterations is None else _OP_BENCH
+    out += struct.pack(">Q", max_output_bytes)
+    if bench_iterations is not None:
+        out += _U32(bench_iterations)
+    text_index: dict[str | bytes, int] = {}
+    data_index: dict[int, int] = {}
+    datas: list[Mapping[str, object]] = []
+    refs: list[tuple[int, int]] = []
+    for job in jobs:
+        ti = text_index.setdefault(job.text, len(text_index))
+        di = data_index.setdefault(id(job.data), len(datas))
+        if di == len(datas):
+            datas.append(job.data)
+        refs.append((ti, di))
+    out += _U32(len(text_index))
+    names_by_text = {job.text: job.name for job in reversed(jobs)}
+    for text in text_index:
+        raw = _text_bytes(text, names_by_text[text])
+        out += _U32(len(raw))
+        out += raw
+    out += _U32(len(datas))
+    for data in datas:
+        if not isinstance(data, Mapping):
+            raise DataTypeError(
+                f"template data must be a mapping, not {type(data).__name__}", path=""
+            )
+        try:
+            _encode_map(data, out, 0)
+        except _Unsupported as exc:
+            path = "".join(reversed(exc.path))
+            where = f"template data {path}" if path else "template data"
+            raise DataTypeError(f"{where} {exc.reason}", path=path) from None
+    out += _U32(len(jobs))
+    names: dict[str, bytes] = {}
+    for job, (ti, di) in zip(jobs, refs, strict=True):
+        name = names.get(job.name)
+        if name is None:
+            try:
+                raw = _utf8(job.name)
+            except _Unsupported as exc:
+                raise TemplateParseError(
+                    f"template name {job.name!r} {exc.reason}", name=job.name
+                ) from None
+            name = names[job.name] = _U32(len(raw)) + raw
+        out += name
+        out += _JOB_REF(ti, di)
+    if len(out) - 4 > MAX_REQUEST_BYTES:
+        raise EngineError(f"render request too large ({len(out)} bytes); split the batch")
+    struct.pack_into(">I", out, 0, len(out) - 4)
+    return out
+
+
+# --- answers -----------------------------------------------------------------
+
+
+def error_location(message: str, name: str) -> tuple[int | None, int | None]:
+    """Line and column from Go's ``template: NAME:LINE:COL: ...`` (or ``NAME:LINE:``)."""
+    rest: str | None = None
+    prefix = f"template: {name}:"
+    if message.startswith(prefix):
+        rest = message[len(prefix) :]
+    elif message.startswith("template: "):
+        # An error inside a {{define}}d template names that template; its
+        # line numbers still count from the top of the same file.
+        body = message[len("template: ") :]
+        for start in range(len(body)):
+            if body[start] == ":" and body[start + 1 : start + 2].isdigit():
+                rest = body[start + 1 :]
+                break
+    if rest is None:
+        return None, None
+    numbers: list[int] = []
+    while len(numbers) < 2:
+        digits, sep, tail = rest.partition(":")
+        if not sep or not digits.isdigit():
+            break
+        numbers.append(int(digits))
+        rest = tail
+    if not numbers:
+        return None, None
+    return numbers[0], numbers[1] if len(numbers) > 1 else None
+
+
+def template_error(kind: int, message: str, name: str) -> TemplateError:
+    line, column = error_location(message, name)
+    cls = TemplateParseError if kind == KIND_PARSE_ERROR else TemplateExecError
+    return cls(message, name=name, line=line, column=column)
+
+
+def parse_records(buf: bytearray, pos: int, records: list[Record]) -> int:
+    """Append the complete records in ``buf[pos:]``; return where the rest starts."""
+    with memoryview(buf) as view:
+        while len(buf) - pos >= 5:
+            length, kind = _RECORD_HEADER.unpack_from(buf, pos)
+            if length == 0:
+                raise EngineError("the Go helper sent an empty record")
+            end = pos + 4 + length
+            if end > len(buf):
+                break
+            records.append((kind, bytes(view[pos + 5 : end])))
+            pos = end
+            if kind == KIND_BAD_REQUEST:
+                break
+    return pos
+
+
+def bench_ns_per_render(payload: bytes) -> float:
+    """Nanoseconds per render from a bench record."""
+    count, elapsed_ns = _BENCH_RESULT.unpack(payload)
+    return float(elapsed_ns) / float(count)

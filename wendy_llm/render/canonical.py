@@ -1,0 +1,81 @@
+"""Render every pick of a template with the canonical golden inputs.
+
+Canonical inputs: the app id ``CANONICAL_APP_ID``, every variable at its
+default, plus the pick's answers. Golden fixtures and baseline comparisons
+both start here, so they can never disagree about what "the render of a
+pick" means. Each pick is rendered exactly once per call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from wendy_llm.errors import GoldenError
+from wendy_llm.render.picks import CANONICAL_APP_ID
+
+if TYPE_CHECKING:
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
+    from wendy_llm.render.tree import RenderedTree
+
+# A slug names a directory in the fixtures, so it must be one safe path
+# component, and it must not collide with the shared-files directory.
+_SLUG_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file of a render: its bytes and whether the engine produced them."""
+
+    data: bytes
+    rendered: bool
+
+
+@dataclass(frozen=True)
+class PickRender:
+    """A pick rendered with canonical inputs: output path -> file."""
+
+    slug: str
+    answers: Mapping[str, str]
+    files: Mapping[str, OutputFile] = field(default_factory=dict)
+
+
+def check_slug(slug: str, template_id: str) -> str:
+    if not _SLUG_RE.fullmatch(slug) or slug.endswith(".json"):
+        raise GoldenError(
+            f"template {template_id}: pick slug {slug!r} cannot name a fixture directory "
+            "(it must start with a letter or digit and hold only letters, digits, '.', '_', '-')"
+        )
+    return slug
+
+
+def render_picks(
+    template: Template,
+    *,
+    slugs: Collection[str] | None = None,
+    renderer: Renderer | None = None,
+    trees: Mapping[str, RenderedTree] | None = None,
+) -> list[PickRender]:
+    """Render the template's picks (all of them, or those in ``slugs``).
+
+    ``trees`` (slug -> tree) holds canonical renders the caller already
+    made (``wendy-llm check`` renders every pick for its validators); those
+    picks are not rendered again.
+    """
+    out: list[PickRender] = []
+    for pick in template.picks():
+        if slugs is not None and pick.slug not in slugs:
+            continue
+        check_slug(pick.slug, template.id)
+        tree = trees.get(pick.slug) if trees is not None else None
+        if tree is None:
+            tree = template.render(CANONICAL_APP_ID, dict(pick.answers), renderer=renderer)
+        files = {
+            path: OutputFile(data=item.data, rendered=item.rendered)
+            for path, item in tree.files.items()
+        }
+        out.append(PickRender(slug=pick.slug, answers=dict(pick.answers), files=files))
+    return out

@@ -1,0 +1,399 @@
+"""Lints: template constructs that make `wendy init` misbehave, with file and line.
+
+Each ``LintWarning`` has a ``code``:
+
+``large-number``
+    A numeric ``template.json`` default that Go's ``%v`` prints in exponent
+    form (1e6 or more, or below 1e-4): ``1000000`` renders as ``1e+06``.
+``number-typing``
+    A file renders with one typing of a variable and fails with the other:
+    the default's (a JSON number is a float64) versus a ``--var`` override's
+    (an int for ``type: integer``, a string otherwise); e.g.
+    ``{{if eq .PORT 8080}}``.  Every pick is rendered once per typing;
+    file and line come from the engine's error.
+``copied-template``
+    A file `wendy init` copies unrendered (``Dockerfile.cuda``, ``.tsx``)
+    that contains ``{{.``: its author probably expects it rendered.
+``ignored-rule``
+    A ``validate`` rule the CLI ignores: anything but ``min``/``max``
+    (checked on integers only) and ``pattern`` (checked on strings only).
+``invalid-pattern``
+    A ``validate.pattern`` that is not a Go regexp, or that this library
+    cannot evaluate.
+``unknown-type``
+    A variable ``type`` the CLI does not convert (only ``integer`` and
+    ``boolean`` are): overrides stay strings.
+``default-invalid``
+    A default that breaks its own rules or type; the CLI never checks
+    defaults.
+``duplicate-variable``
+    Two ``template.json`` variables with one name (the last one wins).
+``shadowed-question``
+    A picker question whose id a ``template.json`` variable (or ``APP_ID``)
+    already holds: the picker never asks it.
+``default-not-option``
+    A radio/checkbox default that is not one of the question's options.
+``unknown-question``
+    A ``when`` naming no question or variable: it is always false.
+``checkbox-flags``
+    A file reads ``.ID_<value>`` of a checkbox question: those booleans are
+    set only when the question keeps its default (a ``--var ID=...``
+    answer skips the question), so other selections fail to render.
+``render-error``
+    A pick's canonical render fails (file and line from the engine).
+``no-value``
+    A pick's render prints ``<no value>`` (the ``index`` builtin escapes
+    ``missingkey=error``); the line is the output's.
+``values-error``
+    A pick's values cannot be assembled (e.g. a variable without default).
+
+``lint_template`` never raises for template problems; it reports them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wendy_llm.errors import TemplateError, ValuesError
+from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, compile_go_regexp
+from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool
+from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
+from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.values import APP_ID, check_rules, template_variables
+
+if TYPE_CHECKING:
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.template import Template
+
+_KNOWN_TYPES = frozenset({"", "string", "integer", "boolean"})
+_CHECKED_RULES = frozenset({"min", "max", "pattern"})
+
+
+@dataclass(frozen=True)
+class LintWarning:
+    """One finding.  ``line`` is 1-based, None when it cannot be located."""
+
+    file: str
+    line: int | None
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.code}: {self.message}"
+
+
+def _line_of(data: bytes, index: int) -> int:
+    return data.count(b"\n", 0, index) + 1
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _variable_lints(template: Template) -> Iterable[LintWarning]:
+    manifest = template.manifest
+    seen: set[str] = set()
+    for variable in manifest.variables:
+        path = variable.json_path
+        line = manifest.line_of(path)
+        name = variable.name
+        if name in seen:
+            yield LintWarning(
+                MANIFEST_FILE,
+                line,
+                "duplicate-variable",
+                f"variable {name} is declared more than once; wendy init keeps the last one",
+            )
+        seen.add(name)
+        if name == APP_ID:
+            continue
+        if variable.type not in _KNOWN_TYPES:
+            yield LintWarning(
+                MANIFEST_FILE,
+                manifest.line_of((*path, "type")),
+                "unknown-type",
+                f"type {variable.type!r} of {name} is not one wendy init converts "
+                "(integer, boolean): --var values for it stay strings",
+            )
+        yield from _rule_lints(template, variable)
+        yield from _default_lints(template, variable)
+
+
+def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]:
+    manifest = template.manifest
+    path = (*variable.json_path, "validate")
+    rules = variable.validate
+    for key in rules.ignored:
+        yield LintWarning(
+            MANIFEST_FILE,
+            manifest.line_of((*path, key)),
+            "ignored-rule",
+            f"validate.{key} of {variable.name} is ignored by wendy init "
+            "(it checks only min/max on integers and pattern on strings)",
+        )
+    is_int = variable.type == "integer"
+    is_string = variable.type not in ("integer", "boolean")
+    for key, active in (("min", is_int), ("max", is_int), ("pattern", is_string)):
+        if getattr(rules, key) is not None and not active:
+            yield LintWarning(
+                MANIFEST_FILE,
+                manifest.line_of((*path, key)),
+                "ignored-rule",
+                f"validate.{key} of {variable.name} is ignored by wendy init for a variable "
+                f"of type {variable.type or 'string'!r}",
+            )
+    if rules.pattern is not None and is_string:
+        try:
+            compile_go_regexp(rules.pattern)
+        except GoRegexpUnsupported as exc:
+            yield LintWarning(
+                MANIFEST_FILE,
+                manifest.line_of((*path, "pattern")),
+                "invalid-pattern",
+                f"validate.pattern of {variable.name} cannot be checked by this library: {exc}",
+            )
+        except GoRegexpError as exc:
+            yield LintWarning(
+                MANIFEST_FILE,
+                manifest.line_of((*path, "pattern")),
+                "invalid-pattern",
+                f"validate.pattern of {variable.name} is not a Go regexp ({exc}): "
+                "every --var value for it is rejected",
+            )
+
+
+def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarning]:
+    default = variable.default
+    if default is None:
+        return
+    line = template.manifest.line_of((*variable.json_path, "default"))
+    name = variable.name
+    if isinstance(default, float) and math.isfinite(default):
+        shown = go_format_value(default)
+        if "e" in shown:
+            yield LintWarning(
+                MANIFEST_FILE,
+                line,
+                "large-number",
+                f"default of {name} ({_number_text(default)}) renders as {shown}: wendy init "
+                "decodes JSON numbers as float64; use a string default or a smaller number",
+            )
+    typed = typed_like_override(variable)
+    problem: str | None = None
+    if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
+        problem = f"default of {name} ({default!r}) is not a JSON {variable.type}"
+    elif typed is not None and not isinstance(typed, bool):
+        try:
+            check_rules(variable, typed)
+        except ValuesError as exc:
+            problem = f"default of {name} breaks its own rule ({exc})"
+    if problem is not None:
+        yield LintWarning(
+            MANIFEST_FILE, line, "default-invalid", f"{problem}; wendy init never checks defaults"
+        )
+
+
+def typed_like_override(variable: Variable) -> str | int | bool | None:
+    """The default as a ``--var`` of the same value would be typed, or None
+    when no override can express it (e.g. ``1.5`` for an integer)."""
+    default = variable.default
+    if default is None:
+        return None
+    if variable.type == "integer":
+        if isinstance(default, float) and default.is_integer() and abs(default) < 2**63:
+            return int(default)
+        return go_atoi(default) if isinstance(default, str) else None
+    if variable.type == "boolean":
+        if isinstance(default, bool):
+            return default
+        return go_parse_bool(default) if isinstance(default, str) else None
+    return go_format_value(default)
+
+
+_GO_TYPE = {bool: "bool", int: "int", float: "float64", str: "string"}
+
+
+def _picker_lints(template: Template) -> Iterable[LintWarning]:
+    picker = template.picker
+    if picker is None:
+        return
+    names = {v.name for v in template.manifest.variables} | {APP_ID}
+    ids = {q.id for q in picker.questions}
+    whens = [(phase.json_path, phase.when) for phase in picker.phases]
+    for question in picker.questions:
+        line = picker.line_of(question.json_path)
+        whens.append((question.json_path, question.when))
+        if question.id in names:
+            yield LintWarning(
+                PICKER_FILE,
+                line,
+                "shadowed-question",
+                f"question {question.id} is never asked: a template.json variable "
+                f"{question.id} already holds the value",
+            )
+        if question.type in ("radio", "checkbox") and question.options and question.default:
+            parts = (
+                [question.default]
+                if question.type == "radio"
+                else [p.strip() for p in question.default.split(",") if p.strip()]
+            )
+            missing = [p for p in parts if p not in question.option_values]
+            if missing:
+                yield LintWarning(
+                    PICKER_FILE,
+                    picker.line_of((*question.json_path, "default")),
+                    "default-not-option",
+                    f"default {missing[0]!r} of {question.type} question {question.id} "
+                    "is not one of its options",
+                )
+    for path, when in whens:
+        if when is not None and when.question_id not in ids | names:
+            yield LintWarning(
+                PICKER_FILE,
+                picker.line_of((*path, "when")),
+                "unknown-question",
+                f"when refers to {when.question_id!r}, which is neither a question nor a "
+                "variable: it is always false",
+            )
+
+
+def _file_lints(template: Template) -> Iterable[LintWarning]:
+    flags: list[tuple[re.Pattern[bytes], str, str]] = []
+    if template.picker is not None:
+        for question in template.picker.questions:
+            if question.type == "checkbox":
+                for option in question.options:
+                    key = f"{question.id}_{option.value}"
+                    pattern = re.compile(rb"\." + re.escape(key.encode()) + rb"(?![A-Za-z0-9_])")
+                    flags.append((pattern, key, question.id))
+    for source in template.sources:
+        if not source.rendered:
+            index = source.data.find(b"{{.")
+            if index >= 0:
+                yield LintWarning(
+                    source.path,
+                    _line_of(source.data, index),
+                    "copied-template",
+                    "contains '{{.' but wendy init copies this file unrendered (only some "
+                    "extensions and base names are rendered); rename it or drop the "
+                    "template syntax",
+                )
+            continue
+        for pattern, key, qid in flags:
+            match = pattern.search(source.data)
+            if match is not None:
+                yield LintWarning(
+                    source.path,
+                    _line_of(source.data, match.start()),
+                    "checkbox-flags",
+                    f"{key} is set only when {qid} keeps its default: `--var {qid}=...` "
+                    f"skips the question, so wendy init leaves {qid}_<value> unset and this "
+                    "file fails to render",
+                )
+
+
+def _typing_variants(template: Template, base: Mapping[str, object]) -> list[tuple[str, object]]:
+    """(variable, override-typed value) for every variable whose default is
+    typed differently from what a ``--var`` of the same value gives."""
+    out: list[tuple[str, object]] = []
+    for variable in template_variables(template.manifest):
+        default = base.get(variable.name)
+        typed = typed_like_override(variable)
+        if default is None or typed is None or default != variable.default:
+            continue
+        if type(typed) is not type(default):
+            out.append((variable.name, typed))
+    return out
+
+
+def _typing_message(name: str, default: object, typed: object, default_fails: bool) -> str:
+    default_type = _GO_TYPE.get(type(default), type(default).__name__)
+    typed_type = _GO_TYPE.get(type(typed), type(typed).__name__)
+    if default_fails:
+        return (
+            f"works only when {name} is set with --var (a Go {typed_type}); with its default "
+            f"(a Go {default_type}) it fails"
+        )
+    return (
+        f"works only with {name}'s default (a Go {default_type}); set with --var (a Go "
+        f"{typed_type}) it fails"
+    )
+
+
+def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[LintWarning]:
+    from wendy_llm.render.template import render_many_values
+
+    rendered = [s for s in template.sources if s.rendered]
+    if not rendered:
+        return
+    for pick in template.picks():
+        try:
+            base = template.values(CANONICAL_APP_ID, dict(pick.answers), strict=False)
+        except ValuesError as exc:
+            yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+            continue
+        variants = _typing_variants(template, base)
+        maps: list[Mapping[str, object]] = [base]
+        maps += [{**base, name: value} for name, value in variants]
+        results = render_many_values(template, maps, renderer=renderer)
+        for index, source in enumerate(rendered):
+            first = results[0][index]
+            if isinstance(first, TemplateError):
+                yield LintWarning(
+                    source.path,
+                    first.line,
+                    "render-error",
+                    f"pick {pick.slug} fails to render: {first.message}",
+                )
+            elif b"<no value>" in first:
+                yield LintWarning(
+                    source.path,
+                    None,
+                    "no-value",
+                    f"pick {pick.slug} renders '<no value>' (output line "
+                    f"{_line_of(first, first.find(b'<no value>'))}): a key is missing from the "
+                    "data map (the index builtin does not fail on missing keys)",
+                )
+            for (name, typed), variant in zip(variants, results[1:], strict=True):
+                other = variant[index]
+                if isinstance(first, TemplateError) == isinstance(other, TemplateError):
+                    continue
+                error = first if isinstance(first, TemplateError) else other
+                assert isinstance(error, TemplateError)
+                message = _typing_message(
+                    name, base[name], typed, default_fails=isinstance(first, TemplateError)
+                )
+                yield LintWarning(
+                    source.path, error.line, "number-typing", f"{message}: {error.message}"
+                )
+
+
+def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
+    """One warning per (file, line, code, message); render lints repeat per
+    pick, so the pick name is dropped from the key of identical errors."""
+    seen: set[tuple[str, int | None, str, str]] = set()
+    out: list[LintWarning] = []
+    for warning in warnings:
+        message = re.sub(r"^pick \S+ ", "pick ", warning.message)
+        key = (warning.file, warning.line, warning.code, message)
+        if key not in seen:
+            seen.add(key)
+            out.append(warning)
+    return out
+
+
+def lint_template(template: Template, *, renderer: Renderer | None = None) -> list[LintWarning]:
+    """Every warning for ``template`` (see the module docstring)."""
+    return _dedupe(
+        [
+            *_variable_lints(template),
+            *_picker_lints(template),
+            *_file_lints(template),
+            *_render_lints(template, renderer),
+        ]
+    )

@@ -1,0 +1,298 @@
+"""The data map `wendy init` renders with: its non-interactive value assembly.
+
+``build_values`` follows spec section 2 step by step:
+
+1. ``APP_ID`` = the app id (trimmed as Go's ``strings.TrimSpace``; empty is
+   an error).  A ``template.json`` variable named ``APP_ID`` is ignored.
+2. Each ``template.json`` variable in file order: an override is converted
+   by ``type`` (``integer``: ``strconv.Atoi``; ``boolean``:
+   ``strconv.ParseBool``; anything else: the raw string) and validated
+   (integers: ``validate.min``/``max``; strings: ``validate.pattern``, an
+   unanchored Go regexp); else the default as JSON decoding left it
+   (numbers are floats), unvalidated; else an error.
+3. Every override whose key is not yet in the map, as a raw string.
+4. The picker walk: phases then questions in order, skipping those whose
+   ``when`` is false and questions whose id is already in the map; radio:
+   default, else first option, else (required) error; checkbox: ``ID`` =
+   the default string and ``ID_<value>`` = whether the value is in it;
+   input: default, else ``""`` (or, required, an error).
+5. ``when``: false when the question id is not in the map; otherwise the
+   stored value formatted as Go's ``%v`` is compared: ``equals`` (string
+   equality), ``in`` (one of the list), ``contains`` (one of the
+   comma-separated, trimmed parts).
+
+Error texts (``ValuesError``, ``.variable`` names the variable):
+
+- ``invalid value for NAME: expected integer, got "x"`` (the CLI's);
+- ``invalid value for NAME: expected boolean, got "x"`` (assumed: same
+  wording as the integer error);
+- ``NAME must be at least N`` / ``NAME must be at most N`` (the CLI's);
+- ``invalid value for NAME: "x" does not match the pattern P`` (ours: the
+  spec gives none);
+- ``invalid validate.pattern for NAME: error parsing regexp: ...`` (Go's
+  compile error; the spec does not say how the CLI words it);
+- ``missing value for NAME: pass --var NAME=VALUE`` (a variable without a
+  default or override) and ``missing answer for picker question NAME:
+  pass --var NAME=VALUE`` (a required radio/input question without a
+  default).
+
+Strict mode (the library default; ``strict=False`` is the CLI exactly) adds:
+
+- the app id must follow the project-name rule (ASCII letters, digits,
+  ``.``, ``_``, ``-``; not starting with ``-`` or ``.``) and must read as a
+  string in YAML and JSON (not ``true``, ``no``, ``null``, ``123``,
+  ``1e5``, ``0x1F``, ``2024-01-02``, ...), so an unquoted ``{{.APP_ID}}``
+  in a YAML file cannot change its structure (``AppIdError``);
+- a ``--var`` answer to a radio or checkbox question must be one of its
+  option values (each comma-separated part, for a checkbox).  Skipped when
+  a ``template.json`` variable of the same name takes the override.
+
+Assumptions where the spec is silent:
+
+- Pattern matching uses ``wendy_llm.render.goregexp``, a translation of Go's
+  RE2 syntax to Python's ``re`` checked against Go; the few constructs it
+  cannot express (``\\p{...}`` classes) raise a ``ValuesError`` saying so.
+- Duplicate variable names are processed in order, the last one wins (as
+  repeated map assignments do); ``lint`` reports them.
+- A radio question that is not required and has neither default nor
+  options stores nothing.
+- A checkbox default is split on commas and each part trimmed (as
+  ``contains`` does) to decide the ``ID_<value>`` booleans; ``ID`` itself
+  keeps the default string untouched.
+- Because answered questions are skipped, ``--var ID=a,b`` for a checkbox
+  stores the string but never sets the ``ID_<value>`` booleans: only the
+  default selection has them.  This is what the non-interactive CLI does.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+import yaml
+
+from wendy_llm.errors import AppIdError, ValuesError
+from wendy_llm.render.goregexp import GoRegexpError, compile_go_regexp
+from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool, go_quote, go_trim_space
+from wendy_llm.render.manifest import Manifest, Picker, Question, Variable, When
+
+APP_ID = "APP_ID"
+
+_PROJECT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
+# PyYAML resolves YAML 1.1; these are what it misses: the YAML 1.1 booleans
+# y/n and YAML 1.2 core-schema numbers (1e5, 0o17), which go-yaml (used by
+# docker compose) reads as numbers.
+_YAML_BOOL = re.compile(r"[yYnN]")
+_YAML_NUMBER = re.compile(
+    r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+)
+_NO_STRICT_HINT = "pass strict=False (--no-strict) to render exactly as wendy init would"
+
+
+def check_app_id(app_id: str, *, strict: bool = True) -> str:
+    """The app id as the CLI uses it (trimmed); raises ``AppIdError``."""
+    trimmed = go_trim_space(app_id)
+    if not trimmed:
+        raise AppIdError("app id (APP_ID) must not be empty")
+    if not strict:
+        return trimmed
+    if not _PROJECT_NAME.fullmatch(trimmed):
+        raise AppIdError(
+            f"invalid app id {go_quote(trimmed)}: use ASCII letters, digits, '.', '_' and '-', "
+            f"not starting with '-' or '.' (wendy's project-name rule); {_NO_STRICT_HINT}"
+        )
+    kind = _yaml_kind(trimmed)
+    if kind is not None:
+        raise AppIdError(
+            f"app id {go_quote(trimmed)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
+            f"would change the structure of a rendered YAML or JSON file; use an id YAML reads "
+            f"as a string (e.g. {trimmed}-app); {_NO_STRICT_HINT}"
+        )
+    return trimmed
+
+
+@functools.lru_cache(maxsize=1024)
+def _yaml_kind(text: str) -> str | None:
+    """What YAML reads ``text`` as, when that is not a string."""
+    if _YAML_BOOL.fullmatch(text):
+        return "a boolean"
+    if _YAML_NUMBER.fullmatch(text):
+        return "a number"
+    try:
+        parsed = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if isinstance(parsed, str):
+        return None
+    if parsed is None:
+        return "null"
+    if isinstance(parsed, bool):
+        return "a boolean"
+    if isinstance(parsed, int | float):
+        return "a number"
+    return f"a {type(parsed).__name__}"
+
+
+def parse_override(variable: Variable, raw: str) -> str | int | bool:
+    """An override converted by the variable's ``type`` (no rule checks)."""
+    name = variable.name
+    if variable.type == "integer":
+        number = go_atoi(raw)
+        if number is None:
+            raise ValuesError(
+                f"invalid value for {name}: expected integer, got {go_quote(raw)}", variable=name
+            )
+        return number
+    if variable.type == "boolean":
+        flag = go_parse_bool(raw)
+        if flag is None:
+            raise ValuesError(
+                f"invalid value for {name}: expected boolean, got {go_quote(raw)}", variable=name
+            )
+        return flag
+    return raw
+
+
+def check_rules(variable: Variable, value: str | int | bool) -> None:
+    """``validate.min``/``max`` for ints, ``validate.pattern`` for strings."""
+    name = variable.name
+    rules = variable.validate
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if rules.min is not None and value < rules.min:
+            raise ValuesError(f"{name} must be at least {rules.min}", variable=name)
+        if rules.max is not None and value > rules.max:
+            raise ValuesError(f"{name} must be at most {rules.max}", variable=name)
+        return
+    if rules.pattern is None:
+        return
+    try:
+        compiled = compile_go_regexp(rules.pattern)
+    except GoRegexpError as exc:
+        raise ValuesError(f"invalid validate.pattern for {name}: {exc}", variable=name) from None
+    if compiled.search(value) is None:
+        raise ValuesError(
+            f"invalid value for {name}: {go_quote(value)} does not match the pattern "
+            f"{rules.pattern}",
+            variable=name,
+        )
+
+
+def convert_override(variable: Variable, raw: str) -> str | int | bool:
+    """An override converted by the variable's type and validated."""
+    value = parse_override(variable, raw)
+    check_rules(variable, value)
+    return value
+
+
+def _parts(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+def evaluate_when(when: When, values: Mapping[str, object]) -> bool:
+    """Whether a phase/question ``when`` holds for the map so far."""
+    if when.question_id not in values:
+        return False
+    answer = go_format_value(values[when.question_id])
+    if when.kind == "contains":
+        return when.values[0] in _parts(answer)
+    return answer in when.values
+
+
+def _check_options(picker: Picker, overrides: Mapping[str, str], taken: set[str]) -> None:
+    """Strict mode: radio/checkbox answers given as --var must be options."""
+    valid: dict[str, tuple[str, list[str]]] = {}
+    for question in picker.questions:
+        if question.type in ("radio", "checkbox") and question.options:
+            kind, values = valid.setdefault(question.id, (question.type, []))
+            values.extend(v for v in question.option_values if v not in values)
+    for key, raw in overrides.items():
+        if key in taken or key not in valid:
+            continue
+        kind, values = valid[key]
+        wrong = [raw] if kind == "radio" else ([] if not raw.strip() else _parts(raw))
+        bad = [part for part in wrong if part not in values]
+        if bad:
+            raise ValuesError(
+                f"invalid value for {key}: {go_quote(bad[0])} is not an option of {kind} question "
+                f"{key} (valid: {', '.join(values)}); {_NO_STRICT_HINT}",
+                variable=key,
+            )
+
+
+def answer_with_default(question: Question, values: dict[str, object]) -> None:
+    """Store the picker's own answer to an unanswered question."""
+    qid = question.id
+    if question.type == "radio":
+        if question.default:
+            values[qid] = question.default
+        elif question.options:
+            values[qid] = question.options[0].value
+        elif question.required:
+            raise ValuesError(
+                f"missing answer for picker question {qid}: pass --var {qid}=VALUE", variable=qid
+            )
+    elif question.type == "checkbox":
+        chosen = set(_parts(question.default))
+        values[qid] = question.default
+        for option in question.options:
+            values[f"{qid}_{option.value}"] = option.value in chosen
+    elif question.default:
+        values[qid] = question.default
+    elif question.required:
+        raise ValuesError(
+            f"missing answer for picker question {qid}: pass --var {qid}=VALUE", variable=qid
+        )
+    else:
+        values[qid] = ""
+
+
+def walk_picker(picker: Picker, values: dict[str, object]) -> None:
+    """Step 4: answer every reachable, unanswered question with its default."""
+    for phase in picker.phases:
+        if phase.when is not None and not evaluate_when(phase.when, values):
+            continue
+        for question in phase.questions:
+            if question.when is not None and not evaluate_when(question.when, values):
+                continue
+            if question.id in values:
+                continue
+            answer_with_default(question, values)
+
+
+def template_variables(manifest: Manifest) -> tuple[Variable, ...]:
+    """The variables step 2 processes (``APP_ID`` excluded)."""
+    return tuple(v for v in manifest.variables if v.name != APP_ID)
+
+
+def build_values(
+    manifest: Manifest,
+    picker: Picker | None,
+    app_id: str,
+    overrides: Mapping[str, str] | None = None,
+    *,
+    strict: bool = True,
+) -> dict[str, object]:
+    """The data map for one render (see the module docstring)."""
+    overrides = {} if overrides is None else overrides
+    values: dict[str, object] = {APP_ID: check_app_id(app_id, strict=strict)}
+    taken: set[str] = set()
+    for variable in template_variables(manifest):
+        name = variable.name
+        taken.add(name)
+        if name in overrides:
+            values[name] = convert_override(variable, overrides[name])
+        elif variable.default is not None:
+            values[name] = variable.default
+        else:
+            raise ValuesError(f"missing value for {name}: pass --var {name}=VALUE", variable=name)
+    if strict and picker is not None:
+        _check_options(picker, overrides, taken | {APP_ID})
+    for key, raw in overrides.items():
+        if key not in values:
+            values[key] = raw
+    if picker is not None:
+        walk_picker(picker, values)
+    return values

@@ -1,0 +1,1 @@
+"""Where things are in a templates repository: templates, fixtures, git revisions."""

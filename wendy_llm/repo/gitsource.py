@@ -1,0 +1,174 @@
+"""Read a template as it is at a git revision, without touching the work tree.
+
+Three git processes whatever the template's size: ``rev-parse`` resolves
+the revision, ``ls-tree -r -z`` lists the files with their modes, and one
+``cat-file --batch`` streams every blob. Blobs are read raw (no checkout
+filters), which is exactly what a clone at that revision would hold.
+Symbolic links (mode 120000) and submodules (160000) are skipped, as
+``wendy init`` skips anything that is not a regular file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from wendy_llm.errors import GitError, NotAGitRepository, NoTemplateAtRevision, UnknownRevision
+
+if TYPE_CHECKING:
+    from wendy_llm.render.template import Template
+
+_REGULAR_MODES = {"100644", "100755"}
+_TEMPLATE_MANIFEST = "template.json"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A revision as the user wrote it and the commit it resolved to."""
+
+    name: str
+    commit: str
+
+
+def _git(
+    repo: Path, args: Sequence[str], *, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    git = shutil.which("git")
+    if git is None:
+        raise GitError("git is not installed (or not on PATH); it is needed to read revisions")
+    # A fixed, neutral environment: no pager, no prompts, no locale surprises.
+    env = {**os.environ, "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    return subprocess.run(
+        [git, "-C", str(repo), *args], input=stdin, capture_output=True, env=env, check=False
+    )
+
+
+def repo_root(repo: str | os.PathLike[str]) -> Path:
+    """The top of the work tree containing ``repo``."""
+    path = Path(repo)
+    if not path.is_dir():
+        raise NotAGitRepository(f"{path} is not a directory, so not a git repository")
+    proc = _git(path, ["rev-parse", "--show-toplevel"])
+    if proc.returncode != 0:
+        raise NotAGitRepository(
+            f"{path} is not inside a git repository (git says: "
+            f"{proc.stderr.decode(errors='replace').strip()})"
+        )
+    return Path(os.fsdecode(proc.stdout.rstrip(b"\n")))
+
+
+def resolve_revision(repo: Path, revision: str) -> Revision:
+    if not revision or revision.startswith("-"):
+        raise UnknownRevision(f"{revision!r} is not a revision", revision=revision)
+    proc = _git(
+        repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"]
+    )
+    if proc.returncode != 0:
+        raise UnknownRevision(
+            f"unknown revision {revision!r} in {repo}: no commit by that name "
+            "(try a branch, a tag or a commit id; `git log --oneline` lists commits)",
+            revision=revision,
+        )
+    return Revision(name=revision, commit=proc.stdout.decode().strip())
+
+
+def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
+    """Every regular file under ``path`` (repo-relative, posix) at ``revision``.
+
+    Keys are relative to ``path``. Raises NoTemplateAtRevision when there
+    is nothing there.
+    """
+    prefix = PurePosixPath(path).as_posix().strip("/")
+    listing = _git(repo, ["ls-tree", "-r", "-z", "--full-tree", revision.commit, "--", prefix])
+    if listing.returncode != 0:
+        raise GitError(
+            f"git ls-tree failed at {revision.name}: "
+            f"{listing.stderr.decode(errors='replace').strip()}"
+        )
+    entries: list[tuple[str, str]] = []  # (relative path, blob id)
+    for record in listing.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_name = record.partition(b"\t")
+        mode, kind, object_id = meta.decode().split(" ")
+        if kind != "blob" or mode not in _REGULAR_MODES:
+            continue
+        name = os.fsdecode(raw_name)
+        if prefix and not name.startswith(prefix + "/"):
+            continue
+        entries.append((name[len(prefix) + 1 :] if prefix else name, object_id))
+    if not entries:
+        raise NoTemplateAtRevision(
+            f"no template at {revision.name} ({revision.commit[:12]}): "
+            f"{prefix or 'the repository root'} does not exist or holds no files there"
+        )
+    return dict(
+        zip(
+            (rel for rel, _ in entries), _read_blobs(repo, [oid for _, oid in entries]), strict=True
+        )
+    )
+
+
+def _read_blobs(repo: Path, object_ids: Sequence[str]) -> list[bytes]:
+    """Read blobs with one ``git cat-file --batch`` process."""
+    proc = _git(
+        repo, ["cat-file", "--batch"], stdin="".join(f"{oid}\n" for oid in object_ids).encode()
+    )
+    if proc.returncode != 0:
+        raise GitError(f"git cat-file failed: {proc.stderr.decode(errors='replace').strip()}")
+    out, pos, blobs = proc.stdout, 0, []
+    for oid in object_ids:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].decode().split(" ")
+        if len(header) != 3 or header[0] != oid or header[1] != "blob":
+            raise GitError(f"git cat-file answered {' '.join(header)!r} for blob {oid}")
+        size = int(header[2])
+        start = end + 1
+        blobs.append(out[start : start + size])
+        pos = start + size + 1  # each blob is followed by a newline
+    return blobs
+
+
+def template_at_revision(
+    repo: str | os.PathLike[str],
+    revision: str,
+    template_path: str | os.PathLike[str],
+    *,
+    template_id: str | None = None,
+) -> tuple[Template, Revision]:
+    """Load the template at ``template_path`` as it is at ``revision``.
+
+    ``template_path`` is the template directory in the work tree (absolute,
+    or relative to the current directory); its place inside the repository
+    is what is read at the revision. ``template_id`` (default: the
+    directory's name) is the loaded template's id.
+    """
+    from wendy_llm.render.template import template_from_files
+
+    root = repo_root(repo)
+    rev = resolve_revision(root, revision)
+    rel = _repo_relative(root, Path(template_path))
+    files = read_tree(root, rev, rel)
+    if _TEMPLATE_MANIFEST not in files:
+        raise NoTemplateAtRevision(
+            f"no template at {revision} ({rev.commit[:12]}): {rel}/ exists but has no "
+            f"{_TEMPLATE_MANIFEST}"
+        )
+    return template_from_files(template_id or PurePosixPath(rel).name, files), rev
+
+
+def _repo_relative(root: Path, path: Path) -> str:
+    absolute = path if path.is_absolute() else Path.cwd() / path
+    try:
+        rel = Path(os.path.normpath(absolute)).relative_to(root.resolve())
+    except ValueError:
+        try:
+            rel = Path(os.path.normpath(absolute.resolve())).relative_to(root.resolve())
+        except ValueError:
+            raise GitError(f"{path} is not inside the repository {root}") from None
+    return rel.as_posix()

@@ -1,0 +1,1 @@
+"""Turning results into text, JSON, JUnit XML and Markdown (only these and ``cli`` print)."""

@@ -1,0 +1,130 @@
+"""Markdown summaries of a ``check`` run and a ``diff``, for a CI job page.
+
+``wendy-llm check --markdown FILE`` and ``wendy-llm diff --markdown FILE``
+write these; the GitHub workflow appends them to ``$GITHUB_STEP_SUMMARY``,
+so a reviewer sees which picks changed and what failed without opening the
+log. Functions return strings; the CLI writes them.
+
+Job summaries are limited in size (1 MiB per step on GitHub), so the diff
+blocks stop after :data:`MAX_DIFF_CHARS` characters with a note pointing to
+the log and the JSON report. Before that, a change identical in several
+picks is one block naming them, and all blocks together hold at most the
+run's total diff budget (as in the text report).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+
+from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
+from wendy_llm.reports.check import summary_line
+from wendy_llm.reports.diff import group_title, omitted_note
+from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
+
+MAX_DIFF_CHARS = 200_000
+_MAX_FINDINGS = 50
+
+
+def _cell(text: str) -> str:
+    """One table cell: a single line, pipes escaped."""
+    first = text.splitlines()[0] if text else ""
+    return first.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """Inline code that survives backticks in ``text``."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _fenced(lines: Sequence[str], language: str = "") -> list[str]:
+    longest = max((len(line) - len(line.lstrip("`")) for line in lines), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{language}", *lines, fence]
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def check_markdown(report: Report, *, strict: bool = False) -> str:
+    """A verdict line, the counts, and a table of the failures (and, with ``strict``, warnings)."""
+    passed = report.passed(strict=strict)
+    verdict = "passed" if passed else "FAILED"
+    lines = [f"### wendy-llm check: {verdict}", "", summary_line(report), ""]
+    failing: list[Finding] = list(report.errors)
+    if strict:
+        failing += report.warnings
+    if failing:
+        rows = [
+            (
+                _cell(f.template),
+                _cell("(template)" if f.pick == TEMPLATE_WIDE else f.pick),
+                _cell(f.check),
+                _code(f.location) if f.location else "",
+                _cell(f.message),
+            )
+            for f in failing[:_MAX_FINDINGS]
+        ]
+        lines += _table(["template", "pick", "check", "where", "problem"], rows)
+        if len(failing) > _MAX_FINDINGS:
+            lines += ["", f"... and {len(failing) - _MAX_FINDINGS} more: see the job log."]
+        lines.append("")
+    elif report.warnings:
+        lines += [f"{len(report.warnings)} warning(s), not failing the run: see the job log.", ""]
+    return "\n".join(lines)
+
+
+def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
+    """The policy verdict, the picks that are not unchanged, and their diffs (collapsed)."""
+    counts = diff.counts()
+    policy = result.policy
+    if not (policy.expect_unchanged or policy.forbid_removed):
+        verdict = "report only"
+    else:
+        verdict = "policy holds" if result.holds else "policy FAILS"
+    lines = [
+        f"### wendy-llm diff {diff.template_id}: {verdict}",
+        "",
+        f"{diff.base.describe()} → {diff.head.describe()}; scope: {diff.scope.describe()}",
+        "",
+        "Picks: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES),
+        "",
+    ]
+    moved = [p for p in diff.picks if p.status != "unchanged"]
+    if moved:
+        rows = []
+        for p in moved:
+            note = ""
+            if p.slug in result.failing_picks:
+                note = "**fails the policy**"
+            elif p.slug in result.exempted:
+                note = "allowed (`--allow-changed`)"
+            files = ", ".join(f"{_code(f.path)} ({f.status})" for f in p.files)
+            rows.append((_code(p.slug), p.status, files, note))
+        lines += _table(["pick", "status", "files in scope", "gate"], rows)
+        lines.append("")
+    lines += [f"- {_cell(v)}" for v in result.violations]
+    lines += [f"- warning: {_cell(w)}" for w in result.warnings]
+    if result.violations or result.warnings:
+        lines.append("")
+    budget = MAX_DIFF_CHARS
+    shown = diff.shown_diffs()
+    for g in shown.groups:
+        title = html.escape(f"{group_title(g, shown)}: {g.path} ({g.status})")
+        block = [f"<details><summary>{title}</summary>", "", *_fenced([*g.diff], "diff")]
+        block += ["", "</details>", ""]
+        size = sum(len(line) + 1 for line in block)
+        if size > budget:
+            lines.append("(more diffs left out of this summary: see the job log or --json)")
+            break
+        budget -= size
+        lines += block
+    else:
+        if shown.omitted_lines:
+            lines += [omitted_note(shown), ""]
+    return "\n".join(lines)
