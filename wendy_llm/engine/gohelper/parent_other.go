@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+// exitWithParent: only Linux has a parent-death signal; elsewhere the end of
+// input (the parent's pipe closing when it dies) is what stops the helper.
+func exitWithParent() {}
