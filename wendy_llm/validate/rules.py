@@ -40,8 +40,8 @@ from typing import Any
 import yaml
 from jsonschema.exceptions import ValidationError
 
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError
-from wendy_llm.render.gostd import go_format_value
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
 from wendy_llm.validate.documents import Yaml12Loader, yaml_problem
 from wendy_llm.validate.locate import LineIndex
