@@ -193,8 +193,15 @@ def _finite_float(text: str) -> float:
 def _float_int(text: str) -> float:
     value = float(text)  # float("1" + "0" * 400) is inf, not an exception
     if math.isinf(value):
-        raise ValueError(f"number {text[:40]} is out of the float64 range")
+        shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} digits)"
+        raise ValueError(f"number {shown} is out of the float64 range")
     return value
+
+
+def _int(text: str) -> int | float:
+    # int() refuses more than 4300 digits; far fewer already pass float64,
+    # where Go decodes every JSON number, so _float_int reports the range.
+    return int(text) if len(text) <= 400 else _float_int(text)
 
 
 def _decode(data: bytes, file: str) -> tuple[Any, Any, Mapping[JsonPath, tuple[int, int]]]:
@@ -204,7 +211,9 @@ def _decode(data: bytes, file: str) -> tuple[Any, Any, Mapping[JsonPath, tuple[i
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{file}: not valid UTF-8 (byte {exc.start})", file=file) from None
     try:
-        document = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        document = json.loads(
+            text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_int
+        )
         floaty = json.loads(
             text,
             parse_constant=_reject_constant,
