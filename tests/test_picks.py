@@ -111,6 +111,15 @@ def _one_radio(tmp_path: Path, values: list[str]) -> Template:
     return make_template(tmp_path, phases=[phase(radio("M", values))])
 
 
+def test_answers_with_lone_surrogates_get_slugs(tmp_path: Path) -> None:
+    # JSON escapes can spell a lone surrogate ("\udc80"); slugging it must not crash.
+    t = _one_radio(tmp_path, ["\udc80", "\ud800", "é\udc80", "a\udc80", "a\ud800"])
+    slugs = [p.slug for p in t.picks()]
+    assert len(set(slugs)) == 5
+    for slug in slugs:
+        assert_safe(slug)
+
+
 def test_reserved_names_json_suffix_and_length(tmp_path: Path) -> None:
     long_value = "x" * 40 + ":" + "y" * 60
     t = _one_radio(tmp_path, ["con", "NUL.txt", "lpt1", "model.json", long_value, "console"])

@@ -122,7 +122,8 @@ Answer = str | None
 
 
 def _digest(text: str, length: int) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+    # surrogatepass: an answer may hold a lone surrogate (a JSON "\\udc80").
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
 def _dedupe(values: Sequence[_T]) -> list[_T]:
