@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from _engine_helpers import ENDLESS, ENDLESS_DATA, cpu_ticks
 
-from wendy_llm import Renderer
+from wendy_llm import EngineError, Renderer
 
 MiB = 1 << 20
 
@@ -62,7 +62,7 @@ def vm_rss(pid: int) -> int:
 PARENT = textwrap.dedent(
     """
     import os, subprocess, sys
-    from wendy_llm import Renderer
+    from wendy_llm import EngineError, Renderer
     renderer = Renderer(timeout=3600)
     renderer.render("warm", {})
     holder = 0
@@ -121,6 +121,40 @@ def test_the_parent_death_signal_stops_the_helper_when_input_stays_open(
     parent.wait(timeout=60)
     assert is_running(holder)
     assert gone_within(helper, 1.0), "the helper kept rendering after its parent died"
+
+
+def test_closing_the_input_stops_a_running_render() -> None:
+    # A parent that closes the helper's input and lives on (no parent-death
+    # signal): the running request notices within its watch interval.
+    errors: list[Exception] = []
+    with Renderer(timeout=3600) as renderer:
+        renderer.render("warm", {})
+        helper = renderer._slot.helper
+        assert helper is not None and helper.proc.stdin is not None
+        pid = helper.proc.pid
+
+        def render() -> None:
+            try:
+                renderer.render(ENDLESS, ENDLESS_DATA)
+            except EngineError as exc:
+                errors.append(exc)
+
+        worker = threading.Thread(target=render)
+        worker.start()
+        try:
+            wait_until_rendering(pid)
+            helper.proc.stdin.close()
+            stopped = gone_within(pid, 1.0)
+        finally:
+            # The call retries once with a new helper that renders forever
+            # too (and the first one, should it still run): stop them.
+            while worker.is_alive():
+                for proc in (helper.proc, getattr(renderer._slot.helper, "proc", None)):
+                    if proc is not None and proc.poll() is None:
+                        proc.kill()
+                worker.join(timeout=0.05)
+    assert stopped, "the helper kept rendering after its input closed"
+    assert "failed twice" in str(errors[0])
 
 
 def test_the_helper_outlives_the_thread_that_started_it() -> None:

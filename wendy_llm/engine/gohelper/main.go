@@ -7,6 +7,10 @@
 // Option("missingkey=error"), default delimiters, no extra functions, the
 // template named by the file's relative path, data a map[string]interface{}.
 //
+// Files: main.go the protocol and the request loop; render.go rendering and
+// the parse cache; calls.go the Go calls; parent_linux.go (parent_other.go
+// elsewhere) noticing that the parent is gone. Standard library only.
+//
 // It is a long-lived process speaking framed binary messages on stdin/stdout.
 // This comment is the protocol's one definition (wendy_llm/engine/wire.py is
 // the other side). All integers are big-endian.
@@ -30,25 +34,22 @@
 // kind byte), u8 kind, payload (the output, the answer or Go's error text).
 // A malformed request gets a single kindBadRequest record instead.
 //
-// The helper exits when its input ends, at once, even mid-render: its parent
-// closed the pipe or died. See exitWithParent for the parent-death signal.
+// The helper exits when its input ends, at once, even mid-render (see
+// watch): its parent closed the pipe or died. See exitWithParent for the
+// parent-death signal.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"runtime/debug"
-	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"text/template"
 	"time"
 )
@@ -66,6 +67,8 @@ const (
 	// held back longer than this, so the Python side always knows which
 	// render is running and can time out each render on its own.
 	flushInterval = 5 * time.Millisecond
+	// How often a running request checks that its input is still open.
+	watchInterval = 50 * time.Millisecond
 	// The parsed-template cache holds at most this many templates and this
 	// much memory (what parsing them allocated: a parse tree takes 1 to 50
 	// times its text). Clearing it wholesale is simple and only costs a
@@ -79,8 +82,6 @@ const (
 	// A soft ceiling: near it Go collects garbage sooner instead of growing.
 	memoryLimit = 256 << 20
 )
-
-var errTooLarge = errors.New("output too large")
 
 type badRequest struct{ msg string }
 
@@ -161,31 +162,9 @@ func (r *reader) mapValue(depth int) map[string]interface{} {
 	return m
 }
 
-// limitWriter fails the render once it would exceed its budget, so a runaway
-// template cannot exhaust memory.
-type limitWriter struct {
-	buf  *bytes.Buffer
-	left uint64
-}
-
-func (w *limitWriter) Write(p []byte) (int, error) {
-	if uint64(len(p)) > w.left {
-		return 0, errTooLarge
-	}
-	w.left -= uint64(len(p))
-	return w.buf.Write(p)
-}
-
 type job struct {
 	name       string
 	text, data int
-}
-
-// call is one Go function call of an 'E' request.
-type call struct {
-	fn    byte
-	args  []string    // the string arguments
-	value interface{} // 'v' only
 }
 
 type request struct {
@@ -212,6 +191,8 @@ type server struct {
 	buf        bytes.Buffer
 	// Set when a request handled or dropped largeBytes or more.
 	freeMemory bool
+	busy       atomic.Bool // a request is being handled
+	watchdog   *time.Timer // calls watch while busy
 }
 
 func newServer(out io.Writer) *server {
@@ -221,11 +202,10 @@ func newServer(out io.Writer) *server {
 	}
 	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
 	s.flushTimer.Stop()
+	s.watchdog = time.AfterFunc(time.Hour, s.watch)
+	s.watchdog.Stop()
 	return s
 }
-
-// Arguments of each function of an 'E' request (see evaluate).
-var callArgs = map[byte]int{'a': 1, 'b': 1, 'q': 1, 't': 1, 's': 1, 'c': 1, 'r': 2, 'v': 0}
 
 func decodeRequest(payload []byte) (req request) {
 	r := &reader{b: payload}
@@ -234,21 +214,7 @@ func decodeRequest(payload []byte) (req request) {
 	case 'R', 'B':
 		decodeRenders(r, &req)
 	case 'E':
-		req.calls = make([]call, r.count(2))
-		for i := range req.calls {
-			c := &req.calls[i]
-			c.fn = r.u8()
-			n, known := callArgs[c.fn]
-			if !known {
-				r.fail("unknown function %q", c.fn)
-			}
-			for ; n > 0; n-- {
-				c.args = append(c.args, string(r.blob()))
-			}
-			if c.fn == 'v' {
-				c.value = r.value(0)
-			}
-		}
+		req.calls = decodeCalls(r)
 	default:
 		r.fail("unknown op %q", req.op)
 	}
@@ -282,120 +248,6 @@ func decodeRenders(r *reader, req *request) {
 			r.fail("job %d refers to text %d / data %d out of range", i, t, d)
 		}
 		req.jobs[i] = job{name, t, d}
-	}
-}
-
-// evaluate answers one call with the very function the Wendy CLI uses:
-//
-//	'a' strconv.Atoi(s)           -> i64
-//	'b' strconv.ParseBool(s)      -> u8 0 or 1
-//	'v' fmt.Sprintf("%v", value)  -> the text (the argument is a tagged value)
-//	'q' strconv.Quote(s)          -> the text
-//	't' strings.TrimSpace(s)      -> the text
-//	's' the CLI's "contains" split: strings.Split(s, ","), each part
-//	    TrimSpace'd               -> n x (u32 len, part)
-//	'c' regexp.Compile(pattern)   -> nothing
-//	'r' regexp.MatchString(pattern, s) -> u8 0 or 1
-//
-// A Go error (Atoi's, ParseBool's, a regexp's compile error) is the answer's
-// kindCallError payload.
-func evaluate(c call) ([]byte, error) {
-	switch c.fn {
-	case 'a':
-		n, err := strconv.Atoi(c.args[0])
-		return binary.BigEndian.AppendUint64(nil, uint64(int64(n))), err
-	case 'b':
-		b, err := strconv.ParseBool(c.args[0])
-		return flag(b), err
-	case 'v':
-		return []byte(fmt.Sprintf("%v", c.value)), nil
-	case 'q':
-		return []byte(strconv.Quote(c.args[0])), nil
-	case 't':
-		return []byte(strings.TrimSpace(c.args[0])), nil
-	case 's':
-		var out []byte
-		for _, part := range strings.Split(c.args[0], ",") {
-			part = strings.TrimSpace(part)
-			out = binary.BigEndian.AppendUint32(out, uint32(len(part)))
-			out = append(out, part...)
-		}
-		return out, nil
-	case 'c':
-		_, err := regexp.Compile(c.args[0])
-		return nil, err
-	default: // 'r'
-		matched, err := regexp.MatchString(c.args[0], c.args[1])
-		return flag(matched), err
-	}
-}
-
-func flag(b bool) []byte {
-	if b {
-		return []byte{1}
-	}
-	return []byte{0}
-}
-
-var allocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-
-// allocated is the bytes allocated so far (cheap: no stop-the-world).
-func allocated() uint64 {
-	metrics.Read(allocs)
-	return allocs[0].Value.Uint64()
-}
-
-// parse returns the template for (name, text), parsing it only on a cache miss.
-func (s *server) parse(name string, text []byte) (*template.Template, error) {
-	if t, ok := s.cache[name][string(text)]; ok {
-		return t, nil
-	}
-	before := allocated()
-	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
-	if err != nil {
-		return nil, err
-	}
-	// The allocator counts whole spans: a small parse may read as 0 bytes.
-	s.remember(name, string(text), t, max(allocated()-before, uint64(len(text))))
-	return t, nil
-}
-
-// remember caches a parsed template that cost `cost` bytes to build,
-// clearing the cache first when it would outgrow its bounds.
-func (s *server) remember(name, text string, t *template.Template, cost uint64) {
-	if cost > maxCacheBytes {
-		s.freeMemory = true
-		return
-	}
-	if s.cached >= maxCachedTemplates || s.cacheBytes+cost > maxCacheBytes {
-		s.freeMemory = s.freeMemory || s.cacheBytes >= largeBytes
-		s.cache = make(map[string]map[string]*template.Template)
-		s.cached, s.cacheBytes = 0, 0
-	}
-	byText := s.cache[name]
-	if byText == nil {
-		byText = make(map[string]*template.Template)
-		s.cache[name] = byText
-	}
-	byText[text] = t
-	s.cached++
-	s.cacheBytes += cost
-}
-
-// execute renders into s.buf and returns the record kind.
-func (s *server) execute(t *template.Template, data map[string]interface{}, maxOutput uint64) (byte, error) {
-	s.buf.Reset()
-	err := t.Execute(&limitWriter{&s.buf, maxOutput}, data)
-	if s.buf.Len() >= largeBytes {
-		s.freeMemory = true
-	}
-	switch {
-	case err == nil:
-		return kindOK, nil
-	case errors.Is(err, errTooLarge):
-		return kindTooLarge, err
-	default:
-		return kindExecError, err
 	}
 }
 
@@ -472,23 +324,6 @@ func (s *server) answer(payload []byte) {
 	}
 }
 
-// bench executes one parsed template many times and reports the total time,
-// the in-process floor the Python side's per-render cost is compared with.
-func (s *server) bench(t *template.Template, data map[string]interface{}, maxOutput uint64, n int) {
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		if kind, err := s.execute(t, data, maxOutput); err != nil {
-			s.record(kind, []byte(err.Error()))
-			return
-		}
-	}
-	elapsed := time.Since(start)
-	var payload [16]byte
-	binary.BigEndian.PutUint64(payload[:8], uint64(n))
-	binary.BigEndian.PutUint64(payload[8:], uint64(elapsed.Nanoseconds()))
-	s.record(kindBench, payload[:])
-}
-
 func safeDecode(payload []byte) (req request, bad string) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -502,28 +337,37 @@ func safeDecode(payload []byte) (req request, bad string) {
 	return decodeRequest(payload), ""
 }
 
-// readFrames hands each request frame to the main loop, and ends the
-// process when the input ends, even while a render is running: the parent
-// closed the pipe or died, and nobody is left to want the answer.
-func readFrames(in io.Reader, frames chan<- []byte) {
-	r := bufio.NewReaderSize(in, 64<<10)
+// readFrame reads one request frame; the end of input ends the process.
+func readFrame(in *bufio.Reader) []byte {
 	var hdr [4]byte
-	for {
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
-			if err == io.EOF {
-				os.Exit(0) // a clean shutdown
-			}
-			fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
-			os.Exit(2)
+	if _, err := io.ReadFull(in, hdr[:]); err != nil {
+		if err == io.EOF {
+			os.Exit(0) // a clean shutdown
 		}
-		// A fresh buffer each time: the main loop may still be using the last.
-		payload := make([]byte, binary.BigEndian.Uint32(hdr[:]))
-		if _, err := io.ReadFull(r, payload); err != nil {
-			fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
-			os.Exit(2)
-		}
-		frames <- payload
+		fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
+		os.Exit(2)
 	}
+	payload := make([]byte, binary.BigEndian.Uint32(hdr[:]))
+	if _, err := io.ReadFull(in, payload); err != nil {
+		fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
+		os.Exit(2)
+	}
+	return payload
+}
+
+// watch ends the process when the input is closed while a request runs:
+// the parent closed the pipe or died, and nobody is left to want the
+// answer. (Between requests, reading sees the end of input at once.) The
+// main loop reads its input itself: handing frames over from a reader
+// goroutine cost each request a goroutine wake-up (~12 us).
+func (s *server) watch() {
+	if !s.busy.Load() {
+		return
+	}
+	if inputClosed(0) {
+		os.Exit(0)
+	}
+	s.watchdog.Reset(watchInterval)
 }
 
 func main() {
@@ -533,9 +377,13 @@ func main() {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(memoryLimit)
 	s := newServer(os.Stdout)
-	frames := make(chan []byte)
-	go readFrames(os.Stdin, frames)
-	for payload := range frames {
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	for {
+		payload := readFrame(in)
+		s.busy.Store(true)
+		s.watchdog.Reset(watchInterval)
 		s.handle(payload)
+		s.busy.Store(false)
+		s.watchdog.Stop()
 	}
 }

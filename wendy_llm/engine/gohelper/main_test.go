@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -212,5 +215,30 @@ func TestTheParseCacheIsBoundedByBytesAndCount(t *testing.T) {
 	}
 	if s.cached > maxCachedTemplates {
 		t.Fatalf("%d templates cached, bound %d", s.cached, maxCachedTemplates)
+	}
+}
+
+func TestInputClosedSeesAHangupWithoutReading(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checked on Linux only")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if inputClosed(int(r.Fd())) {
+		t.Fatal("an open pipe reads as closed")
+	}
+	w.Write([]byte("pending"))
+	if inputClosed(int(r.Fd())) {
+		t.Fatal("a pipe with data reads as closed")
+	}
+	w.Close()
+	if !inputClosed(int(r.Fd())) {
+		t.Fatal("a closed pipe reads as open")
+	}
+	if data, _ := io.ReadAll(r); string(data) != "pending" {
+		t.Fatalf("the check consumed input: %q left", data)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"unsafe"
 )
 
 // parentEnv names the variable carrying the parent's pid (set by
@@ -14,6 +15,9 @@ import (
 const parentEnv = "WENDY_LLM_PARENT_PID"
 
 const prSetPdeathsig = 1
+
+// pollHangup is POLLHUP: every writer of the pipe has closed it.
+const pollHangup = 0x10
 
 // exitWithParent asks the kernel for SIGHUP when the parent dies, so a
 // killed parent never leaves the helper running, even when a process it
@@ -46,4 +50,18 @@ func exitWithParent() {
 			}
 		}
 	}()
+}
+
+// inputClosed tells, without reading or waiting, whether every writer of
+// the pipe on fd has closed it (poll reports POLLHUP even with no events
+// asked for, and even while unread data remains).
+func inputClosed(fd int) bool {
+	pollfd := struct {
+		fd             int32
+		events, revent int16
+	}{fd: int32(fd)}
+	var timeout syscall.Timespec
+	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pollfd)), 1,
+		uintptr(unsafe.Pointer(&timeout)), 0, 0, 0)
+	return errno == 0 && n == 1 && pollfd.revent&pollHangup != 0
 }
