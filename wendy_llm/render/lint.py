@@ -384,7 +384,8 @@ def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
 
 
 def _go_calls(template: Template) -> Iterator[bytes]:
-    """The Go calls the variable and picker lints make (to prefetch)."""
+    """The Go calls the lints make before the render lints' own value assemblies."""
+    yield gofuncs.call_trim_space(CANONICAL_APP_ID)
     for variable in template.manifest.variables:
         default = variable.default
         if variable.validate.pattern is not None:

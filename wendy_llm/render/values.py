@@ -11,8 +11,8 @@
    unanchored Go regexp); else the default as JSON decoding left it
    (numbers are floats), unvalidated; else an error.  ``Atoi``,
    ``ParseBool``, the regexp, ``%v`` and the trimming are Go's own
-   functions, run in the helper (:mod:`wendy_llm.engine.gofuncs`); one
-   round trip answers all a value assembly needs.
+   functions, run in the helper (:mod:`wendy_llm.engine.gofuncs`): one
+   batch answers steps 1-3, a second (when needed) what ``when`` compares.
 3. Every override whose key is not yet in the map, as a raw string.
 4. The picker walk: phases then questions in order, skipping those whose
    ``when`` is false and questions whose id is already in the map; radio:
