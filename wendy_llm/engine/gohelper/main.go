@@ -70,14 +70,14 @@ const (
 	// How often a running request checks that its input is still open.
 	watchInterval = 50 * time.Millisecond
 	// The parsed-template cache holds at most this many templates and this
-	// much memory (what parsing them allocated: a parse tree takes 1 to 50
-	// times its text). Clearing it wholesale is simple and only costs a
-	// re-parse; a template bigger than the whole budget is not cached.
+	// much memory (see parsedSize: a parse tree takes 1 to 50 times its
+	// text). Clearing it wholesale is simple and only costs a re-parse; a
+	// template bigger than the whole budget is not cached.
 	maxCachedTemplates = 4096
 	maxCacheBytes      = 64 << 20
 	// Buffers that grew past this are dropped after use instead of kept,
-	// and a request that rendered or dropped this much returns the freed
-	// memory to the OS at once rather than keep it for the next peak.
+	// and a request that parsed, rendered or dropped this much returns the
+	// freed memory to the OS at once rather than keep it for the next peak.
 	largeBytes = 4 << 20
 	// A soft ceiling: near it Go collects garbage sooner instead of growing.
 	memoryLimit = 256 << 20

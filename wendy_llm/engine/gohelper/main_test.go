@@ -191,7 +191,7 @@ func TestRenderAndErrorsName(t *testing.T) {
 
 func TestTheParseCacheIsBoundedByBytesAndCount(t *testing.T) {
 	s, out := newTestServer()
-	// Each template allocates about 8 MB to parse: ten of them pass the budget.
+	// Each template's parse tree takes about 11 MB: ten of them pass the budget.
 	big := strings.Repeat("key: {{.A}}\n", 1<<15)
 	for i := 0; i < 10; i++ {
 		records := exchange(t, s, out, renderRequest("big", big+strings.Repeat(" ", i)))
@@ -240,5 +240,19 @@ func TestInputClosedSeesAHangupWithoutReading(t *testing.T) {
 	}
 	if data, _ := io.ReadAll(r); string(data) != "pending" {
 		t.Fatalf("the check consumed input: %q left", data)
+	}
+}
+
+func TestParsedSizeCountsTextAndActions(t *testing.T) {
+	for text, want := range map[string]uint64{
+		"":                 0,
+		"plain text":       10,
+		"{{.A}}":           6 + 250 + 12*6,
+		"a{{.A}}b{{.BB}}c": 16 + 2*250 + 12*(6+7),
+		"unclosed {{.A":    13 + 250 + 12*6, // to the end, as if closed
+	} {
+		if got := parsedSize([]byte(text)); got != want {
+			t.Errorf("parsedSize(%q) = %d, want %d", text, got, want)
+		}
 	}
 }

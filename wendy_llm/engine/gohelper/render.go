@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"runtime/metrics"
 	"text/template"
 	"time"
 )
@@ -28,12 +27,27 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-var allocs = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-
-// allocated is the bytes allocated so far (cheap: no stop-the-world).
-func allocated() uint64 {
-	metrics.Read(allocs)
-	return allocs[0].Value.Uint64()
+// parsedSize estimates the memory a parsed template holds: its text, 250
+// bytes per action and 12 per byte of action text. Measured with Go 1.24,
+// this is 0.9 to 1.7 times the real size for fields, ifs, ranges, printf
+// pipelines and compose files, in a thirtieth of a parse's time. (Reading
+// the allocator's counters instead cost each helper start ~0.1 ms, and they
+// count whole spans.)
+func parsedSize(text []byte) uint64 {
+	size := uint64(len(text))
+	for rest := text; ; {
+		start := bytes.Index(rest, []byte("{{"))
+		if start < 0 {
+			return size
+		}
+		rest = rest[start:]
+		end := bytes.Index(rest, []byte("}}"))
+		if end < 0 {
+			end = len(rest)
+		}
+		size += 250 + 12*uint64(end+2)
+		rest = rest[min(end+2, len(rest)):]
+	}
 }
 
 // parse returns the template for (name, text), parsing it only on a cache miss.
@@ -41,21 +55,20 @@ func (s *server) parse(name string, text []byte) (*template.Template, error) {
 	if t, ok := s.cache[name][string(text)]; ok {
 		return t, nil
 	}
-	before := allocated()
 	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
 	if err != nil {
 		return nil, err
 	}
-	// The allocator counts whole spans: a small parse may read as 0 bytes.
-	s.remember(name, string(text), t, max(allocated()-before, uint64(len(text))))
+	s.remember(name, string(text), t, parsedSize(text))
 	return t, nil
 }
 
 // remember caches a parsed template that cost `cost` bytes to build,
 // clearing the cache first when it would outgrow its bounds.
 func (s *server) remember(name, text string, t *template.Template, cost uint64) {
+	// A large parse leaves as much garbage again (the lexer's items).
+	s.freeMemory = s.freeMemory || cost >= largeBytes
 	if cost > maxCacheBytes {
-		s.freeMemory = true
 		return
 	}
 	if s.cached >= maxCachedTemplates || s.cacheBytes+cost > maxCacheBytes {
