@@ -5,7 +5,7 @@ The CLI converts ``--var`` values with ``strconv.Atoi`` and
 them, splits ``contains`` lists and trims the app id with
 ``strings.TrimSpace``, checks ``validate.pattern`` with ``regexp`` and
 quotes with ``strconv.Quote``.  Each function here is answered by that very
-Go function inside the helper (``evaluate`` in ``gohelper/main.go``), so the
+Go function inside the helper (``evaluate`` in ``gohelper/calls.go``), so the
 rules hold by construction, not by a Python copy.
 
 Answers never change, so they are cached for the process.  ``prefetch``

@@ -269,7 +269,7 @@ def _data_type_error(exc: _Unsupported, where: str) -> DataTypeError:
 
 
 def encode_call(function: bytes, *args: str) -> bytes:
-    """One Go call: the function letter (see ``evaluate`` in ``gohelper/main.go``)
+    """One Go call: the function letter (see ``evaluate`` in ``gohelper/calls.go``)
     and its string arguments.  A string UTF-8 cannot encode raises ``DataTypeError``."""
     out = bytearray(function)
     for arg in args:
