@@ -15,7 +15,7 @@ from _golden_helpers import render, write_files
 
 from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError, TreeWriteError
-from wendy_llm.golden.check import GoldenProblem, check_fixture
+from wendy_llm.golden.template_check import GoldenProblem, check_fixture
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import GoldenManifest, build_fixture
