@@ -44,9 +44,13 @@ class GoldenProblem:
     path: str | None = None
     diff: tuple[str, ...] = ()
 
+    @property
+    def fix(self) -> str:
+        return f"Run: {self.command}"
+
     def message(self) -> str:
         """The full text for a person: summary, diff, then the fix."""
-        return "\n".join([self.summary, *self.diff, f"Run: {self.command}"])
+        return "\n".join([self.summary, *self.diff, self.fix])
 
 
 def check_fixture(
