@@ -348,24 +348,21 @@ def test_stale_picks_and_files_are_each_named(tmp_path: Path) -> None:
     assert all(p.message().endswith(f"Run: {CMD}") for p in problems)
 
 
-def test_a_file_no_longer_rendered_is_stale(tmp_path: Path) -> None:
-    directory = written(tmp_path)
-    now = [
-        render(r.slug, {k: v for k, v in _texts(r).items() if k != "Dockerfile"}, **r.answers)
+def renders_without(path: str) -> list[PickRender]:
+    return [
+        render(r.slug, {k: v for k, v in _texts(r).items() if k != path}, **r.answers)
         for r in renders()
     ]
-    [problem] = check(directory, now)
+
+
+def test_a_file_no_longer_rendered_is_stale(tmp_path: Path) -> None:
+    [problem] = check(written(tmp_path), renders_without("Dockerfile"))
     assert problem.kind == "stale"
     assert "every pick (3): Dockerfile is no longer rendered" in problem.summary
 
 
 def test_the_same_stale_file_in_every_picks_directory_is_one_problem(tmp_path: Path) -> None:
-    directory = written(tmp_path)
-    now = [
-        render(r.slug, {k: v for k, v in _texts(r).items() if k != "compose.yml"}, **r.answers)
-        for r in renders()
-    ]
-    [problem] = check(directory, now)
+    [problem] = check(written(tmp_path), renders_without("compose.yml"))
     assert problem.kind == "stale" and problem.picks == ("alpha", "beta", "gamma")
     assert problem.summary.startswith(
         "stale: template py/t, every pick (3): compose.yml is no longer rendered; its fixture "
