@@ -225,6 +225,11 @@ def cap_total(diffs: Sequence[Sequence[str]], budget: int | None) -> tuple[list[
     return out, omitted
 
 
+def counted(n: int, word: str) -> str:
+    """``1 file``, ``3 files``: how every report counts."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def name_picks(picks: Sequence[str]) -> str:
     """How a diff shared by several picks names them: ``pick a``, ``picks a, b``
     or ``picks a, ..., f and 3 more``."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, counted, total_budget
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.template_check import GoldenProblem, check_fixture
@@ -124,7 +124,7 @@ def check_golden(
                         summary=(
                             f"stale: fixtures of template {template_id}, which no longer "
                             f"exists: {display_path(directory)}/ "
-                            f"({count} file{'' if count == 1 else 's'})"
+                            f"({counted(count, 'file')})"
                         ),
                         fixture=display_path(directory) + "/",
                         command=command,

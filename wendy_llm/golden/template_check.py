@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm.compare.changes import Group, file_diff, group_changes, name_group
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted
 from wendy_llm.errors import GoldenManifestError
 from wendy_llm.golden.fixture_files import FixtureChange, FixtureDir, ProblemKind, in_pick
 from wendy_llm.golden.layout import MANIFEST_NAME, SHARED_DIR, list_files
@@ -69,10 +69,6 @@ def check_fixture(
     diff is cut to ``max_diff_lines``; the caller caps them all together.
     """
     return _FixtureCheck(template_id, directory, renders, all_picks, command, max_diff_lines).run()
-
-
-def _files(count: int) -> str:
-    return f"{count} file" if count == 1 else f"{count} files"
 
 
 class _FixtureCheck:
@@ -233,7 +229,9 @@ class _FixtureCheck:
         problems = []
         for slug in gone:
             count = len(list_files(self.directory / slug))
-            where = f"{self.shown(slug)}/ ({_files(count)})" if count else "its manifest entry"
+            where = (
+                f"{self.shown(slug)}/ ({counted(count, 'file')})" if count else "its manifest entry"
+            )
             problems.append(
                 self.problem(
                     "stale",

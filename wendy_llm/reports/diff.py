@@ -12,16 +12,13 @@ from collections import defaultdict
 
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, ShownDiffs, TemplateDiff
+from wendy_llm.compare.textdiff import counted
 from wendy_llm.reports.terminal import Style
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def omitted_note(shown: ShownDiffs) -> str:
     return (
-        f"{_count(shown.omitted_lines, 'diff line')} not shown (the run's diffs are capped; "
+        f"{counted(shown.omitted_lines, 'diff line')} not shown (the run's diffs are capped; "
         "narrow it with --files, or --max-diff-lines 0)"
     )
 
@@ -71,7 +68,7 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
     if outside:
         lines += ["", "outside the scope (not compared by the gate):"]
         lines += [
-            f"  {path} ({status} in {n} pick{'s' if n != 1 else ''})"
+            f"  {path} ({status} in {counted(n, 'pick')})"
             for (path, status), n in sorted(outside.items())
         ]
 

@@ -7,15 +7,12 @@ template's fixture directory gained, changed and lost.
 
 from __future__ import annotations
 
+from wendy_llm.compare.textdiff import counted
 from wendy_llm.golden.check import GoldenCheck
 from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.golden.update import GoldenUpdate
 from wendy_llm.repo.dirs import display_path
 from wendy_llm.reports.terminal import Style
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _problem(problem: GoldenProblem, style: Style) -> str:
@@ -31,19 +28,19 @@ def check_text(result: GoldenCheck, *, colour: bool = False) -> str:
     scope = ", ".join(c.template_id for c in result.checked) or "no templates"
     if result.ok:
         verb = "matches its" if picks == 1 else "match their"
-        blocks.append(style.ok(f"golden: {scope}: {_count(picks, 'pick')} {verb} fixtures"))
+        blocks.append(style.ok(f"golden: {scope}: {counted(picks, 'pick')} {verb} fixtures"))
     else:
         commands = {p.command for p in result.problems}
         fix = commands.pop() if len(commands) == 1 else result.command
         if result.omitted_diff_lines:
             blocks.append(
-                f"golden: {_count(result.omitted_diff_lines, 'diff line')} not shown (the run's "
+                f"golden: {counted(result.omitted_diff_lines, 'diff line')} not shown (the run's "
                 "diffs are capped; narrow it with --template/--pick, or --max-diff-lines 0)"
             )
         blocks.append(
             style.fail(
-                f"golden: {_count(len(result.problems), 'problem')} in {scope} "
-                f"({_count(picks, 'pick')} checked). Review the diffs above; if the change "
+                f"golden: {counted(len(result.problems), 'problem')} in {scope} "
+                f"({counted(picks, 'pick')} checked). Review the diffs above; if the change "
                 f"is intended, refresh the fixtures and commit them. Run: {fix}"
             )
         )
@@ -59,7 +56,7 @@ def update_text(result: GoldenUpdate, *, colour: bool = False) -> str:
             lines.append(
                 said(
                     f"golden: {t.template_id}: removed {where}/ "
-                    f"({_count(len(t.removed), 'file')}): the template no longer exists"
+                    f"({counted(len(t.removed), 'file')}): the template no longer exists"
                 )
             )
             continue

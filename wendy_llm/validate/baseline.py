@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from wendy_llm.compare.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
 from wendy_llm.compare.scope import FileScope, scope_from_rules
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, name_picks
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted, name_picks
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.canonical import render_picks
 from wendy_llm.render.manifest import MANIFEST_FILE
@@ -156,7 +156,7 @@ def _templates_dir(head_path: str) -> str:
 
 
 def _removed(template_id: str, removed: list[str], shown: str) -> Finding:
-    count = f"{len(removed)} pick{'s' if len(removed) != 1 else ''}"
+    count = counted(len(removed), "pick")
     message = (
         f"template {template_id} no longer has {count} of the stored baseline {shown}: "
         f"{', '.join(removed)}; every baseline pick must still render as before. "
