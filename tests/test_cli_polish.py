@@ -13,7 +13,8 @@ import pytest
 from _cli_helpers import LLM, REPO, cli_env, copy_llm_project, edit, run_in_terminal, run_module
 
 from wendy_llm.cli import main
-from wendy_llm.cli.style import Progress, paint_diff
+from wendy_llm.cli.style import Progress
+from wendy_llm.reports.terminal import Style
 
 COMMANDS = ("render", "picks", "golden", "check", "diff")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -193,10 +194,16 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(broken: Path) -> None
     assert not ANSI.search(no_colour.out) and ANSI.sub("", diff.out) == no_colour.out
 
 
-def test_paint_diff_is_the_identity_without_colour() -> None:
-    text = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\npolicy: none\n"
-    assert paint_diff(text, False) == text
-    assert ANSI.sub("", paint_diff(text, True)) == text
+def test_colour_is_applied_when_formatting_and_only_adds_escapes() -> None:
+    lines = ["note: x", "--- a", "+++ b", "@@ -1 +1 @@", "--- was", "+is", " same"]
+    assert Style(False).diff(lines) == lines
+    painted = Style(True).diff(lines)
+    assert [ANSI.sub("", line) for line in painted] == lines
+    assert painted[0] == "note: x" and painted[-1] == " same"
+    assert painted[1] == "\x1b[1m--- a\x1b[0m" and painted[3] == "\x1b[36m@@ -1 +1 @@\x1b[0m"
+    # After the first hunk, "--- was" is the removed line "-- was", not a header.
+    assert painted[4:6] == ["\x1b[31m--- was\x1b[0m", "\x1b[32m+is\x1b[0m"]
+    assert Style(True).fail("") == ""  # nothing to colour, no escapes
 
 
 # --- progress ----------------------------------------------------------------------

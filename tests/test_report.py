@@ -8,14 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from wendy_llm.reports.check import (
-    format_details,
-    format_table,
-    format_timings,
-    to_json,
-    to_junit,
-    use_colour,
-)
+from wendy_llm.reports.check import format_details, format_table, format_timings
+from wendy_llm.reports.json import check_json, dumps
+from wendy_llm.reports.junit import check_junit
+from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.findings import CheckResult, Finding, Report, error, warning
 
 T = "python/llm"
@@ -103,7 +99,7 @@ def test_timings_slowest_first() -> None:
 
 
 def test_json_shape() -> None:
-    doc = json.loads(to_json(REPORT))
+    doc = json.loads(dumps(check_json(REPORT)))
     assert doc["version"] == 1
     assert (doc["ok"], doc["strict"]) == (False, False)
     assert doc["summary"] == {
@@ -128,7 +124,7 @@ def test_json_shape() -> None:
 
 
 def test_junit_one_case_per_template_pick_check() -> None:
-    root = ET.fromstring(to_junit(REPORT))
+    root = ET.fromstring(check_junit(REPORT))
     assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", "8", "2")
     [suite] = root.findall("testsuite")
     assert (suite.get("name"), suite.get("tests"), suite.get("failures")) == (T, "8", "2")
@@ -153,7 +149,7 @@ def test_junit_one_case_per_template_pick_check() -> None:
 
 
 def test_junit_strict_turns_warnings_into_failures() -> None:
-    root = ET.fromstring(to_junit(REPORT, strict=True))
+    root = ET.fromstring(check_junit(REPORT, strict=True))
     assert root.get("failures") == "3"
 
 

@@ -14,8 +14,11 @@ from wendy_llm.cli.style import (
     write_report,
 )
 from wendy_llm.repo.dirs import DIRECTORY_RULE
-from wendy_llm.reports.check import format_details, format_table, to_json, to_junit, use_colour
+from wendy_llm.reports.check import format_details, format_table
+from wendy_llm.reports.json import check_json, dumps
+from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
+from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.run import run_check
 
 EPILOG = f"""\
@@ -98,12 +101,12 @@ def run(args: argparse.Namespace) -> int:
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.junit:
-        write_report(args.junit, to_junit(report, strict=args.strict), "JUnit report")
+        write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
         write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
     out = sys.stdout
     if args.json:
-        out.write(to_json(report, strict=args.strict))
+        out.write(dumps(check_json(report, strict=args.strict)))
     elif args.quiet:
         details = format_details(report, warnings=args.strict)
         if details:

@@ -1,8 +1,7 @@
-"""Terminal presentation shared by the subcommands: colour, the progress line, files.
+"""Terminal presentation shared by the subcommands: options, the progress line, files.
 
-- Colour: the rule is :func:`wendy_llm.reports.check.use_colour` (a terminal, and
-  ``NO_COLOR`` unset or empty); :func:`paint_diff` colours the text reports
-  of ``golden`` and ``diff`` line by line, so the formatters stay plain.
+- Colour is not here: :mod:`wendy_llm.reports.terminal` holds the rule and
+  the report formatters apply it.
 - Progress: :class:`Progress` shows one self-erasing status line on stderr
   while a slow step runs, only when stderr is a terminal, only once the step
   has taken a moment, and never with ``--quiet``.
@@ -13,7 +12,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 import threading
@@ -25,17 +23,7 @@ from typing import TextIO
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.reports.check import (
-    BOLD,
-    BOLD_RED,
-    CYAN,
-    GREEN,
-    RED,
-    RESET,
-    YELLOW,
-    is_terminal,
-    use_colour,
-)
+from wendy_llm.reports.terminal import is_terminal
 
 __all__ = [
     "Progress",
@@ -43,14 +31,8 @@ __all__ = [
     "add_max_diff_lines",
     "add_quiet",
     "directories",
-    "paint_diff",
-    "use_colour",
     "write_report",
 ]
-
-# Golden problems start with their kind; the policy verdict ends the diff report.
-_PROBLEM = re.compile(r"^(changed|missing|stale|invalid):")
-_PICK_STATUS = re.compile(r"^(  \S+\s+)(unchanged|changed|added|removed)\b")
 
 
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -121,42 +103,6 @@ def directories(args: argparse.Namespace) -> tuple[Path, Path]:
             f"two templates directories: {positional} and --templates-dir {option}; give one"
         )
     return resolve_dirs(positional if positional is not None else option, args.golden_dir)
-
-
-def _paint_line(line: str) -> str:
-    if line.startswith(("+++ ", "--- ")):
-        return f"{BOLD}{line}{RESET}"
-    if line.startswith("@@"):
-        return f"{CYAN}{line}{RESET}"
-    if line.startswith("+"):
-        return f"{GREEN}{line}{RESET}"
-    if line.startswith("-"):
-        return f"{RED}{line}{RESET}"
-    problem = _PROBLEM.match(line)
-    if problem:
-        return f"{BOLD_RED}{problem.group(0)}{RESET}{line[problem.end() :]}"
-    if line.startswith("policy: ") or line.startswith("golden: "):
-        failed = " FAILS" in line or " problem" in line
-        return f"{BOLD_RED if failed else GREEN}{line}{RESET}"
-    status = _PICK_STATUS.match(line)
-    if status:
-        word = status.group(2)
-        colour = {"unchanged": "", "changed": YELLOW, "added": GREEN, "removed": RED}[word]
-        if "[FAILS the policy]" in line:
-            colour = BOLD_RED
-        if colour:
-            head = status.group(1)
-            return f"{head}{colour}{word}{RESET}{line[status.end() :]}"
-    if line.startswith("warning: "):
-        return f"{YELLOW}{line}{RESET}"
-    return line
-
-
-def paint_diff(text: str, colour: bool) -> str:
-    """Colour a ``golden --check`` or ``diff`` text report (unchanged when not ``colour``)."""
-    if not colour:
-        return text
-    return "\n".join(_paint_line(line) for line in text.split("\n"))
 
 
 def write_report(path: str, text: str, what: str) -> Path:
