@@ -280,7 +280,11 @@ def _check_sources(
         for raw in ins.args[:-1]:
             if raw.startswith("<<"):
                 continue  # a heredoc: its content is in the Dockerfile
-            source = expand(raw, scope, build.dockerfile.escape)
+            try:
+                source = expand(raw, scope, build.dockerfile.escape)
+            except ExpansionError as exc:
+                problems.add((ins.line, f"{ins.keyword} source {raw!r}: {exc}", True))
+                continue
             if not source.exact or _is_remote(ins.keyword, source.text):
                 continue
             resolved = context.resolve(source.text)
