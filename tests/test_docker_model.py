@@ -26,7 +26,15 @@ def test_instructions_lines_flags_and_forms() -> None:
     assert found == [
         ("FROM", ("golang:1.23", "AS", "build"), ("--platform=$BUILDPLATFORM",), False, 2, 2, None),
         ("RUN", ("echo one   two",), (), False, 3, 5, None),
-        ("COPY", ("/out/app", "/usr/local/bin/"), ("--from=build", "--chmod=755"), True, 6, 6, None),  # noqa: E501
+        (
+            "COPY",
+            ("/out/app", "/usr/local/bin/"),
+            ("--from=build", "--chmod=755"),
+            True,
+            6,
+            6,
+            None,
+        ),
         ("ONBUILD", ("make",), (), False, 7, 7, "RUN"),
     ]
     copy = parse(text).instructions[2]
