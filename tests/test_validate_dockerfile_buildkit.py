@@ -241,6 +241,20 @@ def test_what_buildkit_refuses(text: str, message: str) -> None:
     assert any(m.endswith(message) for _, severity, m in found if severity == "error"), found
 
 
+def test_stages_that_build_on_each_other_in_a_circle_fail() -> None:
+    text = "FROM b AS a\nFROM a AS b\nFROM a\n"
+    assert [(line, m) for line, _, m in check(text)] == [
+        (1, "circular dependency: stage a builds FROM itself"),
+        (2, "circular dependency: stage b builds FROM itself"),
+    ]
+
+
+def test_a_dockerfile_that_is_not_utf8_is_still_checked() -> None:
+    tree = {"svc/Dockerfile": b"# caf\xe9\nFROM debian:12\nCOPY a.txt /\n"}
+    found = validate_dockerfiles(tree)
+    assert [(f.line, f.severity) for f in found] == [(None, "warning"), (3, "error")]
+
+
 def test_a_stage_reference_that_resolves_to_nothing_fails() -> None:
     text = "FROM debian:12 AS run-cpu\nFROM run-${FLAVOUR}\n"
     # FLAVOUR is not a global ARG, so FROM sees it empty: ``run-`` is no stage.

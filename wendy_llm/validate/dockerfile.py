@@ -75,8 +75,10 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
         try:
             text = tree[path].decode("utf-8")
         except UnicodeDecodeError as exc:
-            findings.append(error(CHECK, f"not UTF-8: {exc}", path))
-            continue
+            # BuildKit reads bytes; only this check needs text.
+            message = f"not UTF-8 ({exc}): checked with the bad bytes replaced"
+            findings.append(warning(CHECK, message, path))
+            text = tree[path].decode("utf-8", "replace")
         context = contexts.get(path, str(PurePosixPath(path).parent))
         ignore_path = _dockerignore_path(paths, path, context)
         ignore_text = tree[ignore_path].decode("utf-8", "replace") if ignore_path else ""
@@ -106,7 +108,8 @@ def _validate_cached(
     ignore_text: str,
 ) -> tuple[Finding, ...]:
     # Picks usually render the same Dockerfiles into the same file layout;
-    # the result depends on nothing else (file contents do not matter).
+    # the result depends on nothing else (of other files, only which exist
+    # and the .dockerignore matter).
     try:
         ignore = DockerIgnore(ignore_text)
     except DockerIgnoreError as exc:
@@ -231,6 +234,15 @@ def _combo_problems(build: Build, combo: Mapping[str, str], context: BuildContex
 
 def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
     base = build.base(stage.index)
+    seen: set[int] = set()
+    parent = base.stage
+    while parent is not None and parent not in seen:
+        seen.add(parent)
+        parent = build.base(parent).stage
+    if stage.index in seen:
+        message = f"circular dependency: stage {stage.name} builds FROM itself{{combo}}"
+        problems.add((stage.line, message, True))
+        return
     names = variables_in(stage.base)
     shown = " ".join(f"{n}={build.meta.get(n) or ''}" for n in names)
     if base.stage is not None or not names or not base.expansion.exact:
