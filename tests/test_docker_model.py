@@ -83,6 +83,10 @@ def test_stages_names_platforms_and_the_final_base_image() -> None:
     assert dockerfile.final_base_image() == "debian:12"
     assert dockerfile.final_base_image({"BASE": "ubuntu:24.04"}) == "ubuntu:24.04"
     assert dockerfile.final_base_image(target="test") == "debian:12"
+    assert dockerfile.built_stage().index == 2
+    assert dockerfile.built_stage("TEST").index == 1
+    with pytest.raises(KeyError):
+        dockerfile.built_stage("nope")
 
 
 def test_a_base_image_from_a_platform_argument_is_unknown() -> None:

@@ -133,6 +133,10 @@ class Dockerfile:
     def stage_named(self, name: str) -> Stage | None:
         return next((s for s in self.stages if s.name == name.lower()), None)
 
+    def built_stage(self, target: str | None = None) -> Stage:
+        """The stage ``docker build`` builds: the last, or ``--target``'s (KeyError if none)."""
+        return self.stages[self.build().target(target)]
+
     def build(self, build_args: Mapping[str, str] | None = None) -> Build:
         """This Dockerfile built with ``build_args`` (``--build-arg`` values)."""
         return Build(self, dict(build_args or {}))
