@@ -110,13 +110,48 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
+class _Interrupts:
+    """SIGINT, SIGTERM and SIGHUP end the script through its ``finally``
+    blocks (as ``KeyboardInterrupt``), but never between starting a process
+    and taking note of it: there they wait until the note is taken, so no
+    process is left behind unknown."""
+
+    deferring = False
+    pending = False
+
+    @classmethod
+    def install(cls) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, cls._handle)
+
+    @classmethod
+    def _handle(cls, signum: int, frame: FrameType | None) -> None:
+        if cls.deferring:
+            cls.pending = True
+            return
+        raise KeyboardInterrupt
+
+    @classmethod
+    @contextmanager
+    def deferred(cls) -> Iterator[None]:
+        cls.deferring = True
+        try:
+            yield
+        finally:
+            cls.deferring = False
+            if cls.pending:
+                cls.pending = False
+                raise KeyboardInterrupt
+
+
 @contextmanager
 def cpu_load(processes: int) -> Iterator[list[int]]:
     """``processes`` busy loops for the duration of the block; their ids."""
     started: list[subprocess.Popen[bytes]] = []
     try:
         for _ in range(processes):
-            started.append(subprocess.Popen([sys.executable, "-c", BUSY_LOOP]))
+            with _Interrupts.deferred():
+                started.append(subprocess.Popen([sys.executable, "-c", BUSY_LOOP]))
         yield [p.pid for p in started]
     finally:
         for proc in started:
@@ -125,31 +160,29 @@ def cpu_load(processes: int) -> Iterator[list[int]]:
             proc.wait()
 
 
-def _on_terminate(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM/SIGHUP end the script through the `finally` blocks, like Ctrl-C.
-    raise KeyboardInterrupt
-
-
 def run_step(name: str, command: str, cwd: Path, log: Path) -> Step:
     """Run ``command`` in ``cwd`` with its output in ``log``; print the verdict."""
     print(f"{name}: {command} ...", flush=True)
     started = time.monotonic()
+    proc: subprocess.Popen[bytes] | None = None
     with log.open("wb") as sink:
-        # Its own process group, so an interruption stops make and pytest too.
-        proc = subprocess.Popen(
-            command,
-            shell=True,
-            cwd=cwd,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
         try:
+            with _Interrupts.deferred():
+                # Its own process group, so an interruption stops make and pytest too.
+                proc = subprocess.Popen(
+                    command,
+                    shell=True,
+                    cwd=cwd,
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
             status = proc.wait()
         except BaseException:
-            with contextlib.suppress(ProcessLookupError):  # the whole group already ended
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+            if proc is not None:
+                with contextlib.suppress(ProcessLookupError):  # the whole group already ended
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
             raise
     step = Step(name, status, time.monotonic() - started, log)
     verdict = "PASS" if step.passed else "FAIL"
@@ -189,8 +222,7 @@ def report(check: Step, runs: Sequence[Step], load: int) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    signal.signal(signal.SIGTERM, _on_terminate)
-    signal.signal(signal.SIGHUP, _on_terminate)
+    _Interrupts.install()
     work = Path(tempfile.mkdtemp(prefix="wendy-loaded-suite-"))
     ok = False
     try:
