@@ -173,7 +173,7 @@ def scripted_clock(work: Path, run_seconds: Sequence[int]) -> tuple[Rule, dict[s
     """The script's clock, scripted: vLLM start ``i`` lasts ``run_seconds[i]``.
 
     The script reads the time through ``now_ms``: bash's ``EPOCHREALTIME``,
-    or ``date +%s`` where bash has none (its documented fallback). A
+    or ``date +%s`` where bash has none (the script's own fallback). A
     ``BASH_ENV`` file unsets ``EPOCHREALTIME`` before the script runs, and a
     ``date`` stub answers the two readings around each vLLM run (before,
     after) from this list. Returns the rule and the environment to add.
