@@ -4,6 +4,7 @@ the CPU load it started (and the run in progress when interrupted)."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -29,9 +30,18 @@ def source(tmp_path: Path) -> Path:
     return repo
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _env(tmp_path: Path) -> dict[str, str]:
+    """The script's work directory (clone and logs, kept on failure) in ``tmp_path``."""
+    return {**os.environ, "TMPDIR": str(tmp_path)}
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_env(tmp_path),
     )
 
 
@@ -50,11 +60,13 @@ def _busy(pid: int) -> bool:
     return b"while True: pass" in cmdline
 
 
-def test_runs_the_suite_in_a_fresh_clone_under_load_and_reports_each_run(source: Path) -> None:
+def test_runs_the_suite_in_a_fresh_clone_under_load_and_reports_each_run(
+    source: Path, tmp_path: Path
+) -> None:
     (source / "marker").unlink()  # only the clone (the committed HEAD) has it now
     suite = "test -f marker && echo '=========== 3 passed, 1 skipped in 0.10s ==========='"
     result = _run(
-        "--source", str(source), "--runs", "2",
+        tmp_path, "--source", str(source), "--runs", "2",
         "--check-command", "test -f marker", "--suite-command", suite,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -68,12 +80,14 @@ def test_runs_the_suite_in_a_fresh_clone_under_load_and_reports_each_run(source:
     assert not [pid for pid in pids if _busy(pid)], "a busy loop outlived the script"
 
 
-def test_a_failing_run_fails_the_script_and_names_the_failed_tests(source: Path) -> None:
+def test_a_failing_run_fails_the_script_and_names_the_failed_tests(
+    source: Path, tmp_path: Path
+) -> None:
     suite = (
         "echo 'FAILED tests/test_x.py::test_y - boom'; "
         "echo '==== 1 failed, 2 passed in 0.20s ===='; exit 1"
     )
-    result = _run("--source", str(source), "--runs", "1", "--check-command", "true",
+    result = _run(tmp_path, "--source", str(source), "--runs", "1", "--check-command", "true",
                   "--suite-command", suite)  # fmt: skip
     assert result.returncode == 1
     assert "run 1/1: FAIL in " in result.stdout
@@ -90,7 +104,7 @@ def test_an_interrupted_script_stops_the_load_and_the_run(source: Path, tmp_path
     proc = subprocess.Popen(
         [sys.executable, str(SCRIPT), "--source", str(source), "--runs", "1",
          "--check-command", "true", "--suite-command", suite],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
     )  # fmt: skip
     try:
         guard = time.monotonic() + 120  # a hang guard only
