@@ -7,6 +7,18 @@ exit code 2 (bad input) and failed checks to exit code 1.
 
 from __future__ import annotations
 
+import json
+
+
+def quoted(text: str) -> str:
+    """``text`` as a message shows a user's value: in double quotes, with quotes,
+    backslashes and control characters escaped so the message stays one line.
+
+    One spelling for every message (not Python's ``repr``, which switches
+    between quote styles and prints Python escapes).
+    """
+    return json.dumps(text, ensure_ascii=False)
+
 
 class WendyLlmError(Exception):
     """Base class: anything wrong with the input or the environment."""

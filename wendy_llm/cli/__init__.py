@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
 from wendy_llm.errors import WendyLlmError
 
 EXIT_FAILED = 1
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 
 
@@ -39,8 +39,8 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="wendy-llm",
+    parser = WendyArgumentParser(
+        prog=PROG,
         description=(
             "Render Wendy templates exactly as `wendy init` does, and gate template changes."
         ),

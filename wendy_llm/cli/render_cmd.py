@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
+from wendy_llm.errors import quoted
 from wendy_llm.render.template import load_template
 
 JSON_VERSION = 1
@@ -37,7 +38,7 @@ unknown pick, a render error, a non-empty --out).
 def _parse_var(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {quoted(text)}")
     return key, value
 
 
