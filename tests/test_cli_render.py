@@ -67,9 +67,8 @@ def test_render_refuses_a_non_empty_out_unless_forced(
     args = ["render", str(LLM), "--app-id", "my-app", "--out", str(out)]
     code, _, stderr = run(args, capsys)
     assert code == 2
-    assert stderr == (
-        f"wendy-llm: error: {out}: directory is not empty; pass overwrite=True (--force) to "
-        "replace it\n"
+    assert (
+        stderr == f"wendy-llm: error: {out}: directory is not empty; pass --force to replace it\n"
     )
     code, _, stderr = run([*args, "--force"], capsys)
     assert code == 0, stderr

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
-from wendy_llm.errors import quoted
+from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError, quoted
 from wendy_llm.render.template import load_template
 
 JSON_VERSION = 1
@@ -84,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in warnings:
             print(f"wendy-llm: warning: {warning}", file=sys.stderr)
-    out = tree.write(args.out, overwrite=args.force)
+    try:
+        out = tree.write(args.out, overwrite=args.force)
+    except OutputDirNotEmpty as exc:
+        raise WendyLlmError(
+            f"{exc.path}: directory is not empty; pass --force to replace it"
+        ) from None
     if args.json:
         document = {
             "version": JSON_VERSION,

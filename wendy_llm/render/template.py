@@ -35,7 +35,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
-from wendy_llm.errors import RenderError, TemplateError, TemplateLoadError
+from wendy_llm.errors import (
+    PathCollisionError,
+    RenderError,
+    TemplateError,
+    TemplateLoadError,
+    quoted,
+)
 from wendy_llm.render.manifest import (
     MANIFEST_FILE,
     PICKER_FILE,
@@ -50,6 +56,7 @@ from wendy_llm.render.tree import (
     is_excluded,
     is_rendered,
     output_path,
+    path_conflict,
     walk_key,
 )
 from wendy_llm.render.values import build_values
@@ -149,7 +156,8 @@ class Template:
             files[out] = RenderedFile(
                 path=out, data=result, rendered=source.rendered, source=source.path
             )
-        return RenderedTree(files)
+        _refuse_collisions(files, app_id)
+        return RenderedTree(files, template_root=self.root)
 
     def render_sources(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
@@ -181,6 +189,23 @@ class Template:
         from wendy_llm.render.lint import lint_template
 
         return lint_template(self, renderer=renderer)
+
+
+def _refuse_collisions(files: Mapping[str, RenderedFile], app_id: str) -> None:
+    """A file where another file needs a directory fails in ``wendy init`` too:
+    name both template paths and the app id before anything is written."""
+    conflict = path_conflict(files)
+    if conflict is None:
+        return
+    file, other = (files[path] for path in conflict)
+    raise PathCollisionError(
+        f"app id {quoted(app_id)} makes two template paths collide: {file.source} is "
+        f"written as the file {file.path}, and {other.source} as {other.path}, inside it "
+        "(wendy init fails here too); choose another app id",
+        file=file.source,
+        other=other.source,
+        app_id=app_id,
+    )
 
 
 def _read_tree(root: Path) -> dict[str, bytes]:
