@@ -23,7 +23,10 @@ from pathlib import Path
 
 import yaml
 
+from wendy_llm.bounded import yaml_load
 from wendy_llm.errors import DiffError
+
+_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def scope_from_rules(path: Path) -> FileScope:
     if not path.is_file():
         return FileScope()
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = yaml_load(path.read_text(encoding="utf-8"), _SAFE_LOADER)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise DiffError(f"{path}: cannot read the rules file: {exc}") from None
     if doc is None:

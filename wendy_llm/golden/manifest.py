@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError
 from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
@@ -198,9 +199,11 @@ def _as_str(value: object, source: str, where: str) -> str:
 
 def _parse(data: bytes, source: str) -> GoldenManifest:
     try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(source, str(exc)) from None
+        raw = json_loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _fail(source, f"not UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(source, f"line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     top = _as_dict(raw, source, "the document")
     version = top.get("format")
     if version != FORMAT_VERSION:

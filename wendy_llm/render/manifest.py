@@ -55,6 +55,7 @@ from typing import Any, Literal, cast
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
 from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
 
@@ -204,8 +205,8 @@ def _decode(data: bytes, file: str) -> tuple[Any, Any, Mapping[JsonPath, tuple[i
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{file}: not valid UTF-8 (byte {exc.start})", file=file) from None
     try:
-        document = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-        floaty = json.loads(
+        document = json_loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        floaty = json_loads(
             text,
             parse_constant=_reject_constant,
             parse_float=_finite_float,

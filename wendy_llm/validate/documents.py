@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import yaml
 
+from wendy_llm.bounded import json_loads, yaml_load
 from wendy_llm.render.jsonpos import value_positions
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
@@ -120,7 +121,7 @@ def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
     if isinstance(text, Finding):
         return Parsed(path, None, text, LineIndex({}))
     try:
-        value = yaml.load(text, Loader=Yaml12Loader)
+        value = yaml_load(text, Yaml12Loader)
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
         return Parsed(path, None, error(check, f"YAML: {problem}", path, line), LineIndex({}))
@@ -150,7 +151,7 @@ def parse_json(path: str, data: bytes, *, check: str = "wendy-json") -> Parsed:
     if isinstance(text, Finding):
         return Parsed(path, None, text, LineIndex({}))
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates)
+        value = json_loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         message = f"JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         return Parsed(path, None, error(check, message, path, exc.lineno), LineIndex({}))

@@ -40,6 +40,7 @@ from typing import Any
 import yaml
 from jsonschema.exceptions import ValidationError
 
+from wendy_llm.bounded import yaml_load
 from wendy_llm.errors import RulesError
 from wendy_llm.render.gostd import go_format_value
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
@@ -149,7 +150,7 @@ def load_rules(path: Path, *, display: str | None = None) -> Rules:
 def parse_rules(text: str, path: str) -> Rules:
     """Parse rules text; ``path`` names the file in messages."""
     try:
-        data = yaml.load(text, Loader=Yaml12Loader)
+        data = yaml_load(text, Yaml12Loader)
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
         location = path if line is None else f"{path}:{line}"
