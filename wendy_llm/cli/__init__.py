@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from wendy_llm.cli.output import never_fail_on_text
 from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
 from wendy_llm.errors import WendyLlmError
 
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    never_fail_on_text(sys.stdout)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from wendy_llm.cli.output import json_report
 from wendy_llm.cli.style import (
     Progress,
     add_directories,
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         write_report(args.markdown, diff_markdown(diff, result), "Markdown summary")
     if args.json:
-        print(json.dumps(diff_json(diff, result), indent=2))
+        print(json_report(diff_json(diff, result)))
     else:
         text = diff_failures_text(diff, result) if args.quiet else diff_text(diff, result)
         print(paint_diff(text, use_colour(sys.stdout)), end="")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
 
+from wendy_llm.cli.output import json_report
 from wendy_llm.cli.style import (
     Progress,
     add_directories,
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.json:
-        print(json.dumps(check_json(result), indent=2))
+        print(json_report(check_json(result)))
     elif not (args.quiet and result.ok):
         print(paint_diff(check_text(result), use_colour(sys.stdout)), end="")
     return 0 if result.ok else 1
@@ -110,7 +110,7 @@ def _update(args: argparse.Namespace) -> int:
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
         result = update_golden(*directories(args), template_ids=args.templates)
     if args.json:
-        print(json.dumps(update_json(result), indent=2))
+        print(json_report(update_json(result)))
     elif not args.quiet:
         print(paint_diff(update_text(result), use_colour(sys.stdout)), end="")
     return 0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from wendy_llm.cli.output import json_report
 from wendy_llm.cli.style import add_quiet
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template, load_template
@@ -46,7 +46,7 @@ def picks_json(template: Template, picks: list[Pick]) -> str:
         "template": template.id,
         "picks": [{"slug": pick.slug, "answers": dict(pick.answers)} for pick in picks],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json_report(document)
 
 
 def picks_text(picks: list[Pick]) -> str:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
+from wendy_llm.cli.output import json_report
 from wendy_llm.cli.style import add_quiet
 from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError, quoted
-from wendy_llm.render.template import load_template
+from wendy_llm.render.lint import LintWarning
+from wendy_llm.render.template import Template, load_template
+from wendy_llm.render.tree import RenderedTree
 
 JSON_VERSION = 1
 
@@ -84,31 +88,45 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in warnings:
             print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+    # Everything printed afterwards is ready before the tree is written, so
+    # nothing can fail once it is (write_tree returns this same path).
+    out = Path(os.path.abspath(args.out))
+    if args.json:
+        report = json_report(_document(template, args.app_id, out, overrides, tree, warnings))
+    else:
+        rendered = sum(1 for item in tree.files.values() if item.rendered)
+        copied = len(tree) - rendered
+        report = f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)"
     try:
-        out = tree.write(args.out, overwrite=args.force)
+        tree.write(out, overwrite=args.force)
     except OutputDirNotEmpty as exc:
         raise WendyLlmError(
             f"{exc.path}: directory is not empty; pass --force to replace it"
         ) from None
-    if args.json:
-        document = {
-            "version": JSON_VERSION,
-            "template": template.id,
-            "app_id": args.app_id,
-            "out": str(out),
-            "answers": overrides,
-            "files": [
-                {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
-                for f in tree.files.values()
-            ],
-            "warnings": [
-                {"file": w.file, "line": w.line, "code": w.code, "message": w.message}
-                for w in warnings
-            ],
-        }
-        print(json.dumps(document, indent=2, ensure_ascii=False))
-    elif not args.quiet:
-        rendered = sum(1 for item in tree.files.values() if item.rendered)
-        copied = len(tree) - rendered
-        print(f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)")
+    if args.json or not args.quiet:
+        print(report)
     return 0
+
+
+def _document(
+    template: Template,
+    app_id: str,
+    out: Path,
+    overrides: dict[str, str],
+    tree: RenderedTree,
+    warnings: list[LintWarning],
+) -> dict[str, object]:
+    return {
+        "version": JSON_VERSION,
+        "template": template.id,
+        "app_id": app_id,
+        "out": str(out),
+        "answers": overrides,
+        "files": [
+            {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
+            for f in tree.files.values()
+        ],
+        "warnings": [
+            {"file": w.file, "line": w.line, "code": w.code, "message": w.message} for w in warnings
+        ],
+    }

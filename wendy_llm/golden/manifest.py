@@ -131,8 +131,14 @@ def _record_obj(record: FileRecord) -> dict[str, object]:
 
 
 def dump_json(obj: object) -> bytes:
-    """The one JSON style of fixtures: sorted keys, indent 2, final newline."""
-    return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    """The one JSON style of fixtures: sorted keys, indent 2, final newline, UTF-8.
+
+    A file name that is not UTF-8 holds lone surrogates (``\\udcff``);
+    ``backslashreplace`` writes each as that JSON escape, which reads back
+    as the same surrogate.
+    """
+    text = json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)
