@@ -19,10 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _cli_helpers import copy_llm_project
 from _template_helpers import make_template, write_files
 
+import wendy_llm.render.tree as tree_module
 from wendy_llm.cli import main
 from wendy_llm.errors import OutputDirRefused, PathCollisionError, TreeWriteError
+from wendy_llm.golden import update_golden
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.tree import RenderedFile, RenderedTree
 
@@ -324,10 +327,6 @@ def test_a_255_byte_output_name_can_be_written_and_cleaned(tmp_path: Path) -> No
 
 
 def test_golden_updates_remove_a_killed_writers_leftovers(tmp_path: Path) -> None:
-    from _cli_helpers import copy_llm_project
-
-    from wendy_llm.golden import update_golden
-
     project = copy_llm_project(tmp_path / "p")
     fixture = project / "golden" / "python" / "llm"
     writer = StalledWriter(fixture)
@@ -386,8 +385,6 @@ def test_a_tree_with_a_file_and_a_directory_of_one_name_names_both(tmp_path: Pat
 def test_write_errors_name_the_output_not_the_staging_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import wendy_llm.render.tree as tree_module
-
     def full_disk(files: list[RenderedFile], root: Path) -> None:
         raise OSError(28, "No space left on device", str(root / "f.txt"))
 

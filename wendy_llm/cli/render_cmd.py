@@ -79,6 +79,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     template = load_template(args.template_dir)
+    # Said before rendering: a skipped picker or file may be why the render fails.
+    said = template.skipped_warnings()
+    if not args.quiet:
+        for warning in said:
+            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     overrides: dict[str, str] = {}
     if args.pick is not None:
         overrides.update(template.pick(args.pick).answers)
@@ -87,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     warnings = template.lint()
     if not args.quiet:
         for warning in warnings:
-            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+            if warning not in said:
+                print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     # Everything printed afterwards is ready before the tree is written, so
     # nothing can fail once it is (write_tree returns this same path).
     out = Path(os.path.abspath(args.out))
