@@ -18,7 +18,8 @@ No template file, manifest or report comes near these limits:
 The errors are the readers' usual ones, so callers word them as any other
 syntax error: :class:`JsonTooDeep` is a ``json.JSONDecodeError`` (line and
 column of the first bracket too many), the YAML problems are
-``yaml.MarkedYAMLError``\\ s pointing at the offending node.
+``yaml.MarkedYAMLError`` errors pointing at the offending node, and
+:func:`yaml_problem` words any YAML error with its line.
 """
 
 from __future__ import annotations
@@ -114,6 +115,15 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     return []
+
+
+def yaml_problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
+    """What a YAML error says and its 1-based line (None when it has no mark)."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
+        return problem, None if mark is None else mark.line + 1
+    return str(exc), None
 
 
 def yaml_load(text: str, loader: type[yaml.SafeLoader]) -> Any:

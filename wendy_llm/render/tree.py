@@ -58,7 +58,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wendy_llm.atomic import TMP, make_work_dir, move_aside, work_beside
-from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError
+from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.render.outguard import check_out_dir
 
 MANIFEST_FILES = frozenset({"template.json", "template.schema.json"})
@@ -214,7 +214,7 @@ def _write_files(files: list[RenderedFile], root: Path) -> None:
         if item.path.startswith("/") or any(p in ("", ".", "..") for p in parts):
             # RenderedTree paths are clean; anything else would escape.
             raise TreeWriteError(
-                f"refusing to write {item.path!r} outside the tree", path=item.path
+                f"refusing to write {quoted(item.path)} outside the tree", path=item.path
             )
         directory = root
         for index, part in enumerate(parts[:-1]):

@@ -44,8 +44,12 @@ def lint_picker(
     try:
         decoded = text.decode("utf-8") if isinstance(text, bytes) else text
         picker = json_loads(decoded)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return [error(CHECK, f"does not parse as JSON: {exc}", path)]
+    except json.JSONDecodeError as exc:
+        return [
+            error(CHECK, f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}", path)
+        ]
+    except UnicodeDecodeError as exc:
+        return [error(CHECK, f"not UTF-8 (byte {exc.start})", path)]
     lines = json_line_index(decoded)
     fields = rules.option_fields if rules is not None else DEFAULT_OPTION_FIELDS
     sentinels = dict(rules.sentinels) if rules is not None else {}
