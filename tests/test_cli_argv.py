@@ -39,7 +39,11 @@ def last_line(err: str) -> str:
         (["--var", "K"], 'argument --var: expected KEY=VALUE, got "K"'),
         # argparse (before 3.12.?) dropped a `--` attached to an option.
         (["--var=--"], 'argument --var: expected KEY=VALUE, got "--"'),
-        (["--app-id", "-x"], "argument --app-id: expected one argument"),
+        (
+            ["--app-id", "-x"],
+            "argument --app-id: expected one argument (write --app-id=VALUE for a value that "
+            "starts with a dash)",
+        ),
     ],
 )
 def test_odd_render_argv_shapes_are_usage_errors(

@@ -10,7 +10,8 @@
   empty list instead of a string, which failed much later as an
   ``AttributeError``.
 - An unknown choice (a mistyped command) lists the choices plainly instead
-  of as Python string literals.
+  of as Python string literals, and an option whose value starts with
+  ``-`` (``--app-id -x``) is told to write ``--app-id=-x``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class WendyArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` with the fixes above; subcommand parsers inherit it."""
 
     def error(self, message: str) -> NoReturn:
+        if message.endswith(": expected one argument"):
+            # `--app-id -x`: argparse takes -x for an option, not a value.
+            option = message.removeprefix("argument ").split(":", 1)[0].split("/")[-1]
+            message += f" (write {option}=VALUE for a value that starts with a dash)"
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{PROG}: error: {message}\n")
 
