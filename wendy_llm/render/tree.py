@@ -333,14 +333,15 @@ def _stage_and_swap(
 
 
 def _describe(exc: OSError, staged: Path | None) -> str:
-    """``exc`` naming paths inside the output, not the hidden staging directory."""
+    """``exc`` in words, naming paths inside the output, not the hidden staging directory."""
     name = exc.filename
-    if staged is None or not isinstance(name, str) or exc.strerror is None:
-        return str(exc)
-    inside = os.path.relpath(name, staged)
-    if inside.startswith(".."):
-        return str(exc)
-    return f"{inside}: {exc.strerror}" if inside != "." else exc.strerror
+    if exc.strerror is None or not isinstance(name, str):
+        return exc.strerror or str(exc)
+    if staged is not None:
+        inside = os.path.relpath(name, staged)
+        if not inside.startswith(".."):
+            return exc.strerror if inside == "." else f"{inside}: {exc.strerror}"
+    return f"{name}: {exc.strerror}"
 
 
 def _remove_empty(directories: list[Path]) -> None:
