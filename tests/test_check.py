@@ -88,7 +88,7 @@ def test_a_malformed_rules_file_fails_topology_and_the_rest_still_runs(tmp_path:
     assert (finding.pick, finding.check, finding.line) == ("", "topology", 12)
     assert finding.message.endswith(
         "mini.rules.yaml:12: rules[0] (vllm-has-no-ollama): assert[0]: "
-        "'path' is a required property"
+        'missing the required property "path"'
     )
     assert statuses(report)[("gemma4-e2b", "compose")] == "ok"
 
@@ -103,7 +103,10 @@ def test_a_template_that_fails_to_load_fails_picker_and_others_are_checked(tmp_p
     report = run_check(templates, golden_dir=golden, golden=False)
     [finding] = report.errors
     assert (finding.template, finding.pick, finding.check) == ("py/broken", "", "picker")
-    assert "template.json" in finding.message and "'name' is a required property" in finding.message
+    assert (
+        "template.json" in finding.message
+        and 'missing the required property "name"' in finding.message
+    )
     assert statuses(report)[("big-dflash", "topology")] == "ok"
 
 
@@ -133,7 +136,7 @@ def test_selecting_picks_and_templates(tmp_path: Path) -> None:
 
 def test_unknown_template_or_pick_is_a_selection_error(tmp_path: Path) -> None:
     templates, golden = write_template(tmp_path)
-    with pytest.raises(CheckSelectionError, match=r"no template 'nope' .*\(templates: py/mini\)"):
+    with pytest.raises(CheckSelectionError, match=r'no template "nope" .*\(templates: py/mini\)'):
         run_check(templates, golden_dir=golden, templates=["nope"])
     with pytest.raises(CheckSelectionError, match=r"no pick gemma9 in the selected templates"):
         run_check(templates, golden_dir=golden, picks=["gemma9"])

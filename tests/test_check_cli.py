@@ -86,7 +86,7 @@ def test_exit_2_on_usage_errors(
     code, out, err = check(capsys, *good, "--template", "python/nope")
     assert (code, out) == (2, "")
     assert (
-        err == f"wendy-llm: error: no template 'python/nope' under {good[0]} (templates: py/mini)\n"
+        err == f'wendy-llm: error: no template "python/nope" under {good[0]} (templates: py/mini)\n'
     )
     code, _, err = check(capsys, *good, "--pick", "gemma9")
     assert code == 2 and "no pick gemma9" in err

@@ -86,30 +86,30 @@ def test_non_utf8_is_an_error() -> None:
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ([], "template.json: [] is not of type 'object'"),
-        ({"variables": {}}, "template.json: variables: {} is not of type 'array'"),
-        ({"variables": [1]}, "template.json: variables[0]: 1 is not of type 'object'"),
-        ({"variables": [{}]}, "template.json: variables[0]: 'name' is a required property"),
+        ([], "template.json: expected an object, got an array"),
+        ({"variables": {}}, "template.json: variables: expected an array, got an object"),
+        ({"variables": [1]}, "template.json: variables[0]: expected an object, got 1"),
+        ({"variables": [{}]}, 'template.json: variables[0]: missing the required property "name"'),
         (
             {"variables": [{"name": "a"}, {"name": ""}]},
-            "template.json: variables[1].name: '' should be non-empty",
+            "template.json: variables[1].name: must not be empty",
         ),
         (
             {"variables": [{"name": "a", "type": 3}]},
-            "template.json: variables[0].type: 3 is not of type 'string'",
+            "template.json: variables[0].type: expected a string, got 3",
         ),
         (
             {"variables": [{"name": "a", "default": [1]}]},
-            "template.json: variables[0].default: [1] is not of type "
-            "'string', 'number', 'boolean', 'null'",
+            "template.json: variables[0].default: expected a string, a number, a boolean or "
+            "null, got an array",
         ),
         (
             {"variables": [{"name": "a", "validate": {"min": 1.5}}]},
-            "template.json: variables[0].validate.min: 1.5 is not of type 'integer'",
+            "template.json: variables[0].validate.min: expected an integer, got 1.5",
         ),
         (
             {"variables": [{"name": "a", "validate": {"pattern": 5}}]},
-            "template.json: variables[0].validate.pattern: 5 is not of type 'string'",
+            "template.json: variables[0].validate.pattern: expected a string, got 5",
         ),
         (
             {"variables": [{"name": "a", "validate": {"max": 2**70}}]},
@@ -124,7 +124,7 @@ def test_shape_errors_name_the_json_path(document: object, message: str) -> None
 
 def test_shape_error_fields_locate_the_value() -> None:
     error = manifest_error('{"variables": [\n  {"name": "a"},\n  {"type": "x"}\n]}')
-    assert str(error) == "template.json: variables[1]: 'name' is a required property"
+    assert str(error) == 'template.json: variables[1]: missing the required property "name"'
     assert (error.json_path, error.line, error.column) == ("variables[1]", 3, 3)
 
 
@@ -136,7 +136,8 @@ def test_the_spec_example_error_is_exact() -> None:
     options = [{"value": "a"}, {"value": "b"}, {"value": "c"}, {"label": "no value", "size": "x"}]
     error = picker_error(_picker({"id": "M", "type": "radio", "options": options}))
     assert str(error) == (
-        "template.schema.json: phases[0].questions[0].options[3]: 'value' is a required property"
+        "template.schema.json: phases[0].questions[0].options[3]: missing the required "
+        'property "value"'
     )
     assert error.file == "template.schema.json"
     assert error.json_path == "phases[0].questions[0].options[3]"
@@ -146,38 +147,39 @@ def test_the_spec_example_error_is_exact() -> None:
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ({"phases": {}}, "phases: {} is not of type 'array'"),
-        (_picker({"type": "radio"}), "phases[0].questions[0]: 'id' is a required property"),
-        (_picker({"id": "M"}), "phases[0].questions[0]: 'type' is a required property"),
+        ({"phases": {}}, "phases: expected an array, got an object"),
+        (_picker({"type": "radio"}), 'phases[0].questions[0]: missing the required property "id"'),
+        (_picker({"id": "M"}), 'phases[0].questions[0]: missing the required property "type"'),
         (
             _picker({"id": "M", "type": "select"}),
-            "phases[0].questions[0].type: 'select' is not one of ['radio', 'checkbox', 'input']",
+            'phases[0].questions[0].type: expected one of "radio", "checkbox", "input", got the '
+            'string "select"',
         ),
         (
             _picker({"id": "M", "type": "radio", "options": [{"value": 4}]}),
-            "phases[0].questions[0].options[0].value: 4 is not of type 'string'",
+            "phases[0].questions[0].options[0].value: expected a string, got 4",
         ),
         (
             _picker({"id": "M", "type": "radio", "default": 1}),
-            "phases[0].questions[0].default: 1 is not of type 'string'",
+            "phases[0].questions[0].default: expected a string, got 1",
         ),
         (
             _picker({"id": "M", "type": "radio", "when": {"questionId": "X"}}),
-            "phases[0].questions[0].when: needs exactly one of 'equals', 'in', 'contains'",
+            "phases[0].questions[0].when: needs exactly one of equals, in and contains",
         ),
         (
             _picker(
                 {"id": "M", "type": "radio", "when": {"questionId": "X", "equals": "a", "in": []}}
             ),
-            "phases[0].questions[0].when: needs exactly one of 'equals', 'in', 'contains'",
+            "phases[0].questions[0].when: needs exactly one of equals, in and contains",
         ),
         (
             {"phases": [{"when": {"equals": "a"}, "questions": []}]},
-            "phases[0].when: 'questionId' is a required property",
+            'phases[0].when: missing the required property "questionId"',
         ),
         (
             _picker({"id": "M", "type": "radio", "when": {"questionId": "X", "in": "a"}}),
-            "phases[0].questions[0].when.in: 'a' is not of type 'array'",
+            'phases[0].questions[0].when.in: expected an array, got the string "a"',
         ),
     ],
 )

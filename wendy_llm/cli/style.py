@@ -26,7 +26,7 @@ from typing import TextIO
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, quoted
 from wendy_llm.reports.terminal import is_terminal
 
 __all__ = [
@@ -57,7 +57,7 @@ def _diff_line_limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 (no limit) or more")
     return value

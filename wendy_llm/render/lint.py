@@ -58,7 +58,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import TemplateError, ValuesError
+from wendy_llm.errors import TemplateError, ValuesError, quoted
 from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, compile_go_regexp
 from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
@@ -70,7 +70,6 @@ if TYPE_CHECKING:
     from wendy_llm.render.template import Template
 
 _KNOWN_TYPES = frozenset({"", "string", "integer", "boolean"})
-_CHECKED_RULES = frozenset({"min", "max", "pattern"})
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ def _variable_lints(template: Template) -> Iterable[LintWarning]:
                 MANIFEST_FILE,
                 manifest.line_of((*path, "type")),
                 "unknown-type",
-                f"type {variable.type!r} of {name} is not one wendy init converts "
+                f"type {quoted(variable.type)} of {name} is not one wendy init converts "
                 "(integer, boolean): --var values for it stay strings",
             )
         yield from _rule_lints(template, variable)
@@ -145,7 +144,7 @@ def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]
                 manifest.line_of((*path, key)),
                 "ignored-rule",
                 f"validate.{key} of {variable.name} is ignored by wendy init for a variable "
-                f"of type {variable.type or 'string'!r}",
+                f"of type {quoted(variable.type or 'string')}",
             )
     if rules.pattern is not None and is_string:
         try:
@@ -186,7 +185,8 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     typed = typed_like_override(variable)
     problem: str | None = None
     if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
-        problem = f"default of {name} ({default!r}) is not a JSON {variable.type}"
+        written = quoted(default) if isinstance(default, str) else go_format_value(default)
+        problem = f"default of {name} ({written}) is not a JSON {variable.type}"
     elif typed is not None and not isinstance(typed, bool):
         try:
             check_rules(variable, typed)
@@ -248,7 +248,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
                     PICKER_FILE,
                     picker.line_of((*question.json_path, "default")),
                     "default-not-option",
-                    f"default {missing[0]!r} of {question.type} question {question.id} "
+                    f"default {quoted(missing[0])} of {question.type} question {question.id} "
                     "is not one of its options",
                 )
     for path, when in whens:
@@ -257,7 +257,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
                 PICKER_FILE,
                 picker.line_of((*path, "when")),
                 "unknown-question",
-                f"when refers to {when.question_id!r}, which is neither a question nor a "
+                f"when refers to {quoted(when.question_id)}, which is neither a question nor a "
                 "variable: it is always false",
             )
 

@@ -55,8 +55,10 @@ from typing import Any, Literal, cast
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
 from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.render.schemawords import violation_text
 
 MANIFEST_FILE = "template.json"
 PICKER_FILE = "template.schema.json"
@@ -204,8 +206,8 @@ def _decode(data: bytes, file: str) -> tuple[Any, Any, Mapping[JsonPath, tuple[i
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{file}: not valid UTF-8 (byte {exc.start})", file=file) from None
     try:
-        document = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-        floaty = json.loads(
+        document = json_loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        floaty = json_loads(
             text,
             parse_constant=_reject_constant,
             parse_float=_finite_float,
@@ -236,10 +238,7 @@ def _check_shape(
     first_path = min(_path_key(e) for e in errors)
     error = best_match(e for e in errors if _path_key(e) == first_path)
     assert error is not None
-    # `oneOf` failures read badly ("... is not valid under any of the given
-    # schemas"); a schema may spell out what it wants in "x-error".
-    custom = error.schema.get("x-error") if error.validator == "oneOf" else None
-    message = custom if isinstance(custom, str) else error.message
+    message = violation_text(error)
     path: JsonPath = tuple(error.absolute_path)
     where = format_json_path(path)
     line, column = positions.get(path, (None, None))

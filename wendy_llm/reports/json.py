@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from wendy_llm.compare.diff import PolicyResult, Side, TemplateDiff
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
+    from wendy_llm.render.lint import LintWarning
+    from wendy_llm.render.tree import RenderedTree
     from wendy_llm.validate.findings import Finding, Report
 
 ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff"]
@@ -49,6 +51,35 @@ def schema_path(kind: ReportKind) -> Path:
 def dumps(document: Mapping[str, object]) -> str:
     """How every document is printed: indented, ASCII, newline-terminated."""
     return json.dumps(document, indent=2) + "\n"
+
+
+def render_json(
+    template: str,
+    app_id: str,
+    out: Path,
+    answers: Mapping[str, str],
+    tree: RenderedTree,
+    warnings: Sequence[LintWarning],
+) -> dict[str, object]:
+    """``render --json``: what was written where, and the lint warnings."""
+    files = [
+        {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
+        for f in tree.files.values()
+    ]
+    said = [
+        {"file": w.file, "line": w.line, "code": w.code, "message": w.message} for w in warnings
+    ]
+    return versioned(
+        "render",
+        {
+            "template": template,
+            "app_id": app_id,
+            "out": str(out),
+            "answers": dict(answers),
+            "files": files,
+            "warnings": said,
+        },
+    )
 
 
 def picks_json(template: str, picks: Sequence[tuple[str, Mapping[str, str]]]) -> dict[str, object]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.validate.docpath import resolve
 from wendy_llm.validate.documents import Parsed, json_line_index
 from wendy_llm.validate.findings import Finding, error
@@ -41,10 +42,15 @@ def lint_picker(
 ) -> list[Finding]:
     """Lint a picker file's text (``rules`` supplies sentinels and option fields)."""
     try:
-        picker = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return [error(CHECK, f"does not parse as JSON: {exc}", path)]
-    lines = json_line_index(text.decode("utf-8") if isinstance(text, bytes) else text)
+        decoded = text.decode("utf-8") if isinstance(text, bytes) else text
+        picker = json_loads(decoded)
+    except json.JSONDecodeError as exc:
+        return [
+            error(CHECK, f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}", path)
+        ]
+    except UnicodeDecodeError as exc:
+        return [error(CHECK, f"not UTF-8 (byte {exc.start})", path)]
+    lines = json_line_index(decoded)
     fields = rules.option_fields if rules is not None else DEFAULT_OPTION_FIELDS
     sentinels = dict(rules.sentinels) if rules is not None else {}
     findings: list[Finding] = []

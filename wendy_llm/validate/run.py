@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError
+from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.template import Template, load_template
@@ -133,7 +133,9 @@ def _select(
         matches = [(i, p) for i, p in found if name in (i, i.rsplit("/", 1)[-1])]
         if not matches:
             known = ", ".join(i for i, _ in found) or "none"
-            raise CheckSelectionError(f"no template {name!r} under {root} (templates: {known})")
+            raise CheckSelectionError(
+                f"no template {quoted(name)} under {root} (templates: {known})"
+            )
         chosen += [m for m in matches if m not in chosen]
     return chosen
 
