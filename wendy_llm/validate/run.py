@@ -306,7 +306,7 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
         if tree is None or docs is None:
             continue
         with timer("wendy-json"):
-            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID, docs)
+            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID)
         with timer("dockerfile"):
             pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
         with timer("topology"):
