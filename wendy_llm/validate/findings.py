@@ -22,6 +22,9 @@ Status = Literal["ok", "fail", "warn"]
 #: The pick column of results that concern a whole template (picker lint,
 #: template lint, a malformed rules file) rather than one pick.
 TEMPLATE_WIDE = ""
+#: The template column of results that concern the repository, not one
+#: template (the ``meta.json`` catalog: an entry that exists nowhere).
+REPOSITORY = "(repository)"
 
 #: Every validator id, in the order the report shows them.
 CHECK_IDS: tuple[str, ...] = (
@@ -33,6 +36,7 @@ CHECK_IDS: tuple[str, ...] = (
     "topology",
     "picker",
     "lint",
+    "catalog",
     "golden",
     "baseline",
 )
