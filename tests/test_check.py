@@ -97,9 +97,7 @@ def test_a_template_that_fails_to_load_fails_picker_and_others_are_checked(tmp_p
     templates, golden = write_template(tmp_path)
     broken = templates / "py" / "broken"
     broken.mkdir(parents=True)
-    (broken / "template.json").write_text(
-        '{"variables": [{"name": 5}]}\n', encoding="utf-8"
-    )
+    (broken / "template.json").write_text('{"variables": [{"name": 5}]}\n', encoding="utf-8")
     report = run_check(templates, golden_dir=golden, golden=False)
     [finding] = report.errors
     assert (finding.template, finding.pick, finding.check) == ("py/broken", "", "picker")
