@@ -77,6 +77,11 @@ class Struct:
         return next((f for f in self.fields if _fold(f.name) == folded), None)
 
 
+def struct(go_name: str, /, **fields: GoType) -> Struct:
+    """A struct type from ``json-name=type`` pairs, in field order."""
+    return Struct(go_name, tuple(Field(key, value) for key, value in fields.items()))
+
+
 @dataclass(frozen=True)
 class Slice:
     elem: GoType

@@ -2,7 +2,7 @@
 as the Wendy CLI decodes them.
 
 The CLI decodes both with Go's ``encoding/json`` into structs
-(:data:`MANIFEST_MODEL`, :data:`PICKER_MODEL`; spec: wendy-run.md section
+(``manifest_model.py``; spec: wendy-run.md section
 5), so they are read here with :mod:`wendy_llm.render.gojson`: unknown keys
 are ignored (option ``size``/``parameters``/``comments``, phase titles,
 ...), keys match case-insensitively, and the only shape errors are the
@@ -49,22 +49,15 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, cast
 
 from wendy_llm.errors import ManifestError
-from wendy_llm.render.gojson import (
-    ANY,
-    BOOL,
-    FLOAT,
-    STRING,
-    Decoded,
-    Field,
-    GoJsonSyntaxError,
-    GoType,
-    Pointer,
-    Slice,
-    Struct,
-    decode_parsed,
-    parse,
-)
+from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, Struct, decode_parsed, parse
 from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.render.manifest_model import (
+    MANIFEST_MODEL,
+    OPTION_MODEL,
+    PICKER_MODEL,
+    VALIDATE_MODEL,
+    WHEN_MODEL,
+)
 
 MANIFEST_FILE = "template.json"
 PICKER_FILE = "template.schema.json"
@@ -77,54 +70,6 @@ QuestionType = Literal["radio", "checkbox", "input"]
 QUESTION_TYPES: Final[tuple[QuestionType, ...]] = ("radio", "checkbox", "input")
 WhenKind = Literal["equals", "in", "contains"]
 WHEN_KINDS: Final[tuple[WhenKind, ...]] = ("equals", "in", "contains")
-
-
-def _struct(go_name: str, /, **fields: GoType) -> Struct:
-    return Struct(go_name, tuple(Field(key, value) for key, value in fields.items()))
-
-
-_VALIDATE: Final = _struct("Validate", min=Pointer(FLOAT), max=Pointer(FLOAT), pattern=STRING)
-#: ``template.json`` as the CLI decodes it (the keys the spec names).
-MANIFEST_MODEL: Final = _struct(
-    "Manifest",
-    variables=Slice(
-        _struct(
-            "Variable",
-            name=STRING,
-            type=STRING,
-            default=ANY,
-            description=STRING,
-            validate=Pointer(_VALIDATE),
-        )
-    ),
-)
-_OPTION: Final = _struct("Option", value=STRING, label=STRING)
-_WHEN: Final = _struct(
-    "When", questionId=STRING, equals=STRING, contains=STRING, **{"in": Slice(STRING)}
-)
-#: ``template.schema.json`` as the CLI decodes it.
-PICKER_MODEL: Final = _struct(
-    "Picker",
-    phases=Slice(
-        _struct(
-            "Phase",
-            when=Pointer(_WHEN),
-            questions=Slice(
-                _struct(
-                    "Question",
-                    id=STRING,
-                    label=STRING,
-                    type=STRING,
-                    options=Slice(_OPTION),
-                    default=STRING,
-                    required=BOOL,
-                    secret=BOOL,
-                    when=Pointer(_WHEN),
-                )
-            ),
-        )
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -324,7 +269,7 @@ def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
                 max=_int_rule(rules["max"], file, (*path, "max"), decoded, positions),
                 pattern=rules["pattern"] or None,
                 ignored=tuple(
-                    k for k in decoded.keys.get(path, ()) if _VALIDATE.field_for(k) is None
+                    k for k in decoded.keys.get(path, ()) if VALIDATE_MODEL.field_for(k) is None
                 ),
             )
         variables.append(
@@ -332,7 +277,7 @@ def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
                 name=raw["name"],
                 type=raw["type"],
                 default=raw["default"],
-                description=raw["description"],
+                description=raw["description"] if isinstance(raw["description"], str) else "",
                 validate=validate,
                 index=index,
             )
@@ -353,7 +298,7 @@ def _when(
     given = [
         found.name
         for key in decoded.keys.get(path, ())
-        if (found := _WHEN.field_for(key)) is not None and found.name in WHEN_KINDS
+        if (found := WHEN_MODEL.field_for(key)) is not None and found.name in WHEN_KINDS
     ]
     kinds = [kind for kind in WHEN_KINDS if kind in given]
     if len(kinds) != 1:
@@ -380,7 +325,7 @@ def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
                 extra = {
                     k: v
                     for k, v in (written.items() if isinstance(written, dict) else ())
-                    if _OPTION.field_for(k) is None
+                    if OPTION_MODEL.field_for(k) is None
                 }
                 options.append(
                     Option(

@@ -21,26 +21,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from wendy_llm.render.gojson import STRING, Decoded, Field, Slice, Struct, decode
+from wendy_llm.render.gojson import STRING, Decoded, Slice, decode, struct
 from wendy_llm.render.jsonpos import JsonPath
 
 META_FILE: Final = "meta.json"
 #: The target (and ``wendy.json`` platform) of Wendy Lite microcontroller apps.
 WENDY_LITE: Final = "wendy-lite"
 
-_ENTRY: Final = Struct(
+_ENTRY: Final = struct(
     "TemplateEntry",
-    (
-        Field("name", STRING),
-        Field("description", STRING),
-        Field("targets", Slice(STRING)),
-        Field("languages", Slice(STRING)),
-    ),
+    name=STRING,
+    description=STRING,
+    targets=Slice(STRING),
+    languages=Slice(STRING),
 )
-_LANGUAGE: Final = Struct("Language", (Field("key", STRING), Field("name", STRING)))
-CATALOG_MODEL: Final = Struct(
-    "Meta", (Field("templates", Slice(_ENTRY)), Field("languages", Slice(_LANGUAGE)))
-)
+_LANGUAGE: Final = struct("Language", key=STRING, name=STRING)
+CATALOG_MODEL: Final = struct("Meta", templates=Slice(_ENTRY), languages=Slice(_LANGUAGE))
 
 
 @dataclass(frozen=True)

@@ -38,24 +38,18 @@ from wendy_llm.render.gojson import (
     INT,
     STRING,
     Decoded,
-    Field,
-    GoType,
     Map,
     Pointer,
     Slice,
-    Struct,
     decode,
+    struct,
 )
 from wendy_llm.render.jsonpos import JsonPath, format_json_path
 
 FILE: Final = "wendy.json"
 
 
-def _struct(go_name: str, /, **fields: GoType) -> Struct:
-    return Struct(go_name, tuple(Field(key, value) for key, value in fields.items()))
-
-
-ENTITLEMENT: Final = _struct(
+ENTITLEMENT: Final = struct(
     "Entitlement",
     type=STRING,
     mode=STRING,
@@ -67,35 +61,35 @@ ENTITLEMENT: Final = _struct(
     pins=ANY,
     port=INT,
 )
-SERVICE: Final = _struct(
+SERVICE: Final = struct(
     "ServiceConfig", context=STRING, entitlements=Slice(ENTITLEMENT), dependsOn=Slice(STRING)
 )
 
-APP_CONFIG: Final = _struct(
+APP_CONFIG: Final = struct(
     "AppConfig",
     appId=STRING,
     version=STRING,
     platform=STRING,
     language=STRING,
-    xcode=Pointer(_struct("XcodeConfig", scheme=STRING)),
-    run=Pointer(_struct("RunConfig", args=Slice(STRING))),
+    xcode=Pointer(struct("XcodeConfig", scheme=STRING)),
+    run=Pointer(struct("RunConfig", args=Slice(STRING))),
     entitlements=Slice(ENTITLEMENT),
     readiness=Pointer(
-        _struct(
+        struct(
             "Readiness",
-            tcpSocket=Pointer(_struct("TCPSocket", port=INT)),
+            tcpSocket=Pointer(struct("TCPSocket", port=INT)),
             timeoutSeconds=INT,
         )
     ),
     hooks=Pointer(
-        _struct(
+        struct(
             "Hooks",
-            postStart=Pointer(_struct("PostStart", openURL=STRING, cli=STRING, agent=STRING)),
+            postStart=Pointer(struct("PostStart", openURL=STRING, cli=STRING, agent=STRING)),
         )
     ),
-    python=Pointer(_struct("PythonConfig", sourceRoot=STRING)),
+    python=Pointer(struct("PythonConfig", sourceRoot=STRING)),
     debug=BOOL,
-    files=Slice(_struct("FileMapping", path=STRING, to=STRING)),
+    files=Slice(struct("FileMapping", path=STRING, to=STRING)),
     services=Map(Pointer(SERVICE)),
 )
 
