@@ -32,14 +32,18 @@ examples:
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
-(schema + agreement with compose), shell (bash -n + ShellCheck), dockerfile
-(stage references for every build-arg combination, chmod of run scripts),
+(as the Wendy CLI decodes and validates it), shell (bash -n + ShellCheck),
+dockerfile (stage references for every build-arg combination, chmod of run
+scripts),
 topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
 sentinel reaches an Ollama pull), golden (fixtures match), baseline (a pick
 the stored baseline golden/baseline/<language>/<name>/ has renders its
 gate.files byte for byte as it does; '-' for new picks and for templates
-without a stored baseline). Per template: picker (schema + lint), topology
-(the rules file itself), lint (warnings), baseline (picks it lost).
+without a stored baseline). Per template: picker (manifests + lint), topology
+(the rules file itself), lint (warnings), catalog (listed in meta.json, when
+the repository has one; a (repository) row for the rest), baseline (picks it
+lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
+never fail a run.
 
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress

@@ -110,6 +110,7 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
                 **counts,
                 "errors": len(report.errors),
                 "warnings": len(report.warnings),
+                "notes": len(report.notes),
             },
             "checks": report.checks(),
             "results": [

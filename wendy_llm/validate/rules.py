@@ -52,7 +52,9 @@ from wendy_llm.validate.schema import json_path, most_specific, validator_for, v
 SCHEMA = "rules.schema.json"
 OPERATORS = ("absent", "present", "equals", "contains", "excludes", "matches")
 DEFAULT_DOCUMENTS = ("compose", "wendy")
-DEFAULT_OPTION_FIELDS = ("label", "size", "parameters", "comments")
+#: No option field is required unless the rules file asks: the CLI reads only an
+#: option's value and label, and a catalogue's conventions are its own.
+DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
 
 Scalar = str | int | float | bool | None
 

@@ -9,6 +9,8 @@ and its compose file and ``wendy.json`` parsed once.  Then:
   ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
   sentinel reaches an Ollama pull) and ``golden``;
 - per template (the ``(template)`` row): ``picker`` (load + lint),
+  ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
+  ``validate/catalog.py``; with a ``(repository)`` row for the rest),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
   (problems spanning picks: shared files, layout, stale fixtures) and
@@ -51,11 +53,13 @@ from wendy_llm.repo.dirs import resolve_dirs
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings
+from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
     CHECK_IDS,
+    REPOSITORY,
     TEMPLATE_WIDE,
     CheckResult,
     Finding,
@@ -191,6 +195,8 @@ def run_check(
     with timer("baseline"):
         for run in runs:
             _baseline(run, golden_root, max_diff_lines)
+    with timer("catalog"):
+        runs += _catalog(runs, root, [template_id for template_id, _ in found], not templates)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
@@ -308,7 +314,7 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
         if tree is None or docs is None:
             continue
         with timer("wendy-json"):
-            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID, docs)
+            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID)
         with timer("dockerfile"):
             pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
         with timer("topology"):
@@ -432,6 +438,25 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
         found = result.picks.get(pick_run.pick.slug)
         if found is not None:
             pick_run.findings["baseline"] = found
+
+
+def _catalog(
+    runs: Sequence[_TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
+) -> list[_TemplateRun]:
+    """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
+    renders = {
+        r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
+    }
+    found = check_catalog(root, template_ids, renders, complete=complete)
+    if found is None:
+        return []
+    for run in runs:
+        run.findings["catalog"] = found.templates.get(run.template_id, [])
+    if not complete:
+        return []
+    repository = _TemplateRun(REPOSITORY, None)
+    repository.findings["catalog"] = found.repository
+    return [repository]
 
 
 def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
