@@ -284,7 +284,7 @@ def test_restart_mapping(written: str | None, policy: str) -> None:
 def test_a_command_string_is_split_with_quotes_and_no_backslash_escapes() -> None:
     found = view(
         "services:\n  app:\n    build: ./app\n"
-        "    command: sh -c 'echo \"hi there\"' --name \"a b\"\n",
+        '    command: sh -c \'echo "hi there"\' --name "a b"\n',
         {"app/Dockerfile": DOCKERFILE},
     )
     command = found.services[0].command
@@ -295,7 +295,7 @@ def test_a_command_string_is_split_with_quotes_and_no_backslash_escapes() -> Non
 
 
 def test_a_backslash_in_a_command_is_literal_on_a_device() -> None:
-    found = view('services:\n  app:\n    image: busybox\n    command: echo a\\ b\n')
+    found = view("services:\n  app:\n    image: busybox\n    command: echo a\\ b\n")
     assert found.services[0].command.cmd == ("echo", "a\\", "b")
     only(found, "warning", "splits differently on a device", "['echo', 'a b']")
 
@@ -315,7 +315,8 @@ def test_without_command_the_image_entrypoint_and_cmd_run() -> None:
 def test_short_image_refs_are_qualified() -> None:
     found = view("services:\n  web:\n    image: python:3.11-slim\n")
     web = found.services[0]
-    assert (web.image, web.image_written) == ("docker.io/library/python:3.11-slim", "python:3.11-slim")
+    assert web.image == "docker.io/library/python:3.11-slim"
+    assert web.image_written == "python:3.11-slim"
     assert not web.environment.known
 
 

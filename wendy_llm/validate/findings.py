@@ -27,6 +27,7 @@ CHECK_IDS: tuple[str, ...] = (
     "wendy-json",
     "shell",
     "dockerfile",
+    "device",
     "topology",
     "picker",
     "lint",
