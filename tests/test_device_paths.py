@@ -41,8 +41,13 @@ def test_the_swift_path_is_not_modelled_beyond_wendy_json() -> None:
     )
 
 
-def test_a_render_with_nothing_to_deploy_warns() -> None:
-    view = build_view({"README.md": b"# hi\n"}, "demo")
-    assert view.path == "none"
-    assert [f.severity for f in view.findings] == ["warning"]
-    assert "nothing it knows how to deploy" in view.findings[0].message
+def test_a_render_without_a_known_path_is_not_modelled_and_not_judged() -> None:
+    # A wendy.json with services only (no compose file, no root Dockerfile) is ordinary.
+    wendy = b'{"appId": "demo", "services": {"store": {"context": "./store"}}}'
+    view = build_view({"wendy.json": wendy, "store/Dockerfile": b"FROM redis\n"}, "demo")
+    assert (view.path, view.services, view.findings) == ("none", (), ())
+    assert view.not_modelled == (
+        "no compose file, Dockerfile, Package.swift, *.xcodeproj or Python project at the top "
+        "of the render (wendy.json services: store): the spec does not say what wendy run does "
+        "with it",
+    )

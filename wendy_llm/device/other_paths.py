@@ -6,7 +6,9 @@ check); the app gets ``wendy.json``'s entitlements.  The spec does not say
 how the app and its image are named, which build args it gets, its restart
 policy, or what becomes of ``wendy.json``'s ``services``: those are listed
 as not modelled, and the image is built with no build args.  Of the swift,
-xcode and python paths the spec says only that ``wendy.json`` is loaded.
+xcode and python paths the spec says only that ``wendy.json`` is loaded, and
+of a render with none of their markers (a Wendy Lite app, a ``wendy.json``
+with services only) nothing.
 """
 
 from __future__ import annotations
@@ -35,9 +37,13 @@ def other_services(
 ) -> tuple[Service, ...]:
     """The apps of a project that is not on the compose path (at most one: the docker path's)."""
     if path.kind == "none":
-        notes.warn(
+        # Not a warning: a Wendy Lite app (Cargo.toml) or a wendy.json with
+        # services only is ordinary; the spec just does not say how it runs.
+        names = service_names(wendy.data if wendy is not None and wendy.ok else None)
+        held = f" ({WENDY_JSON} services: {', '.join(names)})" if names else ""
+        notes.unknown(
             "no compose file, Dockerfile, Package.swift, *.xcodeproj or Python project at the "
-            "top of the render: wendy run has nothing it knows how to deploy"
+            f"top of the render{held}: the spec does not say what wendy run does with it"
         )
         return ()
     if WENDY_JSON not in tree:
