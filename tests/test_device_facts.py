@@ -401,3 +401,24 @@ def test_two_compose_files_wendy_run_reads_docker_compose_yml() -> None:
 def test_a_compose_file_that_does_not_parse() -> None:
     found = view("services:\n  web: [\n")
     only(found, "error", "does not parse as YAML")
+
+
+def test_a_wendy_json_entitlement_the_compose_path_grants_anyway_is_not_a_warning() -> None:
+    wendy = (
+        '{"appId": "demo", "services": {"db": {"context": "./db", "entitlements": [\n'
+        '  {"type": "network"},\n'
+        '  {"type": "persist", "name": "data", "path": "/d"},\n'
+        '  {"type": "persist", "name": "logs", "path": "/l"}\n]}}}\n'
+    )
+    found = view(
+        "services:\n  db:\n    image: postgres\n    ports: ['5432:5432']\n"
+        "    volumes: ['data:/d']\n",
+        {"wendy.json": wendy},
+    )
+    lost = [f for f in found.findings if "is lost" in f.message]
+    assert [(f.line, f.message.split(":")[0]) for f in lost] == [(4, "services.db.entitlements[2]")]
+    granted = [i for i in found.ignored if "grants the same" in i.reason]
+    assert [i.what for i in granted] == [
+        "services.db.entitlements[0]",
+        "services.db.entitlements[1]",
+    ]

@@ -52,7 +52,15 @@ def compose_services(
 ) -> tuple[Service, ...]:
     """The apps the device runs for a compose project, in creation order."""
     at = Located(notes, compose)
-    _wendy_json_lost(tree, wendy, compose.path, notes)
+    services = _services(at, tree, project, devices)
+    _wendy_json_lost(tree, wendy, compose.path, notes, services)
+    return services
+
+
+def _services(
+    at: Located, tree: Mapping[str, bytes], project: str, devices: Sequence[DeviceProfile]
+) -> tuple[Service, ...]:
+    compose = at.document
     if not compose.ok:
         at.error(f"{compose.path} does not parse as YAML: wendy run fails to load it")
         return ()
@@ -73,7 +81,11 @@ def compose_services(
 
 
 def _wendy_json_lost(
-    tree: Mapping[str, bytes], wendy: Document | None, compose_file: str, notes: Notes
+    tree: Mapping[str, bytes],
+    wendy: Document | None,
+    compose_file: str,
+    notes: Notes,
+    services: Sequence[Service],
 ) -> None:
     if WENDY_JSON not in tree:
         return
@@ -85,7 +97,15 @@ def _wendy_json_lost(
     if wendy is None or not wendy.ok:
         return
     at = Located(notes, wendy)
+    by_name = {s.name: s for s in services}
     for item in wendy_items(wendy.data):
+        service = by_name.get(item.service or "")
+        wanted = item.entitlement
+        if wanted is not None and service is not None and _granted(wanted, service):
+            # Not read, but the compose path grants the same from compose.
+            reason = f"not read; the compose path grants the same from {compose_file}"
+            at.ignore(reason, *item.path, warn=False)
+            continue
         why = f"{WENDY_JSON} is not read on the compose path"
         if "entitlement" in item.what:
             why += f", which grants only {' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
@@ -93,6 +113,18 @@ def _wendy_json_lost(
         if item.what.startswith("the gpu "):
             reason += ": no GPU"
         at.ignore(reason, *item.path)
+
+
+def _granted(wanted: Entitlement, service: Service) -> bool:
+    """Does the compose path give ``service`` what a ``wendy.json`` entitlement asks?"""
+    for got in service.entitlements:
+        if got.type != wanted.type:
+            continue
+        if wanted.type == "network" and wanted.mode in (None, got.mode):
+            return True
+        if wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path):
+            return True
+    return False
 
 
 def _service(

@@ -30,6 +30,8 @@ class WendyItem:
 
     what: str
     path: tuple[str | int, ...]
+    service: str | None = None  # the service an entitlement belongs to (None: the app)
+    entitlement: Entitlement | None = None
 
 
 def _entitlement_label(value: object) -> str:
@@ -47,7 +49,7 @@ def wendy_items(data: object) -> list[WendyItem]:
     if isinstance(entitlements, list):
         for index, value in enumerate(entitlements):
             label = f"{_entitlement_label(value)} of the app"
-            items.append(WendyItem(label, ("entitlements", index)))
+            items.append(WendyItem(label, ("entitlements", index), None, _entitlement(value)))
     services = data.get("services")
     if isinstance(services, Mapping):
         for name, service in services.items():
@@ -56,7 +58,8 @@ def wendy_items(data: object) -> list[WendyItem]:
                 continue
             for index, value in enumerate(listed):
                 path = ("services", str(name), "entitlements", index)
-                items.append(WendyItem(f"{_entitlement_label(value)} of service {name}", path))
+                label = f"{_entitlement_label(value)} of service {name}"
+                items.append(WendyItem(label, path, str(name), _entitlement(value)))
     for key, what in _ACTED_ON.items():
         if data.get(key) is not None:
             items.append(WendyItem(what, (key,)))
@@ -68,13 +71,15 @@ def app_entitlements(data: object) -> tuple[Entitlement, ...]:
     listed = data.get("entitlements") if isinstance(data, Mapping) else None
     if not isinstance(listed, list):
         return ()
-    out = []
-    for value in listed:
-        if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
-            continue
-        mode, name, path = (_text(value.get(k)) for k in ("mode", "name", "path"))
-        out.append(Entitlement(value["type"], mode=mode, name=name, path=path))
-    return tuple(out)
+    found = (_entitlement(value) for value in listed)
+    return tuple(e for e in found if e is not None)
+
+
+def _entitlement(value: object) -> Entitlement | None:
+    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
+        return None
+    mode, name, path = (_text(value.get(k)) for k in ("mode", "name", "path"))
+    return Entitlement(value["type"], mode=mode or None, name=name, path=path)
 
 
 def _text(value: object) -> str | None:
