@@ -422,3 +422,13 @@ def test_a_wendy_json_entitlement_the_compose_path_grants_anyway_is_not_a_warnin
         "services.db.entitlements[0]",
         "services.db.entitlements[1]",
     ]
+
+
+def test_keys_without_a_value_are_go_zero_values_not_errors() -> None:
+    found = view(
+        "services:\n  web:\n    image: nginx\n    ports:\n    volumes:\n    command:\n"
+        "    depends_on:\n    restart:\n    environment:\n"
+    )
+    assert found.findings == ()
+    web = found.services[0]
+    assert (web.ports, web.volumes, web.command.cmd, web.restart.policy) == ((), (), None, "never")

@@ -144,7 +144,8 @@ def _service(at: Located, svc: str, value: object) -> ServiceDraft:
         name = str(key)
         reader = _READERS.get(name)
         if reader is not None:
-            reader(at, svc, item, draft)
+            if item is not None:  # `key:` with no value decodes to Go's zero value
+                reader(at, svc, item, draft)
         elif not name.startswith("x-"):
             draft.ignored_keys.append(name)
             reason = IGNORED_SERVICE_KEYS.get(name, "not read by the Wendy CLI")
