@@ -34,9 +34,10 @@ examples:
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
 (as the Wendy CLI decodes and validates it), shell (bash -n + ShellCheck),
 dockerfile (stage references for every build-arg combination, chmod of run
-scripts),
-topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
-sentinel reaches an Ollama pull), golden (fixtures match), baseline (a pick
+scripts), device (what `wendy run` does with it on a WendyOS device: what
+makes it fail, what the device ignores; see `wendy-llm plan`), topology (the
+rules in golden/<language>/<name>.rules.yaml), picker (no sentinel reaches
+an Ollama pull), golden (fixtures match), baseline (a pick
 the stored baseline golden/baseline/<language>/<name>/ has renders its
 gate.files byte for byte as it does; '-' for new picks and for templates
 without a stored baseline). Per template: picker (manifests + lint), topology

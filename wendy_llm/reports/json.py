@@ -8,6 +8,7 @@ its meaning, is a new version.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,13 +19,14 @@ from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
     from wendy_llm.compare.diff import PolicyResult, Side, TemplateDiff
+    from wendy_llm.device import DeviceProfile, DeviceView
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
     from wendy_llm.render.lint import LintWarning
     from wendy_llm.render.tree import RenderedTree
     from wendy_llm.validate.findings import Finding, Report
 
-ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff"]
+ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
 REPORT_KINDS: tuple[ReportKind, ...] = (
     "render",
     "picks",
@@ -32,6 +34,7 @@ REPORT_KINDS: tuple[ReportKind, ...] = (
     "golden-update",
     "check",
     "diff",
+    "plan",
 )
 VERSION = 1
 _SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -233,5 +236,32 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
                 for g in shown.groups
             ],
             "omitted_diff_lines": shown.omitted_lines,
+        },
+    )
+
+
+def plan_json(
+    view: DeviceView,
+    *,
+    template: str,
+    pick: str | None,
+    app_id: str,
+    answers: Mapping[str, str],
+    devices: Sequence[DeviceProfile],
+) -> dict[str, object]:
+    """``plan --json``: the device view with its field names (``view``), and the inputs."""
+    profiles = [
+        {"name": d.name, "label": d.label, "build_args": dict(d.build_args)} for d in devices
+    ]
+    return versioned(
+        "plan",
+        {
+            "template": template,
+            "pick": pick,
+            "app_id": app_id,
+            "answers": dict(answers),
+            "ok": not view.errors,
+            "profiles": profiles,
+            "view": dataclasses.asdict(view),
         },
     )

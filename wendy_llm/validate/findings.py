@@ -33,6 +33,7 @@ CHECK_IDS: tuple[str, ...] = (
     "wendy-json",
     "shell",
     "dockerfile",
+    "device",
     "topology",
     "picker",
     "lint",

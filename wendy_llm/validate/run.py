@@ -6,7 +6,8 @@ rendered once with the canonical golden inputs (app id
 and its compose file and ``wendy.json`` parsed once.  Then:
 
 - per pick: ``render`` (the pick renders at all), ``compose``,
-  ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
+  ``wendy-json``, ``shell``, ``dockerfile``, ``device`` (what ``wendy run``
+  would do with it on a WendyOS device), ``topology``, ``picker`` (no
   sentinel reaches an Ollama pull) and ``golden``;
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
@@ -55,6 +56,7 @@ from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.device import validate_device
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
@@ -317,6 +319,9 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
             pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID)
         with timer("dockerfile"):
             pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+        with timer("device"):
+            # The project directory `wendy init` makes is named after the app id.
+            pick_run.findings["device"] = validate_device(tree, CANONICAL_APP_ID, docs)
         with timer("topology"):
             pick_run.findings["topology"] = (
                 []
