@@ -17,6 +17,8 @@ from typing import Any
 
 import jsonschema
 
+from wendy_llm.reports.json import ReportKind, schema_path
+
 REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 SCHEMAS = REPO / "wendy_llm" / "schemas"
@@ -128,10 +130,10 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def validate_report(document: str, kind: str) -> dict[str, Any]:
+def validate_report(document: str, kind: ReportKind) -> dict[str, Any]:
     """Parse a ``--json`` document and validate it against its published schema."""
     parsed: dict[str, Any] = json.loads(document)
-    schema = json.loads((SCHEMAS / f"report-{kind}.v1.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(schema_path(kind).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(parsed)
     return parsed

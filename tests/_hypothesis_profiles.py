@@ -13,18 +13,17 @@ The profiles are registered here and applied per test through
 :func:`property_settings` rather than loaded globally, so importing this
 module changes nothing for other Hypothesis users in the run.
 
-Deadlines: a render of the template is one round trip to the Go helper,
-well under a millisecond; :data:`RENDER_DEADLINE` (2 s) leaves room for a
-loaded 2-core machine and the occasional helper start.  Properties that
-restart the helper or use threads get :data:`RESTART_DEADLINE`.  The engine
-robustness property has no deadline: examples that hit the renderer's
-timeout take that long by design, and the test asserts its own bound.
+No deadlines, in either profile: a Hypothesis deadline fails an example
+that merely ran slowly (a loaded machine, a helper restart) and stops no
+hang, since it is checked only after the example returns.  Hangs are
+guarded where they can happen: every render goes through a ``Renderer`` with
+a timeout, and the engine robustness property asserts its own generous
+bound on each call.
 """
 
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 from typing import Final
 
 from hypothesis import HealthCheck, settings
@@ -33,9 +32,6 @@ CI_PROFILE: Final = "wendy-llm-ci"
 DEV_PROFILE: Final = "wendy-llm-dev"
 CI_EXAMPLES: Final = 500
 DEV_EXAMPLES: Final = 60
-
-RENDER_DEADLINE: Final = timedelta(seconds=2)
-RESTART_DEADLINE: Final = timedelta(seconds=10)
 
 
 def in_ci() -> bool:
@@ -50,7 +46,7 @@ def _examples(default: int) -> int:
 settings.register_profile(
     CI_PROFILE,
     max_examples=_examples(CI_EXAMPLES),
-    deadline=RENDER_DEADLINE,
+    deadline=None,
     # CI runs must not depend on a local example database; print the seed
     # blob so a failure can be reproduced with @reproduce_failure.
     database=None,
@@ -60,7 +56,7 @@ settings.register_profile(
 settings.register_profile(
     DEV_PROFILE,
     max_examples=_examples(DEV_EXAMPLES),
-    deadline=RENDER_DEADLINE,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
@@ -68,5 +64,5 @@ ACTIVE_PROFILE: Final = CI_PROFILE if in_ci() else DEV_PROFILE
 
 
 def property_settings(**overrides: object) -> settings:
-    """The active profile, with per-test overrides (e.g. ``deadline=None``)."""
+    """The active profile, with per-test overrides (e.g. ``max_examples=20``)."""
     return settings(settings.get_profile(ACTIVE_PROFILE), **overrides)  # type: ignore[arg-type]

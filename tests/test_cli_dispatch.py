@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,18 +31,24 @@ def test_a_library_error_is_exit_2_with_its_message(
 
 
 def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wendy_llm", "picks", str(LLM), "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.close()  # like `| head` exiting before the output is written
-    stderr = proc.stderr.read().decode()
-    proc.stderr.close()
-    assert proc.wait(timeout=60) == 1
-    assert "Traceback" not in stderr
+    # Like `| head` exiting before the output is written: the pipe's read end
+    # is closed before the command even starts, so its first write fails
+    # whatever the scheduler does (closing it after the start would race the
+    # command's output into the pipe buffer).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "wendy_llm", "picks", str(LLM), "--json"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            timeout=300,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == ""
 
 
 @pytest.mark.parametrize(

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import io
 import re
-import time
+import threading
 from pathlib import Path
 
 import pytest
 from _cli_helpers import LLM, REPO, cli_env, copy_llm_project, edit, run_in_terminal, run_module
 
 from wendy_llm.cli import main
-from wendy_llm.cli.style import Progress, paint_diff
+from wendy_llm.cli.style import (
+    DEFAULT_PROGRESS_DELAY_S,
+    PROGRESS_DELAY_ENV,
+    Progress,
+    progress_delay,
+)
+from wendy_llm.errors import WendyLlmError
+from wendy_llm.reports.terminal import Style
 
 COMMANDS = ("render", "picks", "golden", "check", "diff")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -193,28 +200,61 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(broken: Path) -> None
     assert not ANSI.search(no_colour.out) and ANSI.sub("", diff.out) == no_colour.out
 
 
-def test_paint_diff_is_the_identity_without_colour() -> None:
-    text = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\npolicy: none\n"
-    assert paint_diff(text, False) == text
-    assert ANSI.sub("", paint_diff(text, True)) == text
+def test_colour_is_applied_when_formatting_and_only_adds_escapes() -> None:
+    lines = ["note: x", "--- a", "+++ b", "@@ -1 +1 @@", "--- was", "+is", " same"]
+    assert Style(False).diff(lines) == lines
+    painted = Style(True).diff(lines)
+    assert [ANSI.sub("", line) for line in painted] == lines
+    assert painted[0] == "note: x" and painted[-1] == " same"
+    assert painted[1] == "\x1b[1m--- a\x1b[0m" and painted[3] == "\x1b[36m@@ -1 +1 @@\x1b[0m"
+    # After the first hunk, "--- was" is the removed line "-- was", not a header.
+    assert painted[4:6] == ["\x1b[31m--- was\x1b[0m", "\x1b[32m+is\x1b[0m"]
+    assert Style(True).fail("") == ""  # nothing to colour, no escapes
 
 
 # --- progress ----------------------------------------------------------------------
 
 
 def test_progress_line_on_a_terminal_only_and_not_with_quiet() -> None:
-    # The whole llm template takes seconds: long enough for the line to show.
-    shown = run_in_terminal("check", "--template", LLM, stdout_tty=False)
+    # A delay of 0 draws the line before the work starts, so it shows however
+    # quick the run is (a warm compose cache makes one pick's check quick).
+    at_once = cli_env({PROGRESS_DELAY_ENV: "0"})
+    args = ("check", "--template", LLM, "--pick", "gemma4-e2b")
+    shown = run_in_terminal(*args, stdout_tty=False, env=at_once)
     assert shown.code == 0
-    assert "\rwendy-llm check: rendering and validating every pick ... " in shown.err
+    assert shown.err.startswith("\rwendy-llm check: rendering and validating every pick ... ")
     # The line is erased before the report: the last thing on stderr is blanks.
     assert shown.err.endswith("\r") and shown.err.rsplit("\r", 2)[1].strip() == ""
     assert "wendy-llm check" not in shown.out
 
-    quiet = run_in_terminal("check", "--template", LLM, "--quiet", stdout_tty=False)
+    quiet = run_in_terminal(*args, "--quiet", stdout_tty=False, env=at_once)
     assert (quiet.code, quiet.out, quiet.err) == (0, "", "")
-    piped = run_module("check", "--template", LLM)
+    piped = run_module(*args, env=at_once)
     assert piped.code == 0 and piped.err == ""
+
+
+def test_a_bad_progress_delay_is_a_usage_error_naming_the_variable() -> None:
+    result = run_module("check", "--pick", "gemma4-e2b", env=cli_env({PROGRESS_DELAY_ENV: "soon"}))
+    assert result.code == 2
+    assert result.err == (
+        f"wendy-llm: error: {PROGRESS_DELAY_ENV} must be a number of seconds, "
+        "0 or more (e.g. 0.5), got 'soon'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(None, 0.5), ("", 0.5), ("0", 0.0), (" 2.5 ", 2.5), ("1e-3", 0.001)]
+)
+def test_the_progress_delay_comes_from_the_environment(raw: str | None, expected: float) -> None:
+    environ = {} if raw is None else {PROGRESS_DELAY_ENV: raw}
+    assert progress_delay(environ) == expected
+    assert DEFAULT_PROGRESS_DELAY_S == 0.5  # what users get
+
+
+@pytest.mark.parametrize("raw", ["-1", "nan", "inf", "half a second", "0,5"])
+def test_a_progress_delay_must_be_a_finite_number_of_seconds(raw: str) -> None:
+    with pytest.raises(WendyLlmError, match=re.escape(f"{PROGRESS_DELAY_ENV} must be a number")):
+        progress_delay({PROGRESS_DELAY_ENV: raw})
 
 
 class FakeTerminal(io.StringIO):
@@ -222,31 +262,67 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_progress_updates_in_place_and_erases_itself() -> None:
-    stream = FakeTerminal()
-    with Progress("diff", "rendering", stream=stream, delay=0, interval=0.01) as progress:
-        time.sleep(0.05)
-        progress.set("comparing")
-        time.sleep(0.05)
-    text = stream.getvalue()
-    frames = text.split("\r")
-    assert frames[1].startswith("wendy-llm diff: rendering ... ")
-    assert any(f.startswith("wendy-llm diff: comparing ... ") for f in frames)
-    assert "\n" not in text
-    width = max(len(f) for f in frames)
-    assert text.endswith("\r" + " " * width + "\r")
+class FakeClock:
+    """A clock the test controls: it moves by ``step`` after each read (and
+    when the test moves ``now``); ``read`` is set after ``notify_after`` reads."""
+
+    def __init__(self, *, step: float = 0.0, notify_after: int = 0) -> None:
+        self.now = 100.0
+        self.step = step
+        self.reads = 0
+        self.notify_after = notify_after
+        self.read = threading.Event()
+
+    def __call__(self) -> float:
+        value = self.now
+        self.now += self.step
+        self.reads += 1
+        if self.notify_after and self.reads >= self.notify_after:
+            self.read.set()
+        return value
+
+
+def test_progress_draws_at_once_updates_in_place_and_erases_itself() -> None:
+    stream, clock = FakeTerminal(), FakeClock()
+    # interval: an hour, so only the drawing on entry and on set() can show.
+    with Progress("diff", "rendering", stream=stream, delay=0, interval=3600, clock=clock) as bar:
+        clock.now += 2.34
+        bar.set("diffing")
+    first = "wendy-llm diff: rendering ... 0.0 s"
+    second = "wendy-llm diff: diffing ... 2.3 s"
+    pad = " " * (len(first) - len(second))
+    assert stream.getvalue() == f"\r{first}\r{second}{pad}\r{' ' * len(first)}\r"
+
+
+def test_progress_ticks_with_the_elapsed_time() -> None:
+    # The ticking thread reads the clock once per frame: wait (at most a
+    # minute, a guard against a hang) until it has drawn a frame of its own.
+    # Reads: the start, the frame drawn on entry, the thread's first frame.
+    stream, clock = FakeTerminal(), FakeClock(step=1.5, notify_after=3)
+    with Progress("check", "x", stream=stream, delay=0, interval=0.001, clock=clock):
+        assert clock.read.wait(60), "the progress thread never drew a frame"
+    frames = stream.getvalue().split("\r")
+    assert frames[:3] == ["", "wendy-llm check: x ... 1.5 s", "wendy-llm check: x ... 3.0 s"]
+
+
+def test_progress_shows_after_its_delay() -> None:
+    # Reads: the start, then the first frame, drawn by the thread after the delay.
+    stream, clock = FakeTerminal(), FakeClock(step=0.5, notify_after=2)
+    with Progress("golden", "x", stream=stream, delay=0.001, clock=clock):
+        assert clock.read.wait(60), "the progress line never showed"
+    assert stream.getvalue().startswith("\rwendy-llm golden: x ... 0.5 s")
 
 
 def test_progress_is_silent_when_quick_disabled_or_piped() -> None:
     quick = FakeTerminal()
-    with Progress("check", "x", stream=quick, delay=5):
+    with Progress("check", "x", stream=quick, delay=3600):  # ends long before its delay
         pass
     disabled = FakeTerminal()
-    with Progress("check", "x", stream=disabled, enabled=False, delay=0):
-        time.sleep(0.02)
+    with Progress("check", "x", stream=disabled, enabled=False, delay=0) as progress:
+        progress.set("y")
     piped = io.StringIO()
-    with Progress("check", "x", stream=piped, delay=0):
-        time.sleep(0.02)
+    with Progress("check", "x", stream=piped, delay=0) as progress:
+        progress.set("y")
     assert quick.getvalue() == disabled.getvalue() == piped.getvalue() == ""
 
 

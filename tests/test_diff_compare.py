@@ -19,7 +19,8 @@ from wendy_llm.compare.diff import (
 )
 from wendy_llm.compare.scope import ALL_FILES, FileScope
 from wendy_llm.render.canonical import PickRender
-from wendy_llm.reports.diff import diff_json, diff_text
+from wendy_llm.reports.diff import diff_text
+from wendy_llm.reports.json import diff_json
 
 BASE = Side("revision", "HEAD~1", "templates/py/t", "0123456789abcdef0123")
 HEAD = Side("working-tree", "templates/py/t", "templates/py/t")

@@ -13,7 +13,8 @@ from _golden_helpers import render, run_cli, template_files, write_files
 from wendy_llm.compare.diff import Policy, Side, TemplateDiff, compare_renders, evaluate_policy
 from wendy_llm.compare.scope import ALL_FILES
 from wendy_llm.render.canonical import PickRender
-from wendy_llm.reports.diff import diff_failures_text, diff_json, diff_text
+from wendy_llm.reports.diff import diff_failures_text, diff_text
+from wendy_llm.reports.json import diff_json
 from wendy_llm.reports.markdown import diff_markdown
 
 BASE = Side("baseline", "base/py/t", "base/py/t")

@@ -5,7 +5,7 @@ renders it as ``wendy init`` would, ``--var PORT=3000``).  Each behaviour
 runs one script under a scripted scenario (stub exit codes and durations,
 millisecond timing overrides) and checks its exit status, the recorded
 stub calls (order and arguments) and its log lines; see
-``wendy_llm/behaviours/`` for the scenarios.  They run once, in parallel,
+``tests/harness/behaviours/`` for the scenarios.  They run once, in parallel,
 per module; each behaviour is its own test.
 
 The harness itself is tested in ``tests/test_scripttest.py``; that every
@@ -21,7 +21,7 @@ import pytest
 from _stubs import render_template_scripts
 from harness.behaviours import BEHAVIOURS, Behaviour, BehaviourResult, run_behaviours
 from harness.behaviours.base import OLLAMA_SCRIPT, VLLM_SCRIPT, WEBUI_SCRIPT
-from harness.behaviours.ollama import backoff_delays_ms
+from harness.behaviours.ollama import backoff_delays_ms, ollama_waits_then_pulls
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,19 @@ def test_backoff_delays_double_up_to_the_cap(
     failures: int, start: int, cap: int, expected: list[int]
 ) -> None:
     assert backoff_delays_ms(failures, start, cap) == expected
+
+
+def test_serving_at_once_is_judged_by_the_barrier_not_by_which_process_ran_first(
+    rendered: Path, tmp_path: Path
+) -> None:
+    # The script starts the model work in the background, then execs `ollama
+    # serve`; the scheduler may well run the background job first. Force
+    # that interleaving (serve starts half a second late): the script still
+    # serves at once, beside the model work, and the behaviour must say so.
+    script = tmp_path / "entrypoint.sh"
+    text = (rendered / OLLAMA_SCRIPT).read_text(encoding="utf-8")
+    assert text.count("\nexec ollama serve\n") == 1
+    script.write_text(
+        text.replace("\nexec ollama serve\n", "\nsleep 0.5\nexec ollama serve\n"), encoding="utf-8"
+    )
+    assert ollama_waits_then_pulls(script, tmp_path / "work") == []

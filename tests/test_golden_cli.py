@@ -332,6 +332,12 @@ def test_all_diffs_of_a_run_are_capped_together(project: Path) -> None:
     assert out.count("changed: template py/mini, pick ") == 4  # every problem still named
     code, out, _ = run_cli("golden", "--check", "--max-diff-lines", "0")
     assert "not shown" not in out and out.count("+d:4!") == 100
+    # `check` says it too, once, on its last golden finding, before the fix.
+    code, out, _ = run_cli("check", "--quiet", "--template", "py/mini", "--max-diff-lines", "30")
+    assert code == 1
+    note = "(30 more diff lines not shown: the diffs are capped; --max-diff-lines 0 shows them all)"
+    assert out.count(note) == 1
+    assert f"{note}\n      {UPDATE}\n" in out
 
 
 def test_library_api_round_trip(project: Path) -> None:

@@ -15,10 +15,10 @@ from _golden_helpers import render, write_files
 
 from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError, TreeWriteError
-from wendy_llm.golden.check import GoldenProblem, check_fixture
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import GoldenManifest, build_fixture
+from wendy_llm.golden.template_check import GoldenProblem, check_fixture
 from wendy_llm.render import tree as tree_module
 from wendy_llm.render.canonical import PickRender, check_slug
 from wendy_llm.render.picks import CANONICAL_APP_ID
@@ -120,11 +120,11 @@ def test_manifest_round_trips() -> None:
         (lambda d: d["picks"].append(dict(d["picks"][0])), "listed twice"),
         (
             lambda d: d["files"]["Dockerfile"].update(stored="../../etc/passwd"),
-            "stored must be '_shared/Dockerfile'",
+            'stored must be "_shared/Dockerfile"',
         ),
         (lambda d: d["files"]["Dockerfile"].update(sha256="xyz"), "not a lowercase hex SHA-256"),
         (lambda d: d["files"]["logo.png"].update(stored="_shared/logo.png"), "never stored"),
-        (lambda d: d["files"]["x.md"]["picks"].update(nope={}), "names pick 'nope'"),
+        (lambda d: d["files"]["x.md"]["picks"].update(nope={}), 'names pick "nope"'),
         (lambda d: d["files"]["x.md"].update(kind="linked"), "kind must be one of"),
     ],
 )
@@ -187,7 +187,7 @@ def test_write_replaces_the_whole_directory(tmp_path: Path) -> None:
 def test_a_failed_write_leaves_the_old_tree_and_no_debris(tmp_path: Path) -> None:
     target = tmp_path / "t"
     write_tree_atomically(target, {"keep.txt": b"old"})
-    with pytest.raises(TreeWriteError, match=r"refusing to write '\.\./escape\.txt' outside"):
+    with pytest.raises(TreeWriteError, match=r'refusing to write "\.\./escape\.txt" outside'):
         write_tree_atomically(target, {"new.txt": b"n", "../escape.txt": b"x"})
     assert (target / "keep.txt").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t"]
@@ -348,15 +348,28 @@ def test_stale_picks_and_files_are_each_named(tmp_path: Path) -> None:
     assert all(p.message().endswith(f"Run: {CMD}") for p in problems)
 
 
-def test_a_file_no_longer_rendered_is_stale(tmp_path: Path) -> None:
-    directory = written(tmp_path)
-    now = [
-        render(r.slug, {k: v for k, v in _texts(r).items() if k != "Dockerfile"}, **r.answers)
+def renders_without(path: str) -> list[PickRender]:
+    return [
+        render(r.slug, {k: v for k, v in _texts(r).items() if k != path}, **r.answers)
         for r in renders()
     ]
-    [problem] = check(directory, now)
+
+
+def test_a_file_no_longer_rendered_is_stale(tmp_path: Path) -> None:
+    [problem] = check(written(tmp_path), renders_without("Dockerfile"))
     assert problem.kind == "stale"
     assert "every pick (3): Dockerfile is no longer rendered" in problem.summary
+
+
+def test_the_same_stale_file_in_every_picks_directory_is_one_problem(tmp_path: Path) -> None:
+    [problem] = check(written(tmp_path), renders_without("compose.yml"))
+    assert problem.kind == "stale" and problem.picks == ("alpha", "beta", "gamma")
+    assert problem.summary.startswith(
+        "stale: template py/t, every pick (3): compose.yml is no longer rendered; its fixture "
+        "is stale ("
+    )
+    assert problem.summary.endswith("golden/py/t/<pick>/compose.yml)")
+    assert problem.fixture.endswith("golden/py/t/<pick>/compose.yml")
 
 
 def test_a_subset_check_reports_nothing_about_other_picks(tmp_path: Path) -> None:

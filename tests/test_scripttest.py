@@ -149,7 +149,7 @@ wait
     assert run.timed_out
     assert time.monotonic() - started < 30
     child = int(pid_file.read_text())
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a hang guard: SIGKILL takes effect at once
     while time.monotonic() < deadline and _alive(child):
         time.sleep(0.05)
     assert not _alive(child), "the script's background sleep survived the run"
@@ -173,3 +173,33 @@ def test_the_work_directory_is_removed_unless_given(tmp_path: Path) -> None:
     run = run_script(script, workdir=kept)
     assert run.stdout.strip() == str(kept)
     assert (kept / "stubs").is_dir()
+
+
+def test_a_call_waiting_for_an_event_goes_on_once_it_is_signalled(tmp_path: Path) -> None:
+    # The client starts first and must wait for the server, whatever the
+    # scheduler does: it is logged after the server, having seen the event.
+    script = write_script(tmp_path, "client &\nsleep 0.2\nserver\nwait\n")
+    rules = [Rule("server", signals="up"), Rule("client", waits_for="up")]
+    run = run_script(script, rules=rules)
+    assert run.exit_code == 0 and not run.timed_out
+    assert [(c.command, dict(c.waited)) for c in run.calls] == [
+        ("server", {}),
+        ("client", {"up": True}),
+    ]
+
+
+def test_a_wait_that_runs_out_is_recorded_and_gives_up_for_the_whole_run(tmp_path: Path) -> None:
+    # The second rule would wait an hour: it goes on at once because the
+    # first wait gave up on the event (a script that never signals costs one
+    # bounded wait, not one per call).
+    script = write_script(tmp_path, "quick\npatient\n")
+    rules = [
+        Rule("quick", waits_for="never", wait_max_ms=50),
+        Rule("patient", waits_for="never", wait_max_ms=3_600_000),
+    ]
+    run = run_script(script, rules=rules, timeout=60)
+    assert run.exit_code == 0 and not run.timed_out
+    assert [(c.command, dict(c.waited)) for c in run.calls] == [
+        ("quick", {"never": False}),
+        ("patient", {"never": False}),
+    ]

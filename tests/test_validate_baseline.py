@@ -18,7 +18,9 @@ import pytest
 from _check_helpers import PICKER, TEMPLATE_COMPOSE, template_files, write_template
 
 from wendy_llm.render.template import load_template
-from wendy_llm.reports.check import format_table, to_json, to_junit
+from wendy_llm.reports.check import format_table
+from wendy_llm.reports.json import check_json
+from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.validate.baseline import baseline_dir, baseline_findings
 from wendy_llm.validate.findings import Report
@@ -191,12 +193,12 @@ def test_the_reports_carry_the_check(tmp_path: Path) -> None:
     templates, golden = write_template(tmp_path, files={"docker-compose.yml": compose})
     write_baseline(golden)
     report = check(tmp_path, templates, golden)
-    doc = json.loads(to_json(report))
+    doc: Any = check_json(report)
     assert doc["checks"][-1] == "baseline"
     (failed,) = [r for r in doc["results"] if r["status"] == "fail"]
     assert (failed["pick"], failed["check"]) == ("qwen2.5-3b", "baseline")
     assert failed["findings"][0]["file"] == "docker-compose.yml"
-    cases = ET.fromstring(to_junit(report)).iter("testcase")
+    cases = ET.fromstring(check_junit(report)).iter("testcase")
     failing = [c.get("name") for c in cases if c.find("failure") is not None]
     assert failing == ["qwen2.5-3b baseline"]
     markdown = check_markdown(report)

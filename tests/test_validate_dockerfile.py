@@ -6,7 +6,7 @@ import pytest
 from _check_helpers import OLLAMA_DOCKERFILE, good_tree
 
 from wendy_llm.validate.dockerfile import is_dockerfile, validate_dockerfile, validate_dockerfiles
-from wendy_llm.validate.dockerfile_parse import parse, shell_commands, substitute
+from wendy_llm.validate.dockerfile_exec import shell_commands
 
 
 def check(text: str, files: tuple[str, ...] = ("entrypoint.sh",)) -> list[tuple[int | None, str]]:
@@ -104,12 +104,17 @@ def test_cmd_arguments_of_an_exec_entrypoint() -> None:
 
 
 def test_setting_entrypoint_resets_an_inherited_cmd() -> None:
-    text = (
-        'FROM debian:12 AS base\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\n'
-        'FROM base\nENTRYPOINT ["/usr/bin/env"]\n'
-    )
-    # The base stage itself runs the script; the final stage does not.
-    assert [line for line, _ in check(text)] == [3]
+    base = 'FROM debian:12 AS base\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\nFROM base\n'
+    # The built stage inherits the CMD that runs the script...
+    assert [line for line, _ in check(base + "ENV A=1\n")] == [3]
+    # ...unless it sets an ENTRYPOINT, which resets it.
+    assert check(base + 'ENTRYPOINT ["/usr/bin/env"]\n') == []
+
+
+def test_a_stage_that_is_not_built_runs_nothing() -> None:
+    # Only the built (last) stage's command runs in a container.
+    text = 'FROM debian:12 AS tool\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\nFROM debian:12\n'
+    assert check(text) == []
 
 
 def test_copy_inherited_from_a_parent_stage() -> None:
@@ -185,8 +190,7 @@ def test_copy_source_missing_from_the_build_context() -> None:
     assert check(text) == [
         (
             2,
-            "COPY/ADD source 'start.sh' is not in the build context "
-            "(nothing in the render at svc/start.sh)",
+            "COPY source 'start.sh' is not in the build context (svc/start.sh does not exist)",
         )
     ]
 
@@ -226,25 +230,6 @@ def test_build_context_comes_from_compose() -> None:
 )
 def test_which_files_are_dockerfiles(path: str, expected: bool) -> None:
     assert is_dockerfile(path) is expected
-
-
-def test_parser_continuations_comments_and_heredocs() -> None:
-    text = (
-        "# escape=\\\nFROM a\nRUN echo one \\\n  # a comment inside\n  two\n"
-        "RUN <<EOF\nline1\nline2\nEOF\nCMD x\n"
-    )
-    found = [(i.keyword, i.args, i.line, i.heredocs) for i in parse(text)]
-    assert found == [
-        ("FROM", "a", 2, ()),
-        ("RUN", "echo one two", 3, ()),
-        ("RUN", "<<EOF", 6, ("line1\nline2",)),
-        ("CMD", "x", 10, ()),
-    ]
-
-
-def test_substitution_forms() -> None:
-    values = {"A": "x", "E": ""}
-    assert substitute("$A-${A}-${E:-d}-${A:+y}-${E:+y}-${NOPE}", values) == "x-x-d-y--"
 
 
 def test_shell_commands_split_on_operators() -> None:

@@ -172,6 +172,28 @@ MUTANTS: Final[tuple[Mutant, ...]] = (
         (Edit(_VLLM_SH, '  pause "$(ms_to_s "$retry_delay_ms")"\n', ""),),
     ),
     Mutant(
+        "slow-death-keeps-count",
+        "a slow vLLM death no longer resets the count of fast exits in a row",
+        (
+            Edit(
+                _VLLM_SH,
+                '    fast_exits=0\n    log "vLLM died after $ran (status $status); restarting"',
+                '    log "vLLM died after $ran (status $status); restarting"',
+            ),
+        ),
+    ),
+    Mutant(
+        "clock-in-seconds",
+        "the vLLM script's clock reads seconds where it means milliseconds",
+        (
+            Edit(
+                _VLLM_SH,
+                "printf '%d' \"$((10#$us / 1000))\"",
+                "printf '%d' \"$((10#$us / 1000000))\"",
+            ),
+        ),
+    ),
+    Mutant(
         "uncapped-backoff",
         "the pull backoff keeps doubling past OLLAMA_PULL_BACKOFF_MAX_S",
         (Edit(_OLLAMA_SH, "if ((delay_ms > backoff_max_ms)); then", "if false; then"),),

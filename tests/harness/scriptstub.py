@@ -9,15 +9,24 @@ fast).
 
 Each call:
 
-1. appends one JSON line ``{"argv": [command, *args], "env": {...}, "t": T}``
-   to the file named by ``WENDY_STUB_LOG`` (``env`` holds the variables the
-   spec's ``record_env`` lists, when set; ``t`` is the wall-clock start time,
-   for lower bounds on the pauses between calls);
-2. finds the first rule of the spec (the JSON file named by
+1. finds the first rule of the spec (the JSON file named by
    ``WENDY_STUB_SPEC``) whose ``command`` is this command, whose ``prefix``
-   starts the arguments and whose ``contains`` occurs in one of them; no
-   rule: prints ``[stub] unexpected call: ...`` and exits 127;
-3. takes the rule's next outcome (a per-rule call counter lives in the
+   starts the arguments and whose ``contains`` occurs in one of them;
+2. when the rule ``waits_for`` an event, waits until another call has
+   signalled it (a file barrier in the spec's ``state`` directory), at most
+   ``wait_max_ms``; a wait that runs out gives up on the event for the rest
+   of the run, so later calls go on at once (the bound only guards against a
+   script that never signals: the test reads the outcome, never the time);
+3. appends one JSON line ``{"argv": [command, *args], "env": {...}, "t": T,
+   "waited": {event: happened}}`` to the file named by ``WENDY_STUB_LOG``
+   (``env`` holds the variables the spec's ``record_env`` lists, when set;
+   ``t`` is ``time.monotonic()`` when the call started, a clock every
+   process on Linux shares, for lower bounds on the pauses between calls);
+   so the log's order is the order in which calls went on;
+4. when the rule ``signals`` an event, signals it (after the line is
+   written: a call waiting for it is logged after this one);
+5. no rule: prints ``[stub] unexpected call: ...`` and exits 127;
+6. takes the rule's next outcome (a per-rule call counter lives in the
    spec's ``state`` directory), or ``then`` once they are used up (``then``
    null: exits 126 saying so), and plays it: print ``stdout`` / ``stderr``,
    with ``outlive_group`` wait until no other process of its process group
@@ -72,6 +81,28 @@ def _matches(rule: dict[str, Any], command: str, args: list[str]) -> bool:
     return not needle or any(needle in arg for arg in args)
 
 
+def _event_file(state_dir: str, event: str) -> str:
+    return os.path.join(state_dir, f"event-{event}")
+
+
+def _signal(state_dir: str, event: str) -> None:
+    with open(_event_file(state_dir, event), "a", encoding="utf-8"):
+        pass
+
+
+def _wait_for(state_dir: str, event: str, limit_ms: int) -> bool:
+    """Wait until ``event`` is signalled (True) or ``limit_ms`` ran out (False)."""
+    happened = _event_file(state_dir, event)
+    given_up = happened + ".given-up"
+    deadline = time.monotonic() + limit_ms / 1000
+    while not os.path.exists(happened):
+        if os.path.exists(given_up) or time.monotonic() >= deadline:
+            _signal(state_dir, f"{event}.given-up")
+            return os.path.exists(happened)
+        time.sleep(0.005)
+    return True
+
+
 def _group_members(pgid: int, me: int) -> list[int]:
     """Live processes of process group ``pgid`` other than ``me`` (Linux /proc)."""
     found = []
@@ -108,18 +139,26 @@ def _outlive_group(limit_ms: int) -> None:
 
 def main(argv: list[str]) -> int:
     command, args = argv[0], argv[1:]
+    started = time.monotonic()
     with open(os.environ["WENDY_STUB_SPEC"], encoding="utf-8") as handle:
         spec: dict[str, Any] = json.load(handle)
-    recorded = {name: os.environ[name] for name in spec.get("record_env", []) if name in os.environ}
-    record = {"argv": argv, "env": recorded, "t": time.time()}
-    _append_line(os.environ["WENDY_STUB_LOG"], json.dumps(record))
+    state: str = spec["state"]
     rules: list[dict[str, Any]] = spec["rules"]
     index = next((i for i, rule in enumerate(rules) if _matches(rule, command, args)), None)
+    rule: dict[str, Any] = rules[index] if index is not None else {}
+    waited: dict[str, bool] = {}
+    if rule.get("waits_for"):
+        event = rule["waits_for"]
+        waited[event] = _wait_for(state, event, int(rule.get("wait_max_ms", 30_000)))
+    recorded = {name: os.environ[name] for name in spec.get("record_env", []) if name in os.environ}
+    record = {"argv": argv, "env": recorded, "t": started, "waited": waited}
+    _append_line(os.environ["WENDY_STUB_LOG"], json.dumps(record))
+    if rule.get("signals"):
+        _signal(state, rule["signals"])
     if index is None:
         print(f"[stub] unexpected call: {json.dumps(argv)}", file=sys.stderr)
         return UNEXPECTED_CALL
-    rule = rules[index]
-    call = _next_call_index(spec["state"], index)
+    call = _next_call_index(state, index)
     outcomes: list[dict[str, Any]] = rule.get("outcomes", [])
     outcome = outcomes[call] if call < len(outcomes) else rule.get("then")
     if outcome is None:

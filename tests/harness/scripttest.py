@@ -82,6 +82,12 @@ class Outcome:
         }
 
 
+#: How long a call waits for an event before giving up on it. Only a script
+#: that never signals (a regression) waits that long; the outcome is read
+#: from :attr:`Call.waited`, never from the time.
+WAIT_MAX_MS: Final = 30_000
+
+
 @dataclass(frozen=True)
 class Rule:
     """Which calls of ``command`` a rule answers, and how.
@@ -90,6 +96,16 @@ class Rule:
     contains ``contains`` (empty: any).  The first matching rule answers:
     its n-th matching call plays ``outcomes[n]``, later calls ``then``
     (``None``: such a call fails with status 126, visibly).
+
+    Events order calls across processes without timing: a call of a rule
+    that ``signals`` an event signals it as it starts; a call of a rule that
+    ``waits_for`` an event goes on only once it has been signalled (at most
+    ``wait_max_ms``: a wait that runs out gives up on the event for the rest
+    of the run) and records in :attr:`Call.waited` whether it had been.  For
+    example, an API client that answers only once the server was started::
+
+        Rule("ollama", prefix=("serve",), signals="serving")
+        Rule("ollama", prefix=("list",), waits_for="serving")
     """
 
     command: str
@@ -97,6 +113,9 @@ class Rule:
     contains: str = ""
     outcomes: tuple[Outcome, ...] = ()
     then: Outcome | None = field(default_factory=Outcome)
+    signals: str = ""
+    waits_for: str = ""
+    wait_max_ms: int = WAIT_MAX_MS
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -105,17 +124,24 @@ class Rule:
             "contains": self.contains,
             "outcomes": [o.to_json() for o in self.outcomes],
             "then": None if self.then is None else self.then.to_json(),
+            "signals": self.signals,
+            "waits_for": self.waits_for,
+            "wait_max_ms": self.wait_max_ms,
         }
 
 
 @dataclass(frozen=True)
 class Call:
     """One recorded stub call: ``argv[0]`` is the command's name, ``started``
-    the wall-clock time (``time.time()``) the stub started."""
+    the time the stub started (``time.monotonic()``, a clock all processes
+    share on Linux: differences between calls are lower bounds on the
+    script's pauses), ``waited`` the event its rule waits for (if any) and
+    whether it had been signalled when the call went on."""
 
     argv: tuple[str, ...]
     env: Mapping[str, str] = field(default_factory=dict)
     started: float = 0.0
+    waited: Mapping[str, bool] = field(default_factory=dict)
 
     @property
     def command(self) -> str:
@@ -132,7 +158,8 @@ class ScriptRun:
 
     ``exit_code`` is the script's status (negative: killed by that signal;
     ``None`` if it never ended); ``calls`` are the stub calls in the order
-    they started.
+    they went on (a call that waited for an event comes after the call that
+    signalled it).
     """
 
     script: Path
@@ -190,7 +217,8 @@ def _read_calls(log: Path) -> tuple[Call, ...]:
     calls = []
     for line in log.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        calls.append(Call(tuple(record["argv"]), dict(record["env"]), float(record["t"])))
+        argv, env, started = tuple(record["argv"]), dict(record["env"]), float(record["t"])
+        calls.append(Call(argv, env, started, dict(record["waited"])))
     return tuple(calls)
 
 

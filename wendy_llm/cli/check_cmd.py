@@ -14,8 +14,11 @@ from wendy_llm.cli.style import (
     write_report,
 )
 from wendy_llm.repo.dirs import DIRECTORY_RULE
-from wendy_llm.reports.check import format_details, format_table, to_json, to_junit, use_colour
+from wendy_llm.reports.check import format_details, format_table
+from wendy_llm.reports.json import check_json, dumps
+from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
+from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.run import run_check
 
 EPILOG = f"""\
@@ -29,14 +32,19 @@ examples:
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
-(schema + agreement with compose), shell (bash -n + ShellCheck), dockerfile
-(stage references for every build-arg combination, chmod of run scripts),
-topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
-sentinel reaches an Ollama pull), golden (fixtures match), baseline (a pick
+(as the Wendy CLI decodes and validates it), shell (bash -n + ShellCheck),
+dockerfile (stage references for every build-arg combination, chmod of run
+scripts), device (what `wendy run` does with it on a WendyOS device: what
+makes it fail, what the device ignores; see `wendy-llm plan`), topology (the
+rules in golden/<language>/<name>.rules.yaml), picker (no sentinel reaches
+an Ollama pull), golden (fixtures match), baseline (a pick
 the stored baseline golden/baseline/<language>/<name>/ has renders its
 gate.files byte for byte as it does; '-' for new picks and for templates
-without a stored baseline). Per template: picker (schema + lint), topology
-(the rules file itself), lint (warnings), baseline (picks it lost).
+without a stored baseline). Per template: picker (manifests + lint), topology
+(the rules file itself), lint (warnings), catalog (listed in meta.json, when
+the repository has one; a (repository) row for the rest), baseline (picks it
+lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
+never fail a run.
 
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
@@ -98,12 +106,12 @@ def run(args: argparse.Namespace) -> int:
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.junit:
-        write_report(args.junit, to_junit(report, strict=args.strict), "JUnit report")
+        write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
         write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
     out = sys.stdout
     if args.json:
-        out.write(to_json(report, strict=args.strict))
+        out.write(dumps(check_json(report, strict=args.strict)))
     elif args.quiet:
         details = format_details(report, warnings=args.strict)
         if details:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,6 @@ from wendy_llm.cli.style import (
     add_max_diff_lines,
     add_quiet,
     directories,
-    paint_diff,
-    use_colour,
     write_report,
 )
 from wendy_llm.compare.diff import Policy, Side, diff_template, evaluate_policy
@@ -23,8 +20,11 @@ from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
 from wendy_llm.repo.dirs import DIRECTORY_RULE, display_path
 from wendy_llm.repo.gitsource import template_at_revision
-from wendy_llm.reports.diff import diff_failures_text, diff_json, diff_junit, diff_text
+from wendy_llm.reports.diff import diff_failures_text, diff_text
+from wendy_llm.reports.json import diff_json, dumps
+from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
+from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.rules import rules_path
 
 EPILOG = f"""\
@@ -157,8 +157,8 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         write_report(args.markdown, diff_markdown(diff, result), "Markdown summary")
     if args.json:
-        print(json.dumps(diff_json(diff, result), indent=2))
+        sys.stdout.write(dumps(diff_json(diff, result)))
     else:
-        text = diff_failures_text(diff, result) if args.quiet else diff_text(diff, result)
-        print(paint_diff(text, use_colour(sys.stdout)), end="")
+        report = diff_failures_text if args.quiet else diff_text
+        sys.stdout.write(report(diff, result, colour=use_colour(sys.stdout)))
     return 0 if result.holds else 1

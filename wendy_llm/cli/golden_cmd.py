@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -14,14 +13,14 @@ from wendy_llm.cli.style import (
     add_max_diff_lines,
     add_quiet,
     directories,
-    paint_diff,
-    use_colour,
 )
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
 from wendy_llm.repo.dirs import DIRECTORY_RULE
-from wendy_llm.reports.golden import check_json, check_text, update_json, update_text
+from wendy_llm.reports.golden import check_text, update_text
+from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
+from wendy_llm.reports.terminal import use_colour
 
 EPILOG = f"""\
 examples:
@@ -94,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.json:
-        print(json.dumps(check_json(result), indent=2))
+        sys.stdout.write(dumps(golden_check_json(result)))
     elif not (args.quiet and result.ok):
-        print(paint_diff(check_text(result), use_colour(sys.stdout)), end="")
+        sys.stdout.write(check_text(result, colour=use_colour(sys.stdout)))
     return 0 if result.ok else 1
 
 
@@ -110,7 +109,7 @@ def _update(args: argparse.Namespace) -> int:
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
         result = update_golden(*directories(args), template_ids=args.templates)
     if args.json:
-        print(json.dumps(update_json(result), indent=2))
+        sys.stdout.write(dumps(golden_update_json(result)))
     elif not args.quiet:
-        print(paint_diff(update_text(result), use_colour(sys.stdout)), end="")
+        sys.stdout.write(update_text(result, colour=use_colour(sys.stdout)))
     return 0

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
 from wendy_llm.render.picks import Pick
-from wendy_llm.render.template import Template, load_template
-
-JSON_VERSION = 1
+from wendy_llm.render.template import load_template
+from wendy_llm.reports.json import dumps, picks_json
 
 EPILOG = """\
 examples:
@@ -40,15 +39,6 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def picks_json(template: Template, picks: list[Pick]) -> str:
-    document = {
-        "version": JSON_VERSION,
-        "template": template.id,
-        "picks": [{"slug": pick.slug, "answers": dict(pick.answers)} for pick in picks],
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False)
-
-
 def picks_text(picks: list[Pick]) -> str:
     width = max((len(pick.slug) for pick in picks), default=0)
     lines = []
@@ -60,9 +50,12 @@ def picks_text(picks: list[Pick]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     template = load_template(args.template_dir)
+    if not args.quiet:  # e.g. a symlinked picker: the picks would silently be "default"
+        for warning in template.skipped_warnings():
+            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     picks = template.picks()
     if args.json:
-        print(picks_json(template, picks))
+        print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")
     elif args.quiet:
         print("\n".join(pick.slug for pick in picks))
     else:

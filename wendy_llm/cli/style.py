@@ -1,11 +1,11 @@
-"""Terminal presentation shared by the subcommands: colour, the progress line, files.
+"""Terminal presentation shared by the subcommands: options, the progress line, files.
 
-- Colour: the rule is :func:`wendy_llm.reports.check.use_colour` (a terminal, and
-  ``NO_COLOR`` unset or empty); :func:`paint_diff` colours the text reports
-  of ``golden`` and ``diff`` line by line, so the formatters stay plain.
+- Colour is not here: :mod:`wendy_llm.reports.terminal` holds the rule and
+  the report formatters apply it.
 - Progress: :class:`Progress` shows one self-erasing status line on stderr
   while a slow step runs, only when stderr is a terminal, only once the step
-  has taken a moment, and never with ``--quiet``.
+  has taken a moment (:func:`progress_delay`: ``WENDY_LLM_PROGRESS_DELAY``
+  seconds, default 0.5), and never with ``--quiet``.
 - :func:`write_report`: report files (``--junit``, ``--markdown``) written
   atomically, so a reader never sees half a report.
 """
@@ -13,44 +13,40 @@
 from __future__ import annotations
 
 import argparse
-import re
+import math
+import os
 import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
-from wendy_llm.errors import WendyLlmError
-from wendy_llm.reports.check import (
-    BOLD,
-    BOLD_RED,
-    CYAN,
-    GREEN,
-    RED,
-    RESET,
-    YELLOW,
-    is_terminal,
-    use_colour,
-)
+from wendy_llm.errors import WendyLlmError, quoted
+from wendy_llm.reports.terminal import is_terminal
 
 __all__ = [
+    "DEFAULT_PROGRESS_DELAY_S",
+    "PROGRESS_DELAY_ENV",
     "Progress",
     "add_directories",
     "add_max_diff_lines",
     "add_quiet",
     "directories",
-    "paint_diff",
-    "use_colour",
+    "parse_var",
+    "progress_delay",
     "write_report",
 ]
 
-# Golden problems start with their kind; the policy verdict ends the diff report.
-_PROBLEM = re.compile(r"^(changed|missing|stale|invalid):")
-_PICK_STATUS = re.compile(r"^(  \S+\s+)(unchanged|changed|added|removed)\b")
+#: How long a step runs before its progress line appears, unless the
+#: environment says otherwise (0: at once, which is how the tests see the line
+#: without depending on how long a run takes).
+PROGRESS_DELAY_ENV = "WENDY_LLM_PROGRESS_DELAY"
+DEFAULT_PROGRESS_DELAY_S = 0.5
 
 
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -58,11 +54,19 @@ def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
 
 
+def parse_var(text: str) -> tuple[str, str]:
+    """A ``--var KEY=VALUE`` argument (argparse ``type``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
 def _diff_line_limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 (no limit) or more")
     return value
@@ -123,42 +127,6 @@ def directories(args: argparse.Namespace) -> tuple[Path, Path]:
     return resolve_dirs(positional if positional is not None else option, args.golden_dir)
 
 
-def _paint_line(line: str) -> str:
-    if line.startswith(("+++ ", "--- ")):
-        return f"{BOLD}{line}{RESET}"
-    if line.startswith("@@"):
-        return f"{CYAN}{line}{RESET}"
-    if line.startswith("+"):
-        return f"{GREEN}{line}{RESET}"
-    if line.startswith("-"):
-        return f"{RED}{line}{RESET}"
-    problem = _PROBLEM.match(line)
-    if problem:
-        return f"{BOLD_RED}{problem.group(0)}{RESET}{line[problem.end() :]}"
-    if line.startswith("policy: ") or line.startswith("golden: "):
-        failed = " FAILS" in line or " problem" in line
-        return f"{BOLD_RED if failed else GREEN}{line}{RESET}"
-    status = _PICK_STATUS.match(line)
-    if status:
-        word = status.group(2)
-        colour = {"unchanged": "", "changed": YELLOW, "added": GREEN, "removed": RED}[word]
-        if "[FAILS the policy]" in line:
-            colour = BOLD_RED
-        if colour:
-            head = status.group(1)
-            return f"{head}{colour}{word}{RESET}{line[status.end() :]}"
-    if line.startswith("warning: "):
-        return f"{YELLOW}{line}{RESET}"
-    return line
-
-
-def paint_diff(text: str, colour: bool) -> str:
-    """Colour a ``golden --check`` or ``diff`` text report (unchanged when not ``colour``)."""
-    if not colour:
-        return text
-    return "\n".join(_paint_line(line) for line in text.split("\n"))
-
-
 def write_report(path: str, text: str, what: str) -> Path:
     """Write ``text`` to ``path`` atomically (parents created); ``what`` names it in errors."""
     target = Path(path)
@@ -169,14 +137,35 @@ def write_report(path: str, text: str, what: str) -> Path:
     return target
 
 
+def progress_delay(environ: Mapping[str, str] = os.environ) -> float:
+    """Seconds before the progress line shows: ``WENDY_LLM_PROGRESS_DELAY``, else 0.5."""
+    raw = environ.get(PROGRESS_DELAY_ENV, "").strip()
+    if not raw:
+        return DEFAULT_PROGRESS_DELAY_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise WendyLlmError(
+            f"{PROGRESS_DELAY_ENV} must be a number of seconds, 0 or more (e.g. 0.5), got {raw!r}"
+        )
+    return value
+
+
 class Progress:
     """A status line on stderr while a slow step runs: ``wendy-llm check: label ... 2.3 s``.
 
     Nothing is shown unless ``enabled`` and the stream is a terminal, and
-    nothing before ``delay`` seconds, so quick runs and logs stay clean. The
-    line is erased on exit, before the caller prints its report. Only ``\\r``
-    and spaces are used (no escape sequences), so dumb terminals cope, and the
-    line is cut to the terminal's width so it never wraps.
+    nothing before ``delay`` seconds (default: :func:`progress_delay`), so
+    quick runs and logs stay clean. With a ``delay`` of 0 the first frame is
+    drawn on entry, before the step starts, and a new label (:meth:`set`)
+    is drawn at once: what shows then never depends on how long the step or
+    the ticking thread take. The line is redrawn every ``interval`` seconds
+    and erased on exit, before the caller prints its report. Only ``\\r``
+    and spaces are used (no escape sequences), so dumb terminals cope, and
+    the line is cut to the terminal's width so it never wraps. ``clock``
+    (seconds, for the elapsed time shown) is injectable for tests.
     """
 
     def __init__(
@@ -186,15 +175,17 @@ class Progress:
         *,
         enabled: bool = True,
         stream: TextIO | None = None,
-        delay: float = 0.5,
+        delay: float | None = None,
         interval: float = 0.2,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.command = command
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
+        self.delay = progress_delay() if delay is None else delay
         self.active = enabled and is_terminal(self.stream)
-        self.delay = delay
         self.interval = interval
+        self._clock = clock
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -202,13 +193,18 @@ class Progress:
         self._started = 0.0
 
     def set(self, label: str) -> None:
-        """Name the step now running."""
+        """Name the step now running (redrawn at once when the line is showing)."""
         with self._lock:
             self.label = label
+            if self._shown:
+                self._draw_locked()
 
     def __enter__(self) -> Progress:
-        self._started = time.monotonic()
+        self._started = self._clock()
         if self.active:
+            if self.delay <= 0:
+                with self._lock:
+                    self._draw_locked()
             self._thread = threading.Thread(target=self._tick, name="wendy-progress", daemon=True)
             self._thread.start()
         return self
@@ -228,17 +224,24 @@ class Progress:
                 self.stream.flush()
                 self._shown = 0
 
-    def _tick(self) -> None:
-        if self._stop.wait(self.delay):
-            return
+    def _draw_locked(self) -> None:
+        """Write the current frame over the previous one (the lock is held)."""
         width = max(shutil.get_terminal_size((80, 24)).columns - 1, 10)
+        elapsed = self._clock() - self._started
+        text = f"wendy-llm {self.command}: {self.label} ... {elapsed:.1f} s"[:width]
+        pad = " " * max(self._shown - len(text), 0)
+        self.stream.write("\r" + text + pad)
+        self.stream.flush()
+        self._shown = max(self._shown, len(text))
+
+    def _tick(self) -> None:
+        # With no delay the first frame was drawn on entry: wait a tick first.
+        if self._stop.wait(self.delay if self.delay > 0 else self.interval):
+            return
         while True:
-            elapsed = time.monotonic() - self._started
             with self._lock:
-                text = f"wendy-llm {self.command}: {self.label} ... {elapsed:.1f} s"[:width]
-                pad = " " * max(self._shown - len(text), 0)
-                self.stream.write("\r" + text + pad)
-                self.stream.flush()
-                self._shown = max(self._shown, len(text))
+                if self._stop.is_set():
+                    return
+                self._draw_locked()
             if self._stop.wait(self.interval):
                 return

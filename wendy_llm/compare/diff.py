@@ -10,28 +10,22 @@ per pick. Picks are matched by slug and classified:
 Files outside the scope never decide a pick's status; they are listed
 (``outside_scope``) so a reviewer still sees that they moved.
 
-Presentation (:meth:`TemplateDiff.shown_diffs`): a change that is the same
-in several picks (a README line, a shared Dockerfile) is shown once, naming
-the picks, and all diffs of a run together are capped like ``golden
---check``'s (``textdiff.cap_total``). Classification and policy never look
-at what is shown.
+Presentation (:meth:`TemplateDiff.shown_diffs`) goes through the comparison
+engine ``golden --check`` uses too (``changes.py``): a change that is the
+same in several picks (a README line, a shared Dockerfile) is shown once,
+naming the picks, and all diffs of a run together are capped.
+Classification and policy never look at what is shown.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from wendy_llm.compare.changes import file_diff, group_changes
 from wendy_llm.compare.scope import ALL_FILES, FileScope
-from wendy_llm.compare.textdiff import (
-    DEFAULT_MAX_LINES,
-    cap_total,
-    total_budget,
-    truncate,
-    unified_diff,
-)
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
 from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
 from wendy_llm.render.canonical import PickRender, render_picks
 
@@ -128,26 +122,15 @@ class ShownDiffs:
 def group_diffs(picks: Iterable[PickComparison], max_diff_lines: int | None) -> ShownDiffs:
     """Merge identical file changes across ``picks`` and cap them all to
     ``textdiff.total_budget(max_diff_lines)`` lines."""
-    positions: dict[tuple[object, ...], int] = {}
-    changes: list[FileChange] = []
-    members: list[list[str]] = []
-    index: dict[tuple[str, str], int] = {}
-    considered: list[str] = []
-    for pick in picks:
-        considered.append(pick.slug)
-        for change in pick.files:
-            at = positions.setdefault(change.merge_key(), len(changes))
-            if at == len(changes):
-                changes.append(change)
-                members.append([])
-            members[at].append(pick.slug)
-            index[(pick.slug, change.path)] = at
-    diffs, omitted = cap_total([c.diff for c in changes], total_budget(max_diff_lines))
-    groups = tuple(
-        DiffGroup(c.path, c.status, tuple(m), tuple(d))
-        for c, m, d in zip(changes, members, diffs, strict=True)
+    considered = list(picks)
+    groups = group_changes((p.slug, p.files) for p in considered)
+    diffs, omitted = cap_total([g.change.diff for g in groups], total_budget(max_diff_lines))
+    shown = tuple(
+        DiffGroup(g.change.path, g.change.status, g.picks, tuple(d))
+        for g, d in zip(groups, diffs, strict=True)
     )
-    return ShownDiffs(groups, omitted, tuple(considered), index)
+    index = {(slug, g.path): at for at, g in enumerate(shown) for slug in g.picks}
+    return ShownDiffs(shown, omitted, tuple(p.slug for p in considered), index)
 
 
 @dataclass(frozen=True)
@@ -195,15 +178,14 @@ def compare_files(
             continue
         # Labels name the sides, never the pick, so one change made in
         # every pick gives the very same diff in each.
-        whole = unified_diff(
+        diff = file_diff(
             old or b"",
             new or b"",
             old_label=f"{path} ({base_label})" if old is not None else "/dev/null",
             new_label=f"{path} ({head_label})" if new is not None else "/dev/null",
-            max_lines=None,
+            max_lines=max_diff_lines,
         )
-        digest = hashlib.sha256("\n".join(whole).encode("utf-8")).hexdigest()
-        inside.append(FileChange(path, status, tuple(truncate(whole, max_diff_lines)), digest))
+        inside.append(FileChange(path, status, diff.lines, diff.digest))
     return inside, outside
 
 

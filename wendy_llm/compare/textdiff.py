@@ -169,6 +169,24 @@ def unified_diff(
     return truncate(header + body, max_lines)
 
 
+def relabel(
+    lines: Sequence[str], old_label: tuple[str, str], new_label: tuple[str, str]
+) -> list[str]:
+    """A diff with its file headers relabelled: ``(from, to)`` for the ``---``
+    and the ``+++`` label. Content lines are never touched (the headers come
+    before the first hunk); a header that is not there (cut, or labelled
+    otherwise) stays as it is."""
+    out = list(lines)
+    for prefix, (before, after) in (("--- ", old_label), ("+++ ", new_label)):
+        for at, line in enumerate(out):
+            if line.startswith("@@"):
+                break
+            if line == prefix + before:
+                out[at] = prefix + after
+                break
+    return out
+
+
 def truncate(lines: Sequence[str], max_lines: int | None) -> list[str]:
     """Cut ``lines`` to ``max_lines``, ending with a count of what was cut."""
     if max_lines is None or len(lines) <= max_lines:
@@ -205,6 +223,11 @@ def cap_total(diffs: Sequence[Sequence[str]], budget: int | None) -> tuple[list[
             omitted += len(diff)
             left = 0
     return out, omitted
+
+
+def counted(n: int, word: str) -> str:
+    """``1 file``, ``3 files``: how every report counts."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def name_picks(picks: Sequence[str]) -> str:

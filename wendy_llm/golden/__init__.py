@@ -4,7 +4,8 @@
 ``check_golden`` compares fresh renders with them and never writes.
 """
 
-from wendy_llm.golden.check import CheckedTemplate, GoldenCheck, GoldenProblem, check_golden
+from wendy_llm.golden.check import CheckedTemplate, GoldenCheck, check_golden
+from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.golden.update import GoldenUpdate, TemplateUpdate, update_golden
 
 __all__ = [

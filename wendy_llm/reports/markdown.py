@@ -17,9 +17,10 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
+from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.reports.check import summary_line
-from wendy_llm.reports.diff import group_title, omitted_note
+from wendy_llm.reports.diff import omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 
 MAX_DIFF_CHARS = 200_000
@@ -115,7 +116,9 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     budget = MAX_DIFF_CHARS
     shown = diff.shown_diffs()
     for g in shown.groups:
-        title = html.escape(f"{group_title(g, shown)}: {g.path} ({g.status})")
+        title = html.escape(
+            f"{name_group(g.picks, shown.considered, 'changed')}: {g.path} ({g.status})"
+        )
         block = [f"<details><summary>{title}</summary>", "", *_fenced([*g.diff], "diff")]
         block += ["", "</details>", ""]
         size = sum(len(line) + 1 for line in block)

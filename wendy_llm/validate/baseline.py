@@ -13,7 +13,7 @@ are :mod:`wendy_llm.compare.diff`'s.
 - a pick on both sides that changed fails with the diff; a change identical
   in several picks (one template line renders into every Ollama pick) is
   shown once on the template-wide row, naming the picks, and each of those
-  picks fails with a pointer to it (as ``golden`` does);
+  picks fails with a pointer to it (``grouped.py``, as for ``golden``);
 - a pick the baseline does not have (a new option) has nothing to be held
   to: it gets no ``baseline`` result (``-`` in the table), and
   :attr:`BaselineResult.new` names it;
@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING
 
 from wendy_llm.compare.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
 from wendy_llm.compare.scope import FileScope, scope_from_rules
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, name_picks
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted, name_picks
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.canonical import render_picks
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import load_template
 from wendy_llm.repo.dirs import display_path
 from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.grouped import GroupedChange, grouped_findings
 from wendy_llm.validate.rules import rules_path
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ def _templates_dir(head_path: str) -> str:
 
 
 def _removed(template_id: str, removed: list[str], shown: str) -> Finding:
-    count = f"{len(removed)} pick{'s' if len(removed) != 1 else ''}"
+    count = counted(len(removed), "pick")
     message = (
         f"template {template_id} no longer has {count} of the stored baseline {shown}: "
         f"{', '.join(removed)}; every baseline pick must still render as before. "
@@ -187,41 +188,24 @@ def _attach_diffs(
     changed = [c for c in comparisons if c.status == "changed"]
     diffs = group_diffs(changed, max_diff_lines)
     moved = {c.slug: c for c in changed if c.base_answers is not None}
-    messages: list[tuple[list[Finding], Finding]] = []
+    grouped: list[GroupedChange] = []
     for group in diffs.groups:
-        who = name_picks(group.picks)
         fix = "fix the template so that " + (
             "this pick renders as before"
             if len(group.picks) == 1
             else "these picks render as before"
         )
-        lines = [f"template {template_id}, {who}: {_what_happened(group, shown)}", *group.diff]
+        what = _what_happened(group, shown)
+        lines = [f"template {template_id}, {name_picks(group.picks)}: {what}", *group.diff]
         lines += [
             f"(pick {slug}: the baseline's answers are {dict(moved[slug].base_answers or {})}, "
             f"the template's {dict(moved[slug].answers)})"
             for slug in group.picks
             if slug in moved
         ]
-        lines.append(_HOW_TO_MOVE.format(fix=fix, baseline=shown, command=command))
-        finding = error(CHECK, "\n".join(lines), group.path)
-        if len(group.picks) == 1:
-            messages.append((result.picks[group.picks[0]], finding))
-            continue
-        messages.append((result.template, finding))
-        pointer = (
-            f"{_what_happened(group, shown)}, the same for {len(group.picks)} picks; "
-            f"the diff is under {template_id} (template)"
-        )
-        for slug in group.picks:
-            result.picks[slug].append(error(CHECK, pointer, group.path))
-    if diffs.omitted_lines and messages:
-        # The run's diffs are capped together: the last one shown says how
-        # much was left out, and how to see it all.
-        bucket, last = messages[-1]
-        note = (
-            f"({diffs.omitted_lines} more diff lines not shown: the diffs are capped; "
-            "--max-diff-lines 0 shows them all)"
-        )
-        messages[-1] = (bucket, error(CHECK, f"{last.message}\n{note}", last.file))
-    for bucket, finding in messages:
+        how = _HOW_TO_MOVE.format(fix=fix, baseline=shown, command=command)
+        message = "\n".join(lines)
+        grouped.append(GroupedChange(template_id, group.picks, message, how, group.path, what))
+    for finding in grouped_findings(CHECK, grouped, diffs.omitted_lines):
+        bucket = result.picks[finding.pick] if finding.pick else result.template
         bucket.append(finding)

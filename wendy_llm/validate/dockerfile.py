@@ -1,68 +1,62 @@
-"""The ``dockerfile`` validator: stage references resolve, run scripts are executable.
+"""The ``dockerfile`` validator: a Dockerfile fails only where ``docker build`` would.
 
-Two mistakes a render can hide until it reaches a device:
+Every Dockerfile of a render is read with BuildKit's own parser
+(:mod:`wendy_llm.docker`) and checked for what makes the build, or the
+container, fail:
 
-1. ``FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}``: a stage
-   reference built from build arguments must name a defined stage for
-   *every* value combination the arguments can take (see
-   :mod:`dockerfile_parse` for how value sets are declared).  Otherwise
-   that one device class silently pulls a non-existent image
-   ``base-nvidia-7``.  A ``FROM`` counts as a stage reference when its
-   literal parts are not empty and its pattern matches an earlier stage
-   name; a ``FROM`` made only of variables must not expand to nothing.
-2. ``wendy init`` writes every file with mode 0644, so a script that
-   ``CMD``/``ENTRYPOINT`` runs must get its execute bit in the image:
-   ``COPY --chmod=755`` or a later ``RUN chmod +x`` (or ``install -m``)
-   covering it (exact path, glob or ``-R`` directory).  A script handed to
-   an interpreter (``["bash", "/entrypoint.sh"]``) needs no execute bit and
-   is not flagged.  The effective command of each stage is checked,
-   following its parent stages, for every value combination.
-
-Also reported: a ``COPY``/``ADD`` source that is not in the build context
-(the build fails), and two stages with the same name.
+- the parser refuses it, an instruction BuildKit does not know, an
+  instruction other than ``ARG`` before the first ``FROM``, a ``FROM``
+  without one or three words (``image AS name``), an invalid or repeated
+  stage name, a ``COPY``/``ADD`` without a source and a destination, a
+  word that cannot be expanded (``${X:?}``, an unmatched quote);
+- a ``FROM`` that expands to nothing, or that is meant as a stage
+  reference (``FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}``) and
+  names no stage, for any value combination of its build arguments (see
+  :mod:`dockerfile_args`);
+- a ``COPY``/``ADD`` source missing from the build context, by BuildKit's
+  rules (:mod:`wendy_llm.docker.context`: a wildcard may match nothing,
+  its directory must exist; ``.dockerignore`` applies; ``--from``, URLs
+  and heredocs are not in the context), in a stage the build runs;
+- the built stage's command runs a script that is not executable
+  (:mod:`dockerfile_exec`).
 
 The build context of a Dockerfile is the directory compose builds it from
-when the compose file says so, else the Dockerfile's own directory.
+when the compose file says so, else the Dockerfile's own directory (the
+template root for a root ``Dockerfile``).
 """
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import itertools
 import posixpath
 import re
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
+from wendy_llm.docker.context import BuildContext
+from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
+from wendy_llm.docker.expand import ExpansionError, Variables, expand
+from wendy_llm.docker.model import Build, Dockerfile, Stage
+from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, DockerfileSyntaxError, Instruction
 from wendy_llm.validate import compose_model
-from wendy_llm.validate.dockerfile_parse import (
-    ArgDecl,
-    Instruction,
-    Stage,
-    arg_decls,
-    literal_pattern,
-    literal_text,
-    parse,
-    shell_commands,
-    split_stages,
-    substitute,
-    value_set,
-    variables_in,
-)
+from wendy_llm.validate.dockerfile_args import combinations, describe, variables_in
+from wendy_llm.validate.dockerfile_exec import unexecutable_scripts
 from wendy_llm.validate.documents import Documents, parse_documents
-from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.findings import Finding, error, warning
 
 CHECK = "dockerfile"
 
-_INTERPRETERS = re.compile(
-    r"^(?:sh|bash|dash|ash|zsh|ksh|python[0-9.]*|perl|node|ruby|php|uv|uvx)$"
-)
-_PATH_DIRS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 #: Combinations beyond this are not enumerated (a Dockerfile with that many
 #: build-argument values is not what this check is for); reported instead.
 MAX_COMBINATIONS = 512
+
+_STAGE_NAME = re.compile(r"^[a-z][a-z0-9-_.]*$")  # BuildKit's rule for ``AS`` names
+_NOT_ONBUILD = ("ONBUILD", "FROM", "MAINTAINER")
+_MIN_ARGS = {"ARG": 1, "ENV": 1, "LABEL": 1, "WORKDIR": 1, "USER": 1, "COPY": 2, "ADD": 2}
+
+# One problem of one build-argument combination: line, message, is it certain.
+_Problem = tuple[int, str, bool]
 
 
 def is_dockerfile(path: str) -> bool:
@@ -81,20 +75,69 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
         try:
             text = tree[path].decode("utf-8")
         except UnicodeDecodeError as exc:
-            findings.append(error(CHECK, f"not UTF-8: {exc}", path))
-            continue
+            # BuildKit reads bytes; only this check needs text.
+            message = f"not UTF-8 ({exc}): checked with the bad bytes replaced"
+            findings.append(warning(CHECK, message, path))
+            text = tree[path].decode("utf-8", "replace")
         context = contexts.get(path, str(PurePosixPath(path).parent))
-        findings += _validate_cached(path, text, paths, context)
+        ignore_path = _dockerignore_path(paths, path, context)
+        ignore_text = tree[ignore_path].decode("utf-8", "replace") if ignore_path else ""
+        findings += _validate_cached(path, text, paths, context, ignore_path, ignore_text)
     return findings
+
+
+def validate_dockerfile(
+    path: str, text: str, tree: Mapping[str, bytes], context: str
+) -> list[Finding]:
+    """Validate one Dockerfile whose build context is the tree directory ``context``.
+
+    Only which files ``tree`` holds matters, and the ``.dockerignore`` text.
+    """
+    ignore_path = _dockerignore_path(frozenset(tree), path, context)
+    ignore_text = tree[ignore_path].decode("utf-8", "replace") if ignore_path else ""
+    return list(_validate_cached(path, text, frozenset(tree), context, ignore_path, ignore_text))
 
 
 @functools.lru_cache(maxsize=256)
 def _validate_cached(
-    path: str, text: str, paths: frozenset[str], context: str
+    path: str,
+    text: str,
+    paths: frozenset[str],
+    context: str,
+    ignore_path: str | None,
+    ignore_text: str,
 ) -> tuple[Finding, ...]:
     # Picks usually render the same Dockerfiles into the same file layout;
-    # the result depends on nothing else (file contents do not matter).
-    return tuple(validate_dockerfile(path, text, paths, context))
+    # the result depends on nothing else (of other files, only which exist
+    # and the .dockerignore matter).
+    try:
+        ignore = DockerIgnore(ignore_text)
+    except DockerIgnoreError as exc:
+        return (error(CHECK, f"{exc} (docker build fails)", ignore_path),)
+    try:
+        dockerfile = Dockerfile(text)
+    except DockerfileSyntaxError as exc:
+        return (error(CHECK, f"BuildKit cannot parse it: {exc}", path),)
+    findings = _structure_findings(path, dockerfile)
+    if not dockerfile.stages or any(f.severity == "error" for f in findings):
+        return tuple(findings)
+    build_context = BuildContext(paths, context, ignore)
+    combos = list(itertools.islice(combinations(dockerfile), MAX_COMBINATIONS + 1))
+    if len(combos) > MAX_COMBINATIONS:
+        message = f"more than {MAX_COMBINATIONS} build-argument combinations; checked the first"
+        findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
+        combos = combos[:MAX_COMBINATIONS]
+    per_combo = [(c, _combo_problems(dockerfile.build(c), c, build_context)) for c in combos]
+    return tuple(findings + _merge_combinations(path, per_combo))
+
+
+def _dockerignore_path(paths: frozenset[str], dockerfile: str, context: str) -> str | None:
+    """``<Dockerfile>.dockerignore`` beside it wins over the context's ``.dockerignore``."""
+    own = f"{dockerfile}.dockerignore"
+    if own in paths:
+        return own
+    shared = posixpath.join("" if context in ("", ".") else context, ".dockerignore")
+    return shared if shared in paths else None
 
 
 def _contexts_from_compose(docs: Documents) -> dict[str, str]:
@@ -114,417 +157,173 @@ def _contexts_from_compose(docs: Documents) -> dict[str, str]:
     return out
 
 
-def validate_dockerfile(path: str, text: str, tree: Collection[str], context: str) -> list[Finding]:
-    """Validate one Dockerfile whose build context is the tree directory ``context``.
-
-    ``tree`` holds the render's paths (a render's mapping will do): only
-    which files exist matters, for ``COPY`` sources.
-    """
-    instructions = parse(text)
-    global_args, stages = split_stages(instructions)
-    if not stages:
-        return [error(CHECK, "no FROM instruction", path, 1)]
-    findings = _duplicate_stage_findings(path, stages)
-    from_vars = sorted({v for s in stages for v in variables_in(s.source)})
-    decls = {d.name: d for d in global_args}
-    axes = [(name, _values_for(name, decls)) for name in from_vars]
-    combos = list(itertools.islice(_combinations(axes), MAX_COMBINATIONS + 1))
-    if len(combos) > MAX_COMBINATIONS:
-        message = f"more than {MAX_COMBINATIONS} build-argument combinations; checked the first"
-        findings.append(error(CHECK, message, path, stages[0].line))
-        combos = combos[:MAX_COMBINATIONS]
-    copy_sources = _CopySourceCheck(path, tree, context)
-    per_combo: list[tuple[dict[str, str], set[tuple[int, str]]]] = []
-    for combo in combos:
-        values = {d.name: d.default or "" for d in global_args} | combo
-        problems: set[tuple[int, str]] = set()
-        resolved = _resolve_stages(stages, values, combo, problems)
-        _check_commands(stages, resolved, values, copy_sources, problems)
-        per_combo.append((combo, problems))
-    findings += copy_sources.findings
-    findings += _merge_combinations(path, per_combo)
-    return findings
+def _structure_findings(path: str, dockerfile: Dockerfile) -> list[Finding]:
+    """What BuildKit refuses before it builds anything."""
+    found: list[Finding] = []
+    for ins in dockerfile.instructions:
+        if ins.keyword not in KNOWN_INSTRUCTIONS:
+            found.append(error(CHECK, f"unknown instruction: {ins.keyword}", path, ins.line))
+        elif ins.keyword == "ONBUILD" and (ins.trigger in _NOT_ONBUILD or ins.trigger is None):
+            message = f"{ins.trigger or 'nothing'} isn't allowed as an ONBUILD trigger"
+            found.append(error(CHECK, message, path, ins.line))
+        elif len(ins.args) < _MIN_ARGS.get(ins.keyword, 0):
+            count = _MIN_ARGS[ins.keyword]
+            message = f"{ins.keyword} requires at least {count} argument{'s' * (count > 1)}"
+            found.append(error(CHECK, message, path, ins.line))
+        elif _blank_name(ins):
+            found.append(error(CHECK, f"{ins.keyword} names can not be blank", path, ins.line))
+    for ins in dockerfile.preamble:
+        if ins.keyword != "ARG" and ins.keyword in KNOWN_INSTRUCTIONS:
+            message = f"{ins.keyword} before the first FROM (only ARG may come before it)"
+            found.append(error(CHECK, message, path, ins.line))
+    if not dockerfile.stages:
+        return [*found, error(CHECK, "no FROM instruction", path, 1)]
+    names: dict[str, int] = {}
+    for stage in dockerfile.stages:
+        found += _from_findings(path, stage, names)
+    return found
 
 
-def _values_for(name: str, decls: Mapping[str, ArgDecl]) -> tuple[str, ...]:
-    decl = decls.get(name)
-    return value_set(decl if decl is not None else ArgDecl(name, None, (), 0))
+def _blank_name(ins: Instruction) -> bool:
+    if ins.keyword == "ENV":
+        return any(not name for name in ins.args[::2])
+    return ins.keyword == "ARG" and any(not word.partition("=")[0] for word in ins.args)
 
 
-def _combinations(axes: Sequence[tuple[str, tuple[str, ...]]]) -> itertools.chain[dict[str, str]]:
-    names = [name for name, _ in axes]
-    return itertools.chain(
-        dict(zip(names, values, strict=True)) for values in itertools.product(*(v for _, v in axes))
-    )
+def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Finding]:
+    words = stage.instruction.args
+    if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "as"):
+        message = "FROM takes an image and optionally `AS name`"
+        return [error(CHECK, message, path, stage.line)]
+    if stage.name is None:
+        return []
+    if not _STAGE_NAME.match(stage.name):
+        message = f"invalid stage name {words[2]!r}: it must start with a letter"
+        return [
+            error(CHECK, f"{message} and use only letters, digits, -, _ and .", path, stage.line)
+        ]
+    if stage.name in names:
+        message = f"stage name {stage.name!r} is already used at line {names[stage.name]}"
+        return [error(CHECK, message, path, stage.line)]
+    names[stage.name] = stage.line
+    return []
 
 
-def _describe(combo: Mapping[str, str]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(combo.items()))
+def _combo_problems(build: Build, combo: Mapping[str, str], context: BuildContext) -> set[_Problem]:
+    """Everything that fails when the Dockerfile is built with ``combo``."""
+    problems: set[_Problem] = set()
+    stages = build.dockerfile.stages
+    for stage in stages:
+        try:
+            _check_from(build, stage, problems)
+        except ExpansionError as exc:
+            problems.add((stage.line, str(exc), True))
+    if any(certain for _, _, certain in problems):
+        return problems
+    try:
+        target = build.target()
+        reachable = build.reachable(target)
+        for index in reachable:
+            _check_sources(build, build.scopes(index), context, problems)
+        for problem in unexecutable_scripts(build, target, context):
+            problems.add((problem.line, problem.message, problem.certain))
+    except ExpansionError as exc:
+        problems.add((exc.line or 1, str(exc), True))
+    return problems
+
+
+def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
+    base = build.base(stage.index)
+    seen: set[int] = set()
+    parent = base.stage
+    while parent is not None and parent not in seen:
+        seen.add(parent)
+        parent = build.base(parent).stage
+    if stage.index in seen:
+        message = f"circular dependency: stage {stage.name} builds FROM itself{{combo}}"
+        problems.add((stage.line, message, True))
+        return
+    names = variables_in(stage.base)
+    shown = " ".join(f"{n}={build.meta.get(n) or ''}" for n in names)
+    if base.stage is not None or not names or not base.expansion.exact:
+        return
+    if not base.expansion.text:
+        message = f"FROM {stage.base} expands to an empty image name for {shown}{{combo}}"
+        problems.add((stage.line, message, True))
+        return
+    pattern = _literal_pattern(stage.base)
+    others = [s.name for s in build.dockerfile.stages if s.name and s.index != stage.index]
+    looks_like_a_stage = _VARIABLE.sub("", stage.base) and any(pattern.fullmatch(n) for n in others)
+    # BuildKit pulls only the images of the stages it builds.
+    if looks_like_a_stage and stage.index in build.reachable(build.target()):
+        message = (
+            f"FROM {stage.base} does not resolve for {shown}: "
+            f"no stage named {base.expansion.text}{{combo}}"
+        )
+        problems.add((stage.line, message, True))
+
+
+_VARIABLE = re.compile(
+    r"\$(?:\{[A-Za-z_][A-Za-z0-9_]*(?:[:#%/][^}]*|[-+?][^}]*)?\}|[A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def _literal_pattern(text: str) -> re.Pattern[str]:
+    """A regex matching every expansion of ``text`` (variables as wildcards)."""
+    pieces = []
+    last = 0
+    for match in _VARIABLE.finditer(text):
+        pieces += [re.escape(text[last : match.start()]), ".*"]
+        last = match.end()
+    pieces.append(re.escape(text[last:]))
+    return re.compile("".join(pieces), re.IGNORECASE)
+
+
+def _check_sources(
+    build: Build,
+    scopes: Iterable[tuple[Instruction, Variables]],
+    context: BuildContext,
+    problems: set[_Problem],
+) -> None:
+    """COPY/ADD sources of one stage the build runs, by BuildKit's rules."""
+    for ins, scope in scopes:
+        if ins.keyword not in ("COPY", "ADD") or ins.flag("from") is not None:
+            continue
+        for raw in ins.args[:-1]:
+            if raw.startswith("<<"):
+                continue  # a heredoc: its content is in the Dockerfile
+            try:
+                source = expand(raw, scope, build.dockerfile.escape)
+            except ExpansionError as exc:
+                problems.add((ins.line, f"{ins.keyword} source {raw!r}: {exc}", True))
+                continue
+            if not source.exact or _is_remote(ins.keyword, source.text):
+                continue
+            resolved = context.resolve(source.text)
+            if resolved.missing is not None:
+                message = (
+                    f"{ins.keyword} source {raw!r} is not in the build context ({resolved.missing})"
+                )
+                problems.add((ins.line, message, True))
+
+
+def _is_remote(keyword: str, source: str) -> bool:
+    return keyword == "ADD" and ("://" in source or source.startswith("git@"))
 
 
 def _merge_combinations(
-    path: str, per_combo: Sequence[tuple[dict[str, str], set[tuple[int, str]]]]
+    path: str, per_combo: Sequence[tuple[Mapping[str, str], set[_Problem]]]
 ) -> list[Finding]:
     """One finding per distinct problem; say which combinations when not all."""
-    seen: dict[tuple[int, str], list[dict[str, str]]] = {}
+    seen: dict[_Problem, list[Mapping[str, str]]] = {}
     for combo, problems in per_combo:
         for problem in sorted(problems):
             seen.setdefault(problem, []).append(combo)
     findings = []
-    for (line, message), failing in sorted(seen.items()):
-        text = message
+    for (line, message, certain), failing in sorted(seen.items()):
+        text = message.replace("{combo}", "")
         if len(failing) < len(per_combo) and "{combo}" not in message:
             more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
-            text = f"{message} (with {_describe(failing[0])}{more})"
-        findings.append(error(CHECK, text.replace("{combo}", ""), path, line))
+            text = f"{text} (with {describe(failing[0])}{more})"
+        findings.append((error if certain else warning)(CHECK, text, path, line))
     return findings
-
-
-def _duplicate_stage_findings(path: str, stages: Sequence[Stage]) -> list[Finding]:
-    findings = []
-    seen: dict[str, int] = {}
-    for stage in stages:
-        if stage.name is None:
-            continue
-        if stage.name in seen:
-            message = f"stage name {stage.name!r} is already used at line {seen[stage.name]}"
-            findings.append(error(CHECK, message, path, stage.line))
-        seen.setdefault(stage.name, stage.line)
-    return findings
-
-
-def _resolve_stages(
-    stages: Sequence[Stage],
-    values: Mapping[str, str],
-    combo: Mapping[str, str],
-    problems: set[tuple[int, str]],
-) -> list[int | None]:
-    """For each stage, the index of the stage it builds on (None: an image)."""
-    parents: list[int | None] = []
-    for index, stage in enumerate(stages):
-        earlier = {s.name: i for i, s in enumerate(stages[:index]) if s.name is not None}
-        resolved = substitute(stage.source, values)
-        names = variables_in(stage.source)
-        shown = " ".join(f"{n}={values.get(n, '')}" for n in names)
-        if resolved.lower() in earlier:
-            parents.append(earlier[resolved.lower()])
-            continue
-        parents.append(None)
-        if not names:
-            continue
-        if not resolved:
-            message = f"FROM {stage.source} expands to an empty image name for {shown}{{combo}}"
-            problems.add((stage.line, message))
-            continue
-        pattern = literal_pattern(stage.source)
-        is_stage_ref = bool(literal_text(stage.source)) and any(
-            pattern.fullmatch(name) for name in earlier
-        )
-        if is_stage_ref:
-            message = (
-                f"FROM {stage.source} does not resolve for {shown}: "
-                f"no stage named {resolved}{{combo}}"
-            )
-            problems.add((stage.line, message))
-    return parents
-
-
-@dataclass
-class _Image:
-    """What a stage's image holds, as far as this check follows it."""
-
-    executable: dict[str, bool] = field(default_factory=dict)  # path -> has x bit
-    copied_at: dict[str, int] = field(default_factory=dict)  # path -> line of the COPY
-    workdir: str = "/"
-    env: dict[str, str] = field(default_factory=dict)
-    entrypoint: Instruction | None = None
-    cmd: Instruction | None = None
-
-    def clone(self) -> _Image:
-        return _Image(
-            dict(self.executable),
-            dict(self.copied_at),
-            self.workdir,
-            dict(self.env),
-            self.entrypoint,
-            self.cmd,
-        )
-
-
-class _CopySourceCheck:
-    """Expands COPY sources against the render; remembers sources that are missing."""
-
-    def __init__(self, path: str, tree: Collection[str], context: str) -> None:
-        self.path = path
-        self.tree = tree
-        self.context = "" if context in ("", ".") else context.rstrip("/")
-        self.dirs = {str(PurePosixPath(p).parent) for p in tree} | {
-            str(parent) for p in tree for parent in PurePosixPath(p).parents
-        }
-        self.findings: list[Finding] = []
-        self._reported: set[tuple[int, str]] = set()
-
-    def expand(self, source: str, line: int) -> tuple[list[tuple[str, str]], bool] | None:
-        """The files a COPY source names, or None (reported) when it names none.
-
-        Each file comes with its path relative to where it lands under the
-        destination (a file's base name, or its path inside a copied
-        directory, whose contents are copied, not the directory itself).
-        The flag is True when the source is one plain file.
-        """
-        rel = posixpath.normpath(source.lstrip("/") or ".")
-        if rel == ".." or rel.startswith("../"):
-            self._missing(source, line, "it is outside the build context")
-            return None
-        full = posixpath.join(self.context, rel) if rel != "." else self.context
-        if any(c in rel for c in "*?["):
-            parts = full.split("/")
-            entries = sorted(
-                c
-                for c in set(self.tree) | self.dirs
-                if len(c.split("/")) == len(parts)
-                and all(fnmatch.fnmatchcase(a, b) for a, b in zip(c.split("/"), parts, strict=True))
-            )
-        else:
-            entries = [full] if full in self.tree or (full or ".") in self.dirs else []
-        files: list[tuple[str, str]] = []
-        for entry in entries:
-            if entry in self.tree:
-                files.append((entry, posixpath.basename(entry)))
-            else:
-                prefix = f"{entry}/" if entry not in ("", ".") else ""
-                files += [(p, p[len(prefix) :]) for p in sorted(self.tree) if p.startswith(prefix)]
-        if not files:
-            self._missing(source, line, f"nothing in the render at {full or '.'}")
-            return None
-        single_file = len(entries) == 1 and entries[0] in self.tree and entries[0] == full
-        return files, single_file
-
-    def _missing(self, source: str, line: int, why: str) -> None:
-        if (line, source) in self._reported:
-            return
-        self._reported.add((line, source))
-        message = f"COPY/ADD source {source!r} is not in the build context ({why})"
-        self.findings.append(error(CHECK, message, self.path, line))
-
-
-def _check_commands(
-    stages: Sequence[Stage],
-    parents: Sequence[int | None],
-    global_values: Mapping[str, str],
-    copies: _CopySourceCheck,
-    problems: set[tuple[int, str]],
-) -> None:
-    images: list[_Image] = []
-    for index, stage in enumerate(stages):
-        parent = parents[index]
-        image = images[parent].clone() if parent is not None else _Image()
-        _apply(stage, image, global_values, copies)
-        images.append(image)
-        for line, script, copied_line in _unexecutable_scripts(image):
-            message = (
-                f"runs {script}, copied at line {copied_line} without an execute bit "
-                "(wendy init writes files 0644): add `RUN chmod +x "
-                f"{script}` or `COPY --chmod=755`"
-            )
-            problems.add((line, message))
-
-
-def _apply(
-    stage: Stage, image: _Image, global_values: Mapping[str, str], copies: _CopySourceCheck
-) -> None:
-    args: dict[str, str] = {}
-    for ins in stage.instructions:
-        values = {**args, **image.env}
-        if ins.keyword == "ARG":
-            for decl in arg_decls(ins):
-                default = decl.default if decl.default is not None else ""
-                args[decl.name] = global_values.get(decl.name, substitute(default, values))
-        elif ins.keyword == "ENV":
-            image.env.update(_env_pairs(ins.args, values))
-        elif ins.keyword == "WORKDIR":
-            image.workdir = posixpath.normpath(
-                posixpath.join(image.workdir, substitute(ins.args.strip(), values))
-            )
-        elif ins.keyword in ("COPY", "ADD"):
-            _copy(ins, image, values, copies)
-        elif ins.keyword == "RUN":
-            form = ins.exec_form()
-            commands = [form] if form is not None else shell_commands(ins.args)
-            for body in ins.heredocs:
-                commands += shell_commands(body)
-            for words in commands:
-                _chmod(words, image, values)
-        elif ins.keyword == "ENTRYPOINT":
-            image.entrypoint = ins
-            image.cmd = None  # Docker resets an inherited CMD when ENTRYPOINT is set
-        elif ins.keyword == "CMD":
-            image.cmd = ins
-
-
-def _env_pairs(text: str, values: Mapping[str, str]) -> dict[str, str]:
-    flat = [w for command in shell_commands(text) for w in command]
-    if flat and "=" not in flat[0]:
-        # The legacy form: ENV NAME value with spaces
-        return {flat[0]: substitute(" ".join(flat[1:]), values)}
-    pairs = (w.partition("=") for w in flat)
-    return {k: substitute(v, values) for k, eq, v in pairs if k and eq}
-
-
-def _copy(
-    ins: Instruction, image: _Image, values: Mapping[str, str], copies: _CopySourceCheck
-) -> None:
-    form = ins.exec_form()
-    words = form if form is not None else ins.args.split()
-    flags: dict[str, str] = {}
-    while words and words[0].startswith("--"):
-        key, _, value = words[0][2:].partition("=")
-        flags[key] = value
-        words = words[1:]
-    if len(words) < 2:
-        return
-    *sources, dest = (substitute(w, values) for w in words)
-    mode = flags.get("chmod")
-    executable = mode is not None and _execute_effect(mode) is True
-    dest_abs = posixpath.join(image.workdir, dest)
-    into_dir = dest.endswith("/") or len(sources) > 1
-
-    def land(name: str) -> str:
-        return posixpath.normpath(posixpath.join(dest_abs, name) if into_dir else dest_abs)
-
-    for source in sources:
-        if source.startswith("<<"):
-            _record(image, land(source[2:].strip("-\"'")), executable, ins.line)
-        elif "from" in flags or "://" in source:
-            # Another stage's or a URL's file: its mode is not ours to know.
-            _record(image, land(posixpath.basename(source)), True, ins.line)
-        else:
-            expanded = copies.expand(source, ins.line)
-            if expanded is None:
-                continue
-            files, single_file = expanded
-            for _, rel in files:
-                target = land(rel) if single_file else posixpath.join(dest_abs, rel)
-                _record(image, posixpath.normpath(target), executable, ins.line)
-
-
-def _record(image: _Image, path: str, executable: bool, line: int) -> None:
-    image.executable[path] = executable
-    image.copied_at[path] = line
-
-
-_OCTAL = re.compile(r"^[0-7]{3,4}$")
-_SYMBOLIC = re.compile(r"([-+=])([rwxXst]*)")
-
-
-def _execute_effect(mode: str) -> bool | None:
-    """True when ``mode`` sets an execute bit on a 0644 file, False when it
-    clears them all, None when it leaves them alone."""
-    if _OCTAL.match(mode):
-        return any(int(d) % 2 == 1 for d in mode[-3:])
-    effect: bool | None = None
-    for op, perms in _SYMBOLIC.findall(mode):
-        if op in "+=" and "x" in perms:
-            effect = True
-        elif (op == "-" and "x" in perms) or (op == "=" and "x" not in perms):
-            effect = False if effect is None else effect
-    return effect
-
-
-def _chmod(words: Sequence[str], image: _Image, values: Mapping[str, str]) -> None:
-    words = list(words)
-    # Skip leading variable assignments and sudo.
-    while words and (words[0] == "sudo" or re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0])):
-        words = words[1:]
-    if not words or posixpath.basename(words[0]) != "chmod":
-        return
-    recursive = False
-    operands = []
-    for word in words[1:]:
-        if word in ("-R", "--recursive") or re.fullmatch(r"-[cfvR]*R[cfvR]*", word):
-            recursive = True
-        elif word.startswith("--") or re.fullmatch(r"-[cfv]+", word):
-            continue
-        else:
-            operands.append(word)
-    if len(operands) < 2:
-        return
-    effect = _execute_effect(operands[0])
-    if effect is None:
-        return
-    for target in operands[1:]:
-        resolved = posixpath.normpath(posixpath.join(image.workdir, substitute(target, values)))
-        for path in image.executable:
-            if (
-                path == resolved
-                or fnmatch.fnmatchcase(path, resolved)
-                or (recursive and path.startswith(resolved.rstrip("/") + "/"))
-            ):
-                image.executable[path] = effect
-
-
-def _unexecutable_scripts(image: _Image) -> list[tuple[int, str, int]]:
-    """(instruction line, script path, copy line) for each script run without an x bit."""
-    out = []
-    for argv in _commands_run(image):
-        for word, owner in _directly_executed(argv):
-            path = _resolve_command(word, image)
-            if path is not None and not image.executable[path]:
-                out.append((owner.line, path, image.copied_at[path]))
-    return out
-
-
-_Argv = list[tuple[str, Instruction]]  # each word with the instruction it comes from
-
-
-def _commands_run(image: _Image) -> list[_Argv]:
-    """The commands the container runs; each word knows its instruction."""
-    ep, cmd = image.entrypoint, image.cmd
-
-    def words(ins: Instruction) -> list[_Argv]:
-        form = ins.exec_form()
-        if form is not None:
-            return [[(w, ins) for w in form]]
-        # Shell form: Docker runs /bin/sh -c '<text>'.
-        return [[(w, ins) for w in command] for command in shell_commands(ins.args)]
-
-    if ep is None:
-        return [] if cmd is None else words(cmd)
-    if ep.exec_form() is None or cmd is None:
-        # A shell-form ENTRYPOINT ignores CMD.
-        return words(ep)
-    # An exec-form ENTRYPOINT receives CMD as its arguments.
-    cmd_argv = (
-        words(cmd)
-        if cmd.exec_form() is not None
-        else [[("/bin/sh", cmd), ("-c", cmd), (cmd.args, cmd)]]
-    )
-    return [words(ep)[0] + cmd_argv[0]]
-
-
-def _directly_executed(argv: _Argv) -> _Argv:
-    """The words of one command executed as programs, not handed to an interpreter."""
-    out: _Argv = []
-    for index, (word, owner) in enumerate(argv):
-        if _INTERPRETERS.match(posixpath.basename(word)):
-            rest = argv[index + 1 :]
-            for flag_index, (flag, _) in enumerate(rest[:-1]):
-                if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag):
-                    text, text_owner = rest[flag_index + 1]
-                    for inner in shell_commands(text):
-                        out += _directly_executed([(w, text_owner) for w in inner])
-                    break
-            return out
-        out.append((word, owner))
-    return out
-
-
-def _resolve_command(word: str, image: _Image) -> str | None:
-    if "/" in word:
-        path = posixpath.normpath(posixpath.join(image.workdir, word))
-        return path if path in image.executable else None
-    for directory in _PATH_DIRS:
-        path = f"{directory}/{word}"
-        if path in image.executable:
-            return path
-    return None

@@ -1,12 +1,10 @@
 """The ``golden`` check: the committed fixtures match fresh renders.
 
 A thin wrapper: :func:`wendy_llm.golden.check_golden` does the work and
-this module turns its problems into findings.  A problem about one pick
-goes to that pick's row; one about several picks (a shared file, or the
-same change in every pick's copy) or the whole template (layout, stale
-fixtures) goes to the template-wide row with its diff, so the diff is shown
-once, and each pick it names also fails with a one-line pointer to it (a
-JUnit case per pick x check must fail when that pick's fixtures are off).
+this module turns its problems into findings (``grouped.py``, as for the
+baseline check): a problem about one pick goes to that pick's row; one
+about several picks or the whole template goes to the template-wide row,
+and each pick it names also fails with a pointer to it.
 """
 
 from __future__ import annotations
@@ -16,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, error
+from wendy_llm.golden.check import check_golden
+from wendy_llm.validate.findings import Finding
+from wendy_llm.validate.grouped import GroupedChange, grouped_findings
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -46,8 +46,6 @@ def golden_findings(
     every template id found on disk, loadable or not).  ``trees`` (template
     id -> pick slug -> render) are renders the caller already made.
     """
-    from wendy_llm.golden import check_golden
-
     result = check_golden(
         templates,
         golden_dir,
@@ -57,22 +55,20 @@ def golden_findings(
         max_diff_lines=max_diff_lines,
     )
     checked = {t.id for t in templates}
-    findings = []
-    for problem in result.problems:
-        unchecked = problem.template_id not in checked
-        if unchecked and (not complete or problem.template_id in existing):
-            continue
-        pick = problem.picks[0] if len(problem.picks) == 1 else TEMPLATE_WIDE
-        finding = error(CHECK, problem.message(), problem.fixture)
-        findings.append(finding.at(problem.template_id, pick))
-        if len(problem.picks) > 1:
-            what = problem.path or problem.fixture
-            pointer = (
-                f"{problem.kind}: {what}, the same for {len(problem.picks)} picks; "
-                f"the diff is under {problem.template_id} (template)"
-            )
-            findings += [
-                error(CHECK, pointer, problem.fixture).at(problem.template_id, slug)
-                for slug in problem.picks
-            ]
-    return findings
+    shown = [
+        p
+        for p in result.problems
+        if p.template_id in checked or (complete and p.template_id not in existing)
+    ]
+    grouped = [
+        GroupedChange(
+            p.template_id,
+            p.picks,
+            "\n".join([p.summary, *p.diff]),
+            p.fix,
+            p.fixture,
+            f"{p.kind}: {p.path or p.fixture}",
+        )
+        for p in shown
+    ]
+    return grouped_findings(CHECK, grouped, result.omitted_diff_lines)

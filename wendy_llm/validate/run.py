@@ -6,9 +6,12 @@ rendered once with the canonical golden inputs (app id
 and its compose file and ``wendy.json`` parsed once.  Then:
 
 - per pick: ``render`` (the pick renders at all), ``compose``,
-  ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
+  ``wendy-json``, ``shell``, ``dockerfile``, ``device`` (what ``wendy run``
+  would do with it on a WendyOS device), ``topology``, ``picker`` (no
   sentinel reaches an Ollama pull) and ``golden``;
 - per template (the ``(template)`` row): ``picker`` (load + lint),
+  ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
+  ``validate/catalog.py``; with a ``(repository)`` row for the rest),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
   (problems spanning picks: shared files, layout, stale fixtures) and
@@ -40,7 +43,7 @@ from typing import TypeVar
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError
+from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.template import Template, load_template
@@ -51,11 +54,14 @@ from wendy_llm.repo.dirs import resolve_dirs
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings
+from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.device import validate_device
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
     CHECK_IDS,
+    REPOSITORY,
     TEMPLATE_WIDE,
     CheckResult,
     Finding,
@@ -133,7 +139,9 @@ def _select(
         matches = [(i, p) for i, p in found if name in (i, i.rsplit("/", 1)[-1])]
         if not matches:
             known = ", ".join(i for i, _ in found) or "none"
-            raise CheckSelectionError(f"no template {name!r} under {root} (templates: {known})")
+            raise CheckSelectionError(
+                f"no template {quoted(name)} under {root} (templates: {known})"
+            )
         chosen += [m for m in matches if m not in chosen]
     return chosen
 
@@ -189,6 +197,8 @@ def run_check(
     with timer("baseline"):
         for run in runs:
             _baseline(run, golden_root, max_diff_lines)
+    with timer("catalog"):
+        runs += _catalog(runs, root, [template_id for template_id, _ in found], not templates)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
@@ -306,9 +316,12 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
         if tree is None or docs is None:
             continue
         with timer("wendy-json"):
-            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID, docs)
+            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID)
         with timer("dockerfile"):
             pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+        with timer("device"):
+            # The project directory `wendy init` makes is named after the app id.
+            pick_run.findings["device"] = validate_device(tree, CANONICAL_APP_ID, docs)
         with timer("topology"):
             pick_run.findings["topology"] = (
                 []
@@ -430,6 +443,25 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
         found = result.picks.get(pick_run.pick.slug)
         if found is not None:
             pick_run.findings["baseline"] = found
+
+
+def _catalog(
+    runs: Sequence[_TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
+) -> list[_TemplateRun]:
+    """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
+    renders = {
+        r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
+    }
+    found = check_catalog(root, template_ids, renders, complete=complete)
+    if found is None:
+        return []
+    for run in runs:
+        run.findings["catalog"] = found.templates.get(run.template_id, [])
+    if not complete:
+        return []
+    repository = _TemplateRun(REPOSITORY, None)
+    repository.findings["catalog"] = found.repository
+    return [repository]
 
 
 def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:

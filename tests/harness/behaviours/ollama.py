@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -21,7 +22,7 @@ from harness.scripttest import Outcome, Rule, ScriptRun, run_script
 
 _OLLAMA_TIMING: Final[Mapping[str, str]] = {
     "OLLAMA_API_POLL_S": "0.01",
-    "OLLAMA_API_WAIT_S": "60",
+    "OLLAMA_API_WAIT_S": "3600",  # only a hang guard: runs end at RUN_TIMEOUT_S
     "OLLAMA_PULL_BACKOFF_START_S": "0.01",
     "OLLAMA_PULL_BACKOFF_MAX_S": "0.04",
 }
@@ -29,6 +30,9 @@ BACKOFF_START_MS: Final = 10
 BACKOFF_MAX_MS: Final = 40
 OLLAMA_MODEL: Final = "laguna-xs-2.1:q4_K_M"
 SERVE_ENDS: Final = MARKER + "ollama serve ends"
+#: The event ``ollama serve`` signals as it starts; every other ``ollama``
+#: call talks to the API, so it answers only once serving has started.
+SERVING: Final = "serving"
 
 
 def _ollama_rules(
@@ -41,15 +45,21 @@ def _ollama_rules(
 ) -> list[Rule]:
     serve = Outcome(exit=serve_exit, outlive_group=True, exit_message=SERVE_ENDS)
     return [
-        Rule("ollama", prefix=("serve",), outcomes=(serve,), then=None),
+        Rule("ollama", prefix=("serve",), outcomes=(serve,), then=None, signals=SERVING),
         Rule(
             "ollama",
             prefix=("list",),
             outcomes=(Outcome(exit=1),) * list_failures,
             then=Outcome(exit=0 if api_up else 1),
+            waits_for=SERVING,
         ),
-        Rule("ollama", prefix=("show",), then=Outcome(exit=0 if present else 1)),
-        Rule("ollama", prefix=("pull",), outcomes=tuple(Outcome(exit=c) for c in pull)),
+        Rule("ollama", prefix=("show",), then=Outcome(exit=0 if present else 1), waits_for=SERVING),
+        Rule(
+            "ollama",
+            prefix=("pull",),
+            outcomes=tuple(Outcome(exit=c) for c in pull),
+            waits_for=SERVING,
+        ),
     ]
 
 
@@ -64,19 +74,21 @@ def _run_ollama(
 
 def _check_serving_throughout(expect: Expect, run: ScriptRun, last_step: str) -> None:
     """``ollama serve`` ran once, as the script's own process (its status is
-    the script's), and was still serving when the pull work finished."""
+    the script's), started at once, and was still serving when the pull work
+    finished."""
     serves = run.calls_of("ollama", "serve")
     expect.equal("ollama serve calls", [c.argv for c in serves], [("ollama", "serve")])
-    # Serving starts at once, not after the model work: by the time the
-    # script looks for the model (show/pull, after at least one API probe)
-    # the server is up.
-    model_work = [
-        c for c in run.calls if c.command == "ollama" and c.args[:1] in (("show",), ("pull",))
-    ]
-    if serves and model_work:
-        expect.that(
-            serves[0].started < model_work[0].started,
-            "ollama serve started only after the model work (it must start at once)",
+    # Serving starts at once, beside the model work: every API call waits for
+    # `ollama serve` to start (a barrier, see _ollama_rules), so a script that
+    # does the model work first leaves its calls waiting in vain. What is
+    # read is whether serve had started, never which process the scheduler
+    # happened to run first.
+    api_calls = [c for c in run.calls if c.command == "ollama" and c.args[:1] != ("serve",)]
+    early = [c for c in api_calls if not c.waited.get(SERVING)]
+    if early:
+        expect.problems.append(
+            f"`{shlex.join(early[0].argv)}` found ollama serve not started: "
+            "the model work ran before serving (serve must start at once)"
         )
     done = expect.logged(run, last_step, "ending the pull work")
     end = next((i for i, line in enumerate(run.log_lines) if line == SERVE_ENDS), None)

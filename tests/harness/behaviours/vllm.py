@@ -4,6 +4,7 @@ serve arguments, the serve loop."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -30,17 +31,21 @@ DRAFTER_MODULE: Final = "vllm.model_executor.models.laguna_dflash"
 DEFAULT_MAX_FAST_EXITS: Final = 5
 DEFAULT_PREFLIGHT_ATTEMPTS: Final = 3
 
-# A death sooner than this (seconds) is "fast"; the slow run sleeps well past it.
-# A fast death is one stub start (tens of ms), so 5 s is two orders of magnitude
-# of slack for a loaded 2-core CI machine; only the slow run pays for it.
-FAST_EXIT_S: Final = "5"
-SLOW_RUN_MS: Final = 5600
+# Whether a death is "fast" must never depend on how long a stub takes to
+# start on a loaded machine. So: by default every death is fast (a threshold
+# no run can reach: runs are cut at RUN_TIMEOUT_S); a slow death on the real
+# clock is a stub that sleeps past a short threshold (a sleep is never
+# shorter than asked); a run needing fast *and* slow deaths scripts the
+# clock the script reads (see scripted_clock).
+ALWAYS_FAST_S: Final = "3600"
+REAL_SLOW_THRESHOLD_S: Final = "0.5"
+REAL_SLOW_RUN_MS: Final = 600
 RETRY_DELAY_MS: Final = 300
 
 _VLLM_TIMING: Final[Mapping[str, str]] = {
     "VLLM_PREFLIGHT_PAUSE_S": "0.01",
     "VLLM_RETRY_DELAY_S": "0.01",
-    "VLLM_FAST_EXIT_S": FAST_EXIT_S,
+    "VLLM_FAST_EXIT_S": ALWAYS_FAST_S,
 }
 
 
@@ -164,6 +169,30 @@ def _run_vllm(
     )
 
 
+def scripted_clock(work: Path, run_seconds: Sequence[int]) -> tuple[Rule, dict[str, str]]:
+    """The script's clock, scripted: vLLM start ``i`` lasts ``run_seconds[i]``.
+
+    The script reads the time through ``now_ms``: bash's ``EPOCHREALTIME``,
+    or ``date +%s`` where bash has none (the script's own fallback). A
+    ``BASH_ENV`` file unsets ``EPOCHREALTIME`` before the script runs, and a
+    ``date`` stub answers the two readings around each vLLM run (before,
+    after) from this list. Returns the rule and the environment to add.
+    """
+    readings, now = [], 1_000_000
+    for seconds in run_seconds:
+        readings += [now, now + seconds]
+        now += seconds + 1
+    startup = work / "no-epochrealtime.sh"
+    startup.write_text("unset EPOCHREALTIME\n", encoding="utf-8")
+    rule = Rule(
+        "date",
+        prefix=("+%s",),
+        outcomes=tuple(Outcome(stdout=f"{t}\n") for t in readings),
+        then=None,
+    )
+    return rule, {"BASH_ENV": str(startup)}
+
+
 def _preflights(run: ScriptRun) -> list[Call]:
     return run.calls_of("python3", contains="torch")
 
@@ -220,8 +249,11 @@ def vllm_dflash_on(script: Path, work: Path) -> list[str]:
             dflash=(DRAFT_MODEL, SPECULATIVE_TOKENS),
         )
     preflight = _preflights(run)
+    # The log's order: calls of a script's foreground are logged as they run.
     expect.that(
-        bool(preflight) and bool(serves) and preflight[0].started <= serves[0].started,
+        bool(preflight)
+        and bool(serves)
+        and run.calls.index(preflight[0]) < run.calls.index(serves[0]),
         "the CUDA preflight did not run before vllm",
     )
     return expect.problems
@@ -322,15 +354,48 @@ def vllm_fast_deaths_after_dflash(script: Path, work: Path) -> list[str]:
     return expect.problems
 
 
+def _fast_exit_counts(run: ScriptRun) -> list[int]:
+    """The script's own count of fast exits in a row, from each "fast exit N/M" line."""
+    pattern = re.compile(r"fast exit (\d+)/\d+ in a row")
+    return [int(m.group(1)) for m in map(pattern.search, run.log_lines) if m]
+
+
 def vllm_slow_death_resets(script: Path, work: Path) -> list[str]:
     """Four fast deaths, one slow one (the count resets), then five fast ones:
-    ten starts before giving up."""
+    ten starts before giving up (the default 90 s threshold, on a scripted clock)."""
+    durations = [1] * 4 + [600] + [1] * DEFAULT_MAX_FAST_EXITS
+    clock, env = scripted_clock(work, durations)
     fast = Outcome(exit=7)
-    serve = [fast] * 4 + [Outcome(exit=8, sleep_ms=SLOW_RUN_MS)] + [fast] * 6
-    run = _run_vllm(script, work, _vllm_rules(serve=serve, serve_then=Outcome(exit=0)))
+    serve = [fast] * 4 + [Outcome(exit=8)] + [fast] * 6
+    rules = [*_vllm_rules(serve=serve, serve_then=Outcome(exit=0)), clock]
+    run = _run_vllm(script, work, rules, {**env, "VLLM_FAST_EXIT_S": "90"})
     expect = Expect()
     expect.clean_run(run, status=7)
-    expect.equal("vllm calls", len(run.calls_of("vllm")), 4 + 1 + DEFAULT_MAX_FAST_EXITS)
+    expect.equal("vllm calls", len(run.calls_of("vllm")), len(durations))
+    counts = _fast_exit_counts(run)
+    expect.equal("fast exits in a row, as logged", counts, [1, 2, 3, 4, 1, 2, 3, 4, 5])
+    expect.logged(run, r"died after 600\.000 s \(status 8\); restarting", "the slow death")
+    return expect.problems
+
+
+def vllm_slow_death_on_the_real_clock(script: Path, work: Path) -> list[str]:
+    """A vLLM run that lasts longer than VLLM_FAST_EXIT_S, timed by bash's own
+    clock, is a slow death: no fast exit counted, a restart."""
+    serve = [Outcome(exit=8, sleep_ms=REAL_SLOW_RUN_MS), Outcome(exit=0)]
+    env = {"VLLM_FAST_EXIT_S": REAL_SLOW_THRESHOLD_S}
+    run = _run_vllm(script, work, _vllm_rules(serve=serve), env)
+    expect = Expect()
+    expect.clean_run(run, status=0)
+    expect.equal("vllm calls", len(run.calls_of("vllm")), 2)
+    expect.equal("fast exits counted", _fast_exit_counts(run), [])
+    # A lower bound only: the run slept at least this long, however loaded the machine.
+    index = expect.logged(run, r"died after [0-9.]+ s \(status 8\); restarting", "the slow death")
+    if index is not None:
+        measured = float(run.log_lines[index].split("died after ", 1)[1].split(" s ")[0])
+        expect.that(
+            measured >= REAL_SLOW_RUN_MS / 1000,
+            f"the script measured {measured} s for a run of at least {REAL_SLOW_RUN_MS} ms",
+        )
     return expect.problems
 
 
@@ -402,6 +467,7 @@ BEHAVIOURS: Final[tuple[Behaviour, ...]] = (
     Behaviour("vllm-fast-deaths-give-up", VLLM_SCRIPT, vllm_fast_deaths_give_up),
     Behaviour("vllm-fast-deaths-after-dflash", VLLM_SCRIPT, vllm_fast_deaths_after_dflash),
     Behaviour("vllm-slow-death-resets", VLLM_SCRIPT, vllm_slow_death_resets),
+    Behaviour("vllm-slow-death-on-the-real-clock", VLLM_SCRIPT, vllm_slow_death_on_the_real_clock),
     Behaviour("vllm-clean-exit", VLLM_SCRIPT, vllm_clean_exit),
     Behaviour("vllm-serve-settings", VLLM_SCRIPT, vllm_serve_settings),
     Behaviour("vllm-download-notice", VLLM_SCRIPT, vllm_download_notice),

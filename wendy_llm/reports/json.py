@@ -1,0 +1,267 @@
+"""The versioned JSON documents of ``--json`` (shapes: docs/json-reports.md).
+
+Every document is stamped by :func:`versioned` with its ``"version"``, and
+each kind has a JSON Schema, :func:`schema_path` (the tests validate real
+documents against it). A change that removes or renames a field, or changes
+its meaning, is a new version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from wendy_llm.repo.dirs import display_path
+from wendy_llm.validate.findings import TEMPLATE_WIDE
+
+if TYPE_CHECKING:
+    from wendy_llm.compare.diff import PolicyResult, Side, TemplateDiff
+    from wendy_llm.device import DeviceProfile, DeviceView
+    from wendy_llm.golden.check import GoldenCheck
+    from wendy_llm.golden.update import GoldenUpdate
+    from wendy_llm.render.lint import LintWarning
+    from wendy_llm.render.tree import RenderedTree
+    from wendy_llm.validate.findings import Finding, Report
+
+ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
+REPORT_KINDS: tuple[ReportKind, ...] = (
+    "render",
+    "picks",
+    "golden-check",
+    "golden-update",
+    "check",
+    "diff",
+    "plan",
+)
+VERSION = 1
+_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def versioned(kind: ReportKind, body: Mapping[str, object]) -> dict[str, object]:
+    """``body`` as a document of ``kind``: ``"version"`` first."""
+    assert kind in REPORT_KINDS
+    return {"version": VERSION, **body}
+
+
+def schema_path(kind: ReportKind) -> Path:
+    """The JSON Schema the documents of ``kind`` follow."""
+    return _SCHEMAS / f"report-{kind}.v{VERSION}.schema.json"
+
+
+def dumps(document: Mapping[str, object]) -> str:
+    """How every document is printed: indented, ASCII, newline-terminated."""
+    return json.dumps(document, indent=2) + "\n"
+
+
+def render_json(
+    template: str,
+    app_id: str,
+    out: Path,
+    answers: Mapping[str, str],
+    tree: RenderedTree,
+    warnings: Sequence[LintWarning],
+) -> dict[str, object]:
+    """``render --json``: what was written where, and the lint warnings."""
+    files = [
+        {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
+        for f in tree.files.values()
+    ]
+    said = [
+        {"file": w.file, "line": w.line, "code": w.code, "message": w.message} for w in warnings
+    ]
+    return versioned(
+        "render",
+        {
+            "template": template,
+            "app_id": app_id,
+            "out": str(out),
+            "answers": dict(answers),
+            "files": files,
+            "warnings": said,
+        },
+    )
+
+
+def picks_json(template: str, picks: Sequence[tuple[str, Mapping[str, str]]]) -> dict[str, object]:
+    """``picks --json``: ``picks`` are (slug, answers)."""
+    listed = [{"slug": slug, "answers": dict(answers)} for slug, answers in picks]
+    return versioned("picks", {"template": template, "picks": listed})
+
+
+def _finding(finding: Finding) -> dict[str, object]:
+    return {
+        "severity": finding.severity,
+        "message": finding.message,
+        "file": finding.file,
+        "line": finding.line,
+    }
+
+
+def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
+    """``check --json``: one result per template x pick x check."""
+    counts = {s: sum(1 for r in report.results if r.status == s) for s in ("ok", "fail", "warn")}
+    return versioned(
+        "check",
+        {
+            "ok": report.passed(strict=strict),
+            "strict": strict,
+            "summary": {
+                "results": len(report.results),
+                **counts,
+                "errors": len(report.errors),
+                "warnings": len(report.warnings),
+                "notes": len(report.notes),
+            },
+            "checks": report.checks(),
+            "results": [
+                {
+                    "template": r.template,
+                    "pick": None if r.pick == TEMPLATE_WIDE else r.pick,
+                    "check": r.check,
+                    "status": r.status,
+                    "findings": [_finding(f) for f in r.findings],
+                }
+                for r in report.results
+            ],
+            "timings": {k: round(v, 4) for k, v in report.timings.items()},
+        },
+    )
+
+
+def golden_check_json(result: GoldenCheck) -> dict[str, object]:
+    """``golden --check --json``."""
+    checked = [{"template": c.template_id, "picks": list(c.picks)} for c in result.checked]
+    problems = [
+        {
+            "kind": p.kind,
+            "template": p.template_id,
+            "picks": list(p.picks),
+            "path": p.path,
+            "fixture": p.fixture,
+            "summary": p.summary,
+            "diff": list(p.diff),
+            "command": p.command,
+        }
+        for p in result.problems
+    ]
+    return versioned(
+        "golden-check",
+        {
+            "mode": "check",
+            "ok": result.ok,
+            "golden_dir": display_path(result.golden_root),
+            "checked": checked,
+            "problems": problems,
+            "omitted_diff_lines": result.omitted_diff_lines,
+        },
+    )
+
+
+def golden_update_json(result: GoldenUpdate) -> dict[str, object]:
+    """``golden --update --json``; paths are relative to each ``fixture_dir``."""
+    templates = [
+        {
+            "template": t.template_id,
+            "fixture_dir": display_path(t.fixture_dir),
+            "deleted": t.deleted,
+            "added": list(t.added),
+            "changed": list(t.changed),
+            "removed": list(t.removed),
+        }
+        for t in result.templates
+    ]
+    return versioned(
+        "golden-update",
+        {
+            "mode": "update",
+            "golden_dir": display_path(result.golden_root),
+            "written": result.written,
+            "templates": templates,
+        },
+    )
+
+
+def _side(side: Side) -> dict[str, object]:
+    return {"kind": side.kind, "label": side.label, "path": side.path, "commit": side.commit}
+
+
+def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
+    """``diff --json``: each distinct change once in ``diffs``, which ``files[].diff_index``
+    points at (``files[].diff`` is its diff in the first pick it names, else ``[]``)."""
+    policy = result.policy
+    shown = diff.shown_diffs()
+
+    def file_json(slug: str, path: str, status: str) -> dict[str, object]:
+        at = shown.index[(slug, path)]
+        group = shown.groups[at]
+        lines = list(group.diff) if group.picks[0] == slug else []
+        return {"path": path, "status": status, "diff": lines, "diff_index": at}
+
+    picks = [
+        {
+            "slug": p.slug,
+            "status": p.status,
+            "answers": dict(p.answers),
+            "base_answers": None if p.base_answers is None else dict(p.base_answers),
+            "exempted": p.slug in result.exempted,
+            "files": [file_json(p.slug, f.path, f.status) for f in p.files],
+            "outside_scope": [{"path": f.path, "status": f.status} for f in p.outside_scope],
+        }
+        for p in diff.picks
+    ]
+    return versioned(
+        "diff",
+        {
+            "template": diff.template_id,
+            "base": _side(diff.base),
+            "head": _side(diff.head),
+            "scope": {"files": list(diff.scope.globs), "source": diff.scope.source},
+            "summary": diff.counts(),
+            "policy": {
+                "expect_unchanged": policy.expect_unchanged,
+                "allow_changed": sorted(policy.allow_changed),
+                "forbid_removed": policy.forbid_removed,
+                "holds": result.holds,
+                "failing_picks": list(result.failing_picks),
+                "violations": list(result.violations),
+                "exempted": list(result.exempted),
+                "warnings": list(result.warnings),
+            },
+            "picks": picks,
+            "diffs": [
+                {"path": g.path, "status": g.status, "picks": list(g.picks), "diff": list(g.diff)}
+                for g in shown.groups
+            ],
+            "omitted_diff_lines": shown.omitted_lines,
+        },
+    )
+
+
+def plan_json(
+    view: DeviceView,
+    *,
+    template: str,
+    pick: str | None,
+    app_id: str,
+    answers: Mapping[str, str],
+    devices: Sequence[DeviceProfile],
+) -> dict[str, object]:
+    """``plan --json``: the device view with its field names (``view``), and the inputs."""
+    profiles = [
+        {"name": d.name, "label": d.label, "build_args": dict(d.build_args)} for d in devices
+    ]
+    return versioned(
+        "plan",
+        {
+            "template": template,
+            "pick": pick,
+            "app_id": app_id,
+            "answers": dict(answers),
+            "ok": not view.errors,
+            "profiles": profiles,
+            "view": dataclasses.asdict(view),
+        },
+    )

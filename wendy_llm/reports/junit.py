@@ -1,0 +1,130 @@
+"""JUnit XML for ``check`` and ``diff`` (``--junit FILE``), through one writer.
+
+``check``: one ``<testsuite>`` per template, one ``<testcase>`` per template
+x pick x check (``classname`` = the template id, ``name`` = ``<pick>
+<check>``, pick ``(template)`` for template-wide ones); errors become
+``<failure>`` (message = the first finding, text = all of them), warnings
+go to ``<system-out>`` (with ``strict`` they fail too).
+
+``diff``: one ``<testsuite>`` (the template), one ``<testcase>`` per pick
+(``name`` = ``<slug> diff``); a pick that breaks the policy is a
+``<failure>`` (message = the violation, text = its diffs); every case's
+``<system-out>`` says what happened to the pick; policy warnings are the
+suite's ``<system-out>``.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wendy_llm.reports.check import finding_line, pick_label
+
+if TYPE_CHECKING:
+    from wendy_llm.compare.diff import PolicyResult, TemplateDiff
+    from wendy_llm.validate.findings import CheckResult, Report
+
+
+@dataclass(frozen=True)
+class Failure:
+    message: str
+    type: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Case:
+    classname: str
+    name: str
+    failure: Failure | None = None
+    output: str | None = None  # <system-out>
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    cases: Sequence[Case]
+    output: str | None = None  # <system-out> of the suite
+
+
+def junit_xml(name: str, suites: Sequence[Suite], *, seconds: float | None = None) -> str:
+    """The document: ``<testsuites>`` with counts, a ``time`` when ``seconds`` is known."""
+    root = ET.Element("testsuites", name=name)
+    for suite in suites:
+        element = ET.SubElement(root, "testsuite", name=suite.name)
+        for case in suite.cases:
+            # Slugs hold dots (llama3.2-3b), which JUnit viewers read as
+            # package separators in a classname, so the pick goes in the name.
+            item = ET.SubElement(
+                element, "testcase", classname=case.classname, name=case.name, time="0"
+            )
+            if case.failure is not None:
+                failure = ET.SubElement(
+                    item, "failure", message=case.failure.message, type=case.failure.type
+                )
+                failure.text = case.failure.text
+            if case.output is not None:
+                ET.SubElement(item, "system-out").text = case.output
+        if suite.output is not None:
+            ET.SubElement(element, "system-out").text = suite.output
+        _counts(element, [suite])
+        element.set("skipped", "0")
+    _counts(root, suites)
+    if seconds is not None:
+        root.set("time", f"{seconds:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _counts(element: ET.Element, suites: Sequence[Suite]) -> None:
+    cases = [case for suite in suites for case in suite.cases]
+    element.set("tests", str(len(cases)))
+    element.set("failures", str(sum(case.failure is not None for case in cases)))
+    element.set("errors", "0")
+
+
+def check_junit(report: Report, *, strict: bool = False) -> str:
+    """One test case per template x pick x check; with ``strict``, warnings fail too."""
+    by_template: dict[str, list[CheckResult]] = {}
+    for result in report.results:
+        by_template.setdefault(result.template, []).append(result)
+    suites = []
+    for template, results in by_template.items():
+        cases = []
+        for result in results:
+            failing = [
+                f
+                for f in result.findings
+                if f.severity == "error" or (strict and f.severity == "warning")
+            ]
+            # Warnings (and notes, which never fail) go to the case's output.
+            warned = [f for f in result.findings if f not in failing]
+            failure = None
+            if failing:
+                first = finding_line(failing[0]).splitlines()[0]
+                text = "\n".join(finding_line(f) for f in failing)
+                failure = Failure(first, failing[0].severity, text)
+            output = "\n".join(f"{f.severity}: {finding_line(f)}" for f in warned) or None
+            name = f"{pick_label(result.pick)} {result.check}"
+            cases.append(Case(template, name, failure, output))
+        suites.append(Suite(template, cases))
+    return junit_xml("wendy-llm check", suites, seconds=report.timings.get("total"))
+
+
+def diff_junit(diff: TemplateDiff, result: PolicyResult) -> str:
+    """One test case per pick; a pick that breaks the policy fails with its diffs."""
+    violations = dict(zip(result.failing_picks, result.violations, strict=True))
+    cases = []
+    for p in diff.picks:
+        failure = None
+        if p.slug in violations:
+            text = "\n".join(line for f in p.files for line in f.diff)
+            failure = Failure(violations[p.slug], "policy", text)
+        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        note = " (allowed by --allow-changed)" if p.slug in result.exempted else ""
+        output = f"{p.status}{note}" + (f": {files}" if files else "")
+        cases.append(Case(diff.template_id, f"{p.slug} diff", failure, output))
+    warnings = "\n".join(f"warning: {w}" for w in result.warnings) or None
+    return junit_xml("wendy-llm diff", [Suite(diff.template_id, cases, warnings)])

@@ -1,0 +1,56 @@
+"""Findings for changes shown once for several picks (the golden and baseline checks).
+
+A change that concerns one pick goes to that pick's row. One shared by
+several picks goes to the template-wide row with its diff, so the diff is
+shown once, and each pick it names also fails with a one-line pointer to it
+(a JUnit case per pick x check must fail when that pick is off). When the
+run's diffs were capped, the last one says how much was left out, just
+before what to do about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, error
+
+
+@dataclass(frozen=True)
+class GroupedChange:
+    """One change of one template, and the picks that show it (none: the template's own)."""
+
+    template: str
+    picks: tuple[str, ...]
+    message: str  # what happened, diff included
+    fix: str  # the last line: what to do about it
+    file: str | None
+    gist: str  # what happened, in a few words, for the pointers
+
+
+def grouped_findings(
+    check: str, changes: Sequence[GroupedChange], omitted_lines: int = 0
+) -> list[Finding]:
+    """Findings attributed to (template, pick), pick ``""`` for template-wide ones."""
+    findings: list[Finding] = []
+    for at, change in enumerate(changes):
+        lines = [change.message, change.fix]
+        if omitted_lines and at == len(changes) - 1:
+            note = (
+                f"({omitted_lines} more diff lines not shown: the diffs are capped; "
+                "--max-diff-lines 0 shows them all)"
+            )
+            lines.insert(1, note)
+        message = "\n".join(lines)
+        pick = change.picks[0] if len(change.picks) == 1 else TEMPLATE_WIDE
+        findings.append(error(check, message, change.file).at(change.template, pick))
+        if len(change.picks) < 2:
+            continue
+        pointer = (
+            f"{change.gist}, the same for {len(change.picks)} picks; "
+            f"the diff is under {change.template} (template)"
+        )
+        findings += [
+            error(check, pointer, change.file).at(change.template, slug) for slug in change.picks
+        ]
+    return findings
