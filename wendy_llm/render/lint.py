@@ -65,7 +65,7 @@ from wendy_llm.render.lintwarning import LintWarning as LintWarning
 from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID
-from wendy_llm.render.values import APP_ID, check_rules, template_variables
+from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -373,19 +373,15 @@ def _go_calls(template: Template) -> Iterator[bytes]:
     """The Go calls the lints make before the render lints' own value assemblies."""
     yield gofuncs.call_trim_space(CANONICAL_APP_ID)
     for variable in template.manifest.variables:
-        default = variable.default
+        default, kind = variable.default, variable.type
         if variable.validate.pattern is not None:
             yield gofuncs.call_regexp_error(variable.validate.pattern)
-        if isinstance(default, str) and variable.type == "integer":
-            yield gofuncs.call_atoi(default)
-        elif isinstance(default, str) and variable.type == "boolean":
-            yield gofuncs.call_parse_bool(default)
+        if isinstance(default, str) and kind in ("integer", "boolean"):
+            yield (gofuncs.call_atoi if kind == "integer" else gofuncs.call_parse_bool)(default)
         elif default is not None and not isinstance(default, str):
             yield gofuncs.call_format(default)
     if template.picker is not None:
-        for question in template.picker.questions:
-            if question.type == "checkbox":
-                yield gofuncs.call_comma_parts(question.default)
+        yield from walk_calls(template.picker, {})  # the checkbox defaults' parts
 
 
 def lint_template(template: Template, *, renderer: Renderer | None = None) -> list[LintWarning]:
