@@ -12,16 +12,19 @@ import json
 import math
 import pickle
 import random
+import string
 import struct
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import yaml
 from _template_helpers import checkbox, make_template, phase, radio, render_text, text_input
 
 from wendy_llm.engine import gofuncs
 from wendy_llm.engine.client import shared_renderer
 from wendy_llm.errors import AppIdError, DataTypeError, ValuesError
+from wendy_llm.render import values
 from wendy_llm.render.manifest import load_manifest
 from wendy_llm.render.values import check_app_id, parse_override
 
@@ -104,6 +107,21 @@ def test_strict_app_id_rejects_unsafe_ids(app_id: str, fragment: str) -> None:
     assert "--no-strict" in message
     # The CLI accepts every one of them.
     assert check_app_id(app_id, strict=False) == app_id
+
+
+def test_app_ids_skip_pyyaml_only_where_pyyaml_would_read_a_string(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first-character shortcut (PyYAML is imported only for ids that may
+    not be strings) is PyYAML's own dispatch, and gives what asking PyYAML
+    gives for every id of up to two characters and for words of every resolver."""
+    assert values._YAML_TYPED_FIRST | {""} == set(yaml.SafeLoader.yaml_implicit_resolvers)
+    alphabet = string.ascii_letters + string.digits + "._-"
+    ids = [a + b for a in alphabet[:-2] for b in ["", *alphabet]]
+    ids += ["true", "Off", "NULL", "nan", "inf", "2024-01-02", "1_000", "o1", "Tango", "zz"]
+    shortcut = [values._yaml_kind.__wrapped__(app_id) for app_id in ids]
+    monkeypatch.setattr(values, "_YAML_TYPED_FIRST", frozenset(alphabet))
+    assert shortcut == [values._yaml_kind.__wrapped__(app_id) for app_id in ids]
 
 
 def test_non_strict_app_id_reaches_the_render_unchanged(tmp_path: Path) -> None:

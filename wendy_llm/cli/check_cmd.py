@@ -6,13 +6,17 @@ import argparse
 import sys
 from typing import Any
 
-from wendy_llm.cli.style import (
-    Progress,
+from wendy_llm.cli.args import (
     add_directories,
+    add_json,
     add_max_diff_lines,
+    add_quiet,
+    add_report_files,
+    add_selection,
     directories,
-    write_report,
+    new_parser,
 )
+from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.dirs import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
 from wendy_llm.reports.json import check_json, dumps
@@ -56,7 +60,8 @@ Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
 
 
 def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
+    p = new_parser(
+        subparsers,
         "check",
         help="render every pick of every template and validate each render",
         description=(
@@ -65,32 +70,19 @@ def add_parser(subparsers: Any) -> None:
             "picker, the template's lints, the golden fixtures and the stored baseline."
         ),
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_directories(p)
-    p.add_argument(
-        "--template",
-        action="append",
-        dest="templates",
+    add_selection(
+        p,
+        template_metavar="T",
+        template_help="only this template, by id (python/llm) or name (llm); repeatable",
+        pick_help="only this pick (repeatable)",
         default=[],
-        metavar="T",
-        help="only this template, by id (python/llm) or name (llm); repeatable",
-    )
-    p.add_argument(
-        "--pick",
-        action="append",
-        dest="picks",
-        default=[],
-        metavar="SLUG",
-        help="only this pick (repeatable)",
     )
     p.add_argument("--strict", action="store_true", help="warnings fail the run too")
-    p.add_argument("--json", action="store_true", help="print the JSON report (version 1) instead")
-    p.add_argument(
-        "--quiet", "-q", action="store_true", help="print only failures (nothing when all hold)"
-    )
-    p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
-    p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
+    add_json(p, "print the JSON report (version 1) instead")
+    add_quiet(p, "print only failures (nothing when all hold)")
+    add_report_files(p, "also write a JUnit XML report")
     add_max_diff_lines(p, "each golden or baseline diff")
     p.set_defaults(run=run)
 

@@ -7,17 +7,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wendy_llm.cli.style import (
-    Progress,
+from wendy_llm.cli.args import (
     add_directories,
+    add_json,
     add_max_diff_lines,
     add_quiet,
+    add_report_files,
     directories,
-    write_report,
+    new_parser,
 )
+from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.compare.diff import Policy, Side, diff_template, evaluate_policy
 from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
+from wendy_llm.render.template import load_template
 from wendy_llm.repo.dirs import DIRECTORY_RULE, display_path
 from wendy_llm.repo.gitsource import template_at_revision
 from wendy_llm.reports.diff import diff_failures_text, diff_text
@@ -53,7 +56,8 @@ Exit status: 0 the policy holds (always, without a policy), 1 it does not,
 
 
 def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
+    p = new_parser(
+        subparsers,
         "diff",
         help="compare every pick of a template with a git revision or a baseline directory",
         description=(
@@ -62,7 +66,6 @@ def add_parser(subparsers: Any) -> None:
             "classify each pick unchanged, changed, added or removed."
         ),
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     base = p.add_mutually_exclusive_group(required=True)
     base.add_argument("--base", metavar="REV", help="git revision to compare with")
@@ -91,12 +94,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--forbid-removed", action="store_true", help="fail when a base pick no longer exists"
     )
-    p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    add_json(p, "print a JSON document (version 1)")
     add_quiet(p, "print only what breaks the policy (nothing when it holds)")
-    p.add_argument(
-        "--junit", metavar="FILE", help="also write a JUnit XML report (one case a pick)"
-    )
-    p.add_argument("--markdown", metavar="FILE", help="also write a Markdown summary")
+    add_report_files(p, "also write a JUnit XML report (one case a pick)")
     add_max_diff_lines(p, "each file's diff")
     p.set_defaults(run=run)
 
@@ -115,8 +115,6 @@ def _template_id(args: argparse.Namespace, templates_dir: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wendy_llm.render.template import load_template
-
     if args.allow_changed and not args.expect_unchanged:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
     templates_dir, golden_dir = directories(args)

@@ -6,10 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from wendy_llm.cli.style import add_quiet
+from wendy_llm.cli.args import add_json, add_quiet, add_template_dir, new_parser
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import load_template
-from wendy_llm.reports.json import dumps, picks_json
 
 EPILOG = """\
 examples:
@@ -26,15 +25,15 @@ Exit status: 0 listed, 2 usage or input error (the template cannot be loaded).
 
 
 def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
+    p = new_parser(
+        subparsers,
         "picks",
         help="list a template's picks (every reachable set of picker answers)",
         description="List every pick of a template: its slug and the --var answers it stands for.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
-    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
+    add_template_dir(p)
+    add_json(p, "print JSON (version 1) instead of text")
     add_quiet(p, "print only the slugs, one per line")
     p.set_defaults(run=run)
 
@@ -55,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     picks = template.picks()
     if args.json:
+        # lazy: as in render_cmd, only --json needs the JSON documents module.
+        from wendy_llm.reports.json import dumps, picks_json
+
         print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")
     elif args.quiet:
         print("\n".join(pick.slug for pick in picks))

@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from wendy_llm.cli.style import parse_var
+from wendy_llm.cli.args import (
+    add_json,
+    add_no_strict,
+    add_pick,
+    add_template_dir,
+    add_vars,
+    new_parser,
+)
 from wendy_llm.device import PROFILES, profiles
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
@@ -44,7 +51,8 @@ says wendy run fails, 2 usage or input error (unknown pick or device, a bad
 
 
 def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
+    p = new_parser(
+        subparsers,
         "plan",
         help="show what `wendy run` would deploy on a WendyOS device for a pick",
         description=(
@@ -52,24 +60,16 @@ def add_parser(subparsers: Any) -> None:
             "app, what it gets, what is dropped or ignored, and the findings."
         ),
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
-    p.add_argument("--pick", metavar="SLUG", help="start from this pick's answers")
+    add_template_dir(p)
+    add_pick(p)
     p.add_argument(
         "--app-id",
         default=CANONICAL_APP_ID,
         metavar="ID",
         help=f"the app id (APP_ID) and project directory name (default: {CANONICAL_APP_ID})",
     )
-    p.add_argument(
-        "--var",
-        action="append",
-        type=parse_var,
-        default=[],
-        metavar="KEY=VALUE",
-        help="a variable or picker answer (repeatable; the last one for a key wins)",
-    )
+    add_vars(p)
     p.add_argument(
         "--device",
         action="append",
@@ -78,10 +78,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="PROFILE",
         help=f"evaluate for this device profile only (repeatable; {_NAMES})",
     )
-    p.add_argument(
-        "--no-strict", action="store_true", help="accept any app id and answer wendy init accepts"
-    )
-    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
+    add_no_strict(p)
+    add_json(p, "print JSON (version 1) instead of text")
     p.set_defaults(run=run)
 
 

@@ -23,9 +23,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from wendy_llm import options
 from wendy_llm.compare.changes import file_diff, group_changes
 from wendy_llm.compare.scope import ALL_FILES, FileScope
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
+from wendy_llm.compare.textdiff import cap_total, total_budget
 from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
 from wendy_llm.render.canonical import PickRender, render_picks
 
@@ -87,7 +88,7 @@ class TemplateDiff:
     head: Side
     scope: FileScope
     picks: tuple[PickComparison, ...]
-    max_diff_lines: int | None = DEFAULT_MAX_LINES  # None = no limit
+    max_diff_lines: int | None = options.DIFF_MAX_LINES  # None = no limit
 
     def with_status(self, status: PickStatus) -> list[PickComparison]:
         return [p for p in self.picks if p.status == status]
@@ -196,7 +197,7 @@ def compare_renders(
     base_label: str,
     head_label: str,
     scope: FileScope = ALL_FILES,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> tuple[PickComparison, ...]:
     """Classify every pick; head order first, then picks only the base has."""
     by_slug = {r.slug: r for r in base}
@@ -250,7 +251,7 @@ def diff_template(
     head_side: Side,
     scope: FileScope = ALL_FILES,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> TemplateDiff:
     """Render both versions of a template and classify every pick."""
     picks = compare_renders(

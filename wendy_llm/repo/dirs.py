@@ -19,12 +19,10 @@ import shlex
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
 from wendy_llm.errors import CheckSelectionError, GoldenError
-
-if TYPE_CHECKING:
-    from wendy_llm.render.template import Template
+from wendy_llm.render.template import Template, discover_templates
 
 TemplatesOrRoot: TypeAlias = "str | os.PathLike[str] | Sequence[Template]"
 
@@ -87,8 +85,6 @@ class Selection:
 def select_templates(
     templates_or_root: TemplatesOrRoot, template_ids: Collection[str] | None
 ) -> Selection:
-    from wendy_llm.render.template import discover_templates
-
     root: Path | None
     if isinstance(templates_or_root, str | os.PathLike):
         root = Path(templates_or_root)

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wendy_llm import options
 from wendy_llm.compare.diff import DiffGroup, PickComparison, Side, compare_renders, group_diffs
 from wendy_llm.compare.scope import FileScope, scope_from_rules
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted, name_picks
+from wendy_llm.compare.textdiff import counted, name_picks
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.canonical import render_picks
 from wendy_llm.render.manifest import MANIFEST_FILE
@@ -82,7 +83,7 @@ def baseline_findings(
     trees: Mapping[str, RenderedTree] | None = None,
     scope: FileScope | None = None,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> BaselineResult | None:
     """Compare ``template`` with its stored baseline; None when it has none.
 

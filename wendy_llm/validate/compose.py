@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from wendy_llm import options
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error, warning
@@ -82,7 +83,11 @@ class ComposeValidator:
     """
 
     def __init__(
-        self, *, binary: Path | None = None, workers: int = 3, timeout: float = 60.0
+        self,
+        *,
+        binary: Path | None = None,
+        workers: int = options.COMPOSE_WORKERS,
+        timeout: float = options.COMPOSE_TIMEOUT_S,
     ) -> None:
         self._binary = binary
         self._workers = max(1, workers)

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from wendy_llm import options
 from wendy_llm.compare.scope import FileScope
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
@@ -153,8 +153,8 @@ def run_check(
     picks: Sequence[str] = (),
     golden_dir: str | Path | None = None,
     golden: bool = True,
-    compose_workers: int = 3,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    compose_workers: int = options.COMPOSE_WORKERS,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
