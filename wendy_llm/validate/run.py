@@ -1,13 +1,20 @@
 """``check``: every validator over every pick of every template, into a Report.
 
 For each template under the templates directory, each selected pick is
-rendered once with the canonical golden inputs (app id
-:data:`~wendy_llm.render.picks.CANONICAL_APP_ID`, defaults, the pick's answers)
-and its compose file and ``wendy.json`` parsed once.  Then:
+rendered with the canonical golden inputs (app id
+:data:`~wendy_llm.render.picks.CANONICAL_APP_ID`, defaults, the pick's
+answers) and with the template's variant (:mod:`wendy_llm.render.variants`:
+another app id, other numbers typed as ``--var`` types them), and each
+render's compose file and ``wendy.json`` parsed once.  Then:
 
-- per pick: ``render`` (the pick renders at all), ``compose``,
-  ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
-  sentinel reaches an Ollama pull) and ``golden``;
+- per pick and input (canonical and variant): ``render`` (the pick renders
+  at all), ``compose``, ``wendy-json``, ``shell``, ``dockerfile``,
+  ``topology``, ``picker`` (no sentinel reaches an Ollama pull); the
+  variant's findings join the pick's row, naming the variant, where the
+  canonical input found nothing for that check and file (one problem, one
+  message);
+- per pick, canonical only: ``golden`` (fixtures are the canonical render);
+- per pick, both inputs: ``baseline`` (``validate/baseline.py``);
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
@@ -45,12 +52,13 @@ from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.tree import RenderedTree
+from wendy_llm.render.variants import CANONICAL, Inputs, gate_inputs
 from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
 from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
 from wendy_llm.repo.dirs import resolve_dirs
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
-from wendy_llm.validate.baseline import baseline_findings
+from wendy_llm.validate.baseline import baseline_findings, declared_sentinels
 from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
@@ -98,6 +106,12 @@ class _PickRun:
     tree: RenderedTree | None = None
     docs: Documents | None = None
     findings: dict[str, list[Finding]] = field(default_factory=dict)
+    inputs: Inputs = CANONICAL
+    variants: list[_PickRun] = field(default_factory=list)  # the same pick, other inputs
+
+    def every_input(self) -> list[_PickRun]:
+        """This run and its variants' (canonical first)."""
+        return [self, *self.variants]
 
 
 @dataclass
@@ -168,8 +182,10 @@ def run_check(
     with timer("render"):
         for run in runs:
             for pick_run in run.picks:
-                _render(pick_run)
-    rendered = [p for run in runs for p in run.picks if p.tree is not None]
+                for each in pick_run.every_input():
+                    _render(each)
+    every = [each for run in runs for p in run.picks for each in p.every_input()]
+    rendered = [p for p in every if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
 
     compose = ComposeValidator(workers=compose_workers)
@@ -215,16 +231,22 @@ def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
     except WendyLlmError as exc:
         run.findings.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
         return run
+    inputs = gate_inputs(template)
     for pick in all_picks:
-        try:
-            values = template.values(CANONICAL_APP_ID, dict(pick.answers))
-        except WendyLlmError as exc:
-            pick_run = _PickRun(template, pick, {})
-            pick_run.findings["render"] = [error("render", str(exc))]
-            run.picks.append(pick_run)
-            continue
-        run.picks.append(_PickRun(template, pick, values))
+        pick_run, *variants = [_pick_run(template, pick, each) for each in inputs]
+        pick_run.variants = variants
+        run.picks.append(pick_run)
     return run
+
+
+def _pick_run(template: Template, pick: Pick, inputs: Inputs) -> _PickRun:
+    try:
+        values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
+    except WendyLlmError as exc:
+        pick_run = _PickRun(template, pick, {}, inputs=inputs)
+        pick_run.findings["render"] = [error("render", str(exc))]
+        return pick_run
+    return _PickRun(template, pick, values, inputs=inputs)
 
 
 def _file_of(exc: WendyLlmError) -> str | None:
@@ -302,25 +324,32 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
     with timer("lint"):
         run.findings["lint"] = lint_check.lint_findings(template)
     for pick_run in run.picks:
-        tree, docs = pick_run.tree, pick_run.docs
-        if tree is None or docs is None:
-            continue
-        with timer("wendy-json"):
-            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID, docs)
-        with timer("dockerfile"):
-            pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
-        with timer("topology"):
-            pick_run.findings["topology"] = (
-                []
-                if rules is None
-                else check_topology(rules, pick_run.pick.slug, pick_run.values, tree, docs)
-            )
-        with timer("picker"):
-            pick_run.findings["picker"] = (
-                []
-                if rules is None
-                else check_sentinel_renders(rules, rule_documents(rules, tree, docs))
-            )
+        for each in pick_run.every_input():
+            _pick_checks(each, rules, timer)
+
+
+def _pick_checks(pick_run: _PickRun, rules: Rules | None, timer: _Timer) -> None:
+    """The pure-Python checks of one pick rendered with one input."""
+    tree, docs = pick_run.tree, pick_run.docs
+    if tree is None or docs is None:
+        return
+    app_id = pick_run.inputs.app_id
+    with timer("wendy-json"):
+        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id, docs)
+    with timer("dockerfile"):
+        pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+    with timer("topology"):
+        pick_run.findings["topology"] = (
+            []
+            if rules is None
+            else check_topology(rules, pick_run.pick.slug, pick_run.values, tree, docs)
+        )
+    with timer("picker"):
+        pick_run.findings["picker"] = (
+            []
+            if rules is None
+            else check_sentinel_renders(rules, rule_documents(rules, tree, docs))
+        )
 
 
 def _all_pick_values(
@@ -409,18 +438,27 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
     template = run.template
     if template is None:
         return
-    # The picks that rendered are compared, with the renders made above;
-    # the others already fail `render`.
-    trees = {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
+    # The picks that rendered with every input are compared, with the
+    # renders made above; the others already fail `render`.
+    complete = [p for p in run.picks if all(e.tree is not None for e in p.every_input())]
+    trees = {
+        (p.pick.slug, e.inputs.label): e.tree
+        for p in complete
+        for e in p.every_input()
+        if e.tree is not None
+    }
+    inputs = [e.inputs for e in complete[0].every_input()] if complete else None
     scope = None  # a rules file that did not load: the validator reads its gate itself
     if run.rules is not None:
         scope = FileScope(run.rules.gate_files, run.rules.path)
     result = baseline_findings(
         template,
         golden_root,
-        pick_slugs=set(trees),
+        pick_slugs={p.pick.slug for p in complete},
         trees=trees,
+        inputs=inputs,
         scope=scope,
+        sentinels=declared_sentinels(run.rules),
         max_diff_lines=max_diff_lines,
     )
     if result is None:
@@ -442,8 +480,35 @@ def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
                 results.append(CheckResult(run.template_id, TEMPLATE_WIDE, check, found))
         for pick_run in run.picks:
             slug = pick_run.pick.slug
+            merged = _merge_variants(pick_run)
             for check in order:
-                if check in pick_run.findings:
-                    found = tuple(f.at(run.template_id, slug) for f in pick_run.findings[check])
+                if check in merged:
+                    found = tuple(f.at(run.template_id, slug) for f in merged[check])
                     results.append(CheckResult(run.template_id, slug, check, found))
     return results
+
+
+def _merge_variants(pick_run: _PickRun) -> dict[str, list[Finding]]:
+    """The pick's findings per check, its variants' joined where they add something.
+
+    A variant's finding is kept, naming the variant, unless the canonical
+    input already failed that check in that file, or found the very same.
+    """
+    merged = {check: list(found) for check, found in pick_run.findings.items()}
+    for variant in pick_run.variants:
+        for check, found in variant.findings.items():
+            mine = merged.setdefault(check, [])
+            canonical = pick_run.findings.get(check, [])
+            failed_files = {f.file for f in canonical if f.severity == "error"}
+            same = {(f.severity, f.message, f.file, f.line) for f in canonical}
+            mine += [
+                f.with_variant(variant.inputs.label)
+                for f in found
+                if f.file not in failed_files
+                and (f.severity, f.message, f.file, f.line) not in same
+            ]
+    return merged
+
+
+def _identity(finding: Finding) -> tuple[object, ...]:
+    return (finding.severity, finding.message, finding.file, finding.line)
