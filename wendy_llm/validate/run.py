@@ -7,14 +7,11 @@ answers) and with the template's variant (:mod:`wendy_llm.render.variants`:
 another app id, other numbers typed as ``--var`` types them), and each
 render's compose file and ``wendy.json`` parsed once.  Then:
 
-- per pick and input (canonical and variant): ``render`` (the pick renders
-  at all), ``compose``, ``wendy-json``, ``shell``, ``dockerfile``,
-  ``topology``, ``picker`` (no sentinel reaches an Ollama pull); the
-  variant's findings join the pick's row, naming the variant, where the
-  canonical input found nothing for that check and file (one problem, one
-  message);
+- per pick and input: ``render`` (the pick renders at all), ``compose``,
+  ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
+  sentinel reaches an Ollama pull), the variant's findings joined to the
+  pick's row (``pickrun.py``); ``baseline`` compares both inputs;
 - per pick, canonical only: ``golden`` (fixtures are the canonical render);
-- per pick, both inputs: ``baseline`` (``validate/baseline.py``);
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
@@ -38,21 +35,18 @@ Where things are looked for:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError
+from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
-from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.render.tree import RenderedTree
-from wendy_llm.render.variants import CANONICAL, Inputs, gate_inputs
+from wendy_llm.render.variants import gate_inputs
 from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
 from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
 from wendy_llm.repo.dirs import resolve_dirs
@@ -60,8 +54,6 @@ from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings, declared_sentinels
 from wendy_llm.validate.compose import ComposeValidator
-from wendy_llm.validate.dockerfile import validate_dockerfiles
-from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     TEMPLATE_WIDE,
@@ -70,48 +62,18 @@ from wendy_llm.validate.findings import (
     Report,
     error,
 )
-from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
+from wendy_llm.validate.picker import lint_picker
+from wendy_llm.validate.pickrun import (
+    PickRun,
+    Timer,
+    merged_findings,
+    pick_checks,
+    prepare_pick,
+    render_pick,
+)
 from wendy_llm.validate.rules import Rules, load_rules, rules_path
 from wendy_llm.validate.shell import ShellValidator
-from wendy_llm.validate.topology import check_topology, rule_coverage, rule_documents
-from wendy_llm.validate.wendy_json import validate_wendy_json
-
-_T = TypeVar("_T")
-
-
-@dataclass
-class _Timer:
-    """Seconds of work per validator; safe to use from several threads (GIL-atomic adds)."""
-
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def __call__(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
-
-    def run(self, name: str, fn: Callable[[], _T]) -> _T:
-        with self(name):
-            return fn()
-
-
-@dataclass
-class _PickRun:
-    template: Template
-    pick: Pick
-    values: dict[str, object]
-    tree: RenderedTree | None = None
-    docs: Documents | None = None
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-    inputs: Inputs = CANONICAL
-    variants: list[_PickRun] = field(default_factory=list)  # the same pick, other inputs
-
-    def every_input(self) -> list[_PickRun]:
-        """This run and its variants' (canonical first)."""
-        return [self, *self.variants]
+from wendy_llm.validate.topology import rule_coverage
 
 
 @dataclass
@@ -119,7 +81,7 @@ class _TemplateRun:
     template_id: str
     template: Template | None
     rules: Rules | None = None
-    picks: list[_PickRun] = field(default_factory=list)
+    picks: list[PickRun] = field(default_factory=list)
     findings: dict[str, list[Finding]] = field(default_factory=dict)
 
 
@@ -171,7 +133,7 @@ def run_check(
     (and all of them together to three times that; None: no limit).
     """
     started = time.perf_counter()
-    timer = _Timer()
+    timer = Timer()
     root, golden_root = resolve_dirs(templates_dir, golden_dir)
     if not root.is_dir():
         raise CheckSelectionError(f"templates directory {root} does not exist")
@@ -183,7 +145,7 @@ def run_check(
         for run in runs:
             for pick_run in run.picks:
                 for each in pick_run.every_input():
-                    _render(each)
+                    render_pick(each)
     every = [each for run in runs for p in run.picks for each in p.every_input()]
     rendered = [p for p in every if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
@@ -233,20 +195,10 @@ def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
         return run
     inputs = gate_inputs(template)
     for pick in all_picks:
-        pick_run, *variants = [_pick_run(template, pick, each) for each in inputs]
+        pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
         pick_run.variants = variants
         run.picks.append(pick_run)
     return run
-
-
-def _pick_run(template: Template, pick: Pick, inputs: Inputs) -> _PickRun:
-    try:
-        values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
-    except WendyLlmError as exc:
-        pick_run = _PickRun(template, pick, {}, inputs=inputs)
-        pick_run.findings["render"] = [error("render", str(exc))]
-        return pick_run
-    return _PickRun(template, pick, values, inputs=inputs)
 
 
 def _file_of(exc: WendyLlmError) -> str | None:
@@ -283,23 +235,7 @@ def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_Temp
     return kept
 
 
-def _render(pick_run: _PickRun) -> None:
-    if "render" in pick_run.findings:
-        return
-    try:
-        pick_run.tree = pick_run.template.render_values(pick_run.values)
-    except RenderError as exc:
-        finding = error("render", str(exc), exc.path, exc.cause.line)
-        pick_run.findings["render"] = [finding]
-        return
-    except WendyLlmError as exc:
-        pick_run.findings["render"] = [error("render", str(exc))]
-        return
-    pick_run.docs = parse_documents(pick_run.tree)
-    pick_run.findings["render"] = []
-
-
-def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
+def _pure_checks(run: _TemplateRun, timer: Timer) -> None:
     template = run.template
     if template is None:
         return
@@ -325,31 +261,7 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
         run.findings["lint"] = lint_check.lint_findings(template)
     for pick_run in run.picks:
         for each in pick_run.every_input():
-            _pick_checks(each, rules, timer)
-
-
-def _pick_checks(pick_run: _PickRun, rules: Rules | None, timer: _Timer) -> None:
-    """The pure-Python checks of one pick rendered with one input."""
-    tree, docs = pick_run.tree, pick_run.docs
-    if tree is None or docs is None:
-        return
-    app_id = pick_run.inputs.app_id
-    with timer("wendy-json"):
-        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id, docs)
-    with timer("dockerfile"):
-        pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
-    with timer("topology"):
-        pick_run.findings["topology"] = (
-            []
-            if rules is None
-            else check_topology(rules, pick_run.pick.slug, pick_run.values, tree, docs)
-        )
-    with timer("picker"):
-        pick_run.findings["picker"] = (
-            []
-            if rules is None
-            else check_sentinel_renders(rules, rule_documents(rules, tree, docs))
-        )
+            pick_checks(each, rules, timer)
 
 
 def _all_pick_values(
@@ -370,7 +282,7 @@ def _all_pick_values(
     return out
 
 
-def _attach(rendered: Sequence[_PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
+def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
     try:
         results = future.result()
     except WendyLlmError as exc:
@@ -480,35 +392,9 @@ def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
                 results.append(CheckResult(run.template_id, TEMPLATE_WIDE, check, found))
         for pick_run in run.picks:
             slug = pick_run.pick.slug
-            merged = _merge_variants(pick_run)
+            merged = merged_findings(pick_run)
             for check in order:
                 if check in merged:
                     found = tuple(f.at(run.template_id, slug) for f in merged[check])
                     results.append(CheckResult(run.template_id, slug, check, found))
     return results
-
-
-def _merge_variants(pick_run: _PickRun) -> dict[str, list[Finding]]:
-    """The pick's findings per check, its variants' joined where they add something.
-
-    A variant's finding is kept, naming the variant, unless the canonical
-    input already failed that check in that file, or found the very same.
-    """
-    merged = {check: list(found) for check, found in pick_run.findings.items()}
-    for variant in pick_run.variants:
-        for check, found in variant.findings.items():
-            mine = merged.setdefault(check, [])
-            canonical = pick_run.findings.get(check, [])
-            failed_files = {f.file for f in canonical if f.severity == "error"}
-            same = {(f.severity, f.message, f.file, f.line) for f in canonical}
-            mine += [
-                f.with_variant(variant.inputs.label)
-                for f in found
-                if f.file not in failed_files
-                and (f.severity, f.message, f.file, f.line) not in same
-            ]
-    return merged
-
-
-def _identity(finding: Finding) -> tuple[object, ...]:
-    return (finding.severity, finding.message, finding.file, finding.line)
