@@ -69,6 +69,12 @@ class PickRun:
         """This run and its variants' (canonical first)."""
         return [self, *self.variants]
 
+    def renders(self) -> dict[tuple[str, str], RenderedTree]:
+        """(slug, input label) -> render, for every input that rendered."""
+        return {
+            (e.pick.slug, e.inputs.label): e.tree for e in self.every_input() if e.tree is not None
+        }
+
 
 def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
     """The pick's values for these inputs (a value error fails its ``render``)."""

@@ -1,11 +1,9 @@
 """``check``: every validator over every pick of every template, into a Report.
 
 For each template under the templates directory, each selected pick is
-rendered with the canonical golden inputs (app id
-:data:`~wendy_llm.render.picks.CANONICAL_APP_ID`, defaults, the pick's
-answers) and with the template's variant (:mod:`wendy_llm.render.variants`:
-another app id, other numbers typed as ``--var`` types them), and each
-render's compose file and ``wendy.json`` parsed once.  Then:
+rendered with the canonical inputs (app id ``llm-app``, defaults, the
+pick's answers) and with the template's variant (``render/variants.py``),
+and each render's compose file and ``wendy.json`` parsed once.  Then:
 
 - per pick and input: ``render`` (the pick renders at all), ``compose``,
   ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
@@ -20,8 +18,9 @@ render's compose file and ``wendy.json`` parsed once.  Then:
 
 The validators that run external tools go first and in the background:
 Compose (one process per distinct compose render, a few in parallel) and
-the shell checks (one ShellCheck process for every distinct script); the
-pure-Python validators run meanwhile.
+the shell checks (one ShellCheck process for every distinct script), their
+results kept on disk between runs (``toolcache.py``); the pure-Python
+validators run meanwhile.
 
 Where things are looked for:
 
@@ -73,6 +72,7 @@ from wendy_llm.validate.pickrun import (
 )
 from wendy_llm.validate.rules import Rules, load_rules, rules_path
 from wendy_llm.validate.shell import ShellValidator
+from wendy_llm.validate.toolcache import ResultCache
 from wendy_llm.validate.topology import rule_coverage
 
 
@@ -123,6 +123,7 @@ def run_check(
     golden: bool = True,
     compose_workers: int = 3,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    cache: ResultCache | bool = True,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
@@ -131,6 +132,8 @@ def run_check(
     :class:`CheckSelectionError`; every problem in the templates themselves
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
+    ``cache``: where Compose and ShellCheck results are kept between runs
+    (True: the per-user cache, ``toolcache.py``; False: nowhere).
     """
     started = time.perf_counter()
     timer = Timer()
@@ -150,8 +153,9 @@ def run_check(
     rendered = [p for p in every if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
 
-    compose = ComposeValidator(workers=compose_workers)
-    shell = ShellValidator()
+    results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
+    compose = ComposeValidator(workers=compose_workers, results=results)
+    shell = ShellValidator(results=results)
     with ThreadPoolExecutor(max_workers=2) as pool:
         compose_future = pool.submit(timer.run, "compose", lambda: compose.validate_many(trees))
         shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
@@ -352,14 +356,8 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
         return
     # The picks that rendered with every input are compared, with the
     # renders made above; the others already fail `render`.
-    complete = [p for p in run.picks if all(e.tree is not None for e in p.every_input())]
-    trees = {
-        (p.pick.slug, e.inputs.label): e.tree
-        for p in complete
-        for e in p.every_input()
-        if e.tree is not None
-    }
-    inputs = [e.inputs for e in complete[0].every_input()] if complete else None
+    complete = [p for p in run.picks if len(p.renders()) == len(p.every_input())]
+    trees = {key: tree for p in complete for key, tree in p.renders().items()}
     scope = None  # a rules file that did not load: the validator reads its gate itself
     if run.rules is not None:
         scope = FileScope(run.rules.gate_files, run.rules.path)
@@ -368,7 +366,7 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
         golden_root,
         pick_slugs={p.pick.slug for p in complete},
         trees=trees,
-        inputs=inputs,
+        inputs=gate_inputs(template),
         scope=scope,
         sentinels=declared_sentinels(run.rules),
         max_diff_lines=max_diff_lines,
