@@ -7,22 +7,20 @@ made in the test; the real python/llm is checked against its own.
 
 from __future__ import annotations
 
-import copy
-import json
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _check_helpers import PICKER, TEMPLATE_COMPOSE, template_files, write_template
+from _check_helpers import TEMPLATE_COMPOSE, picker_without, write_baseline, write_template
 
 from wendy_llm.render.template import load_template
 from wendy_llm.reports.check import format_table
 from wendy_llm.reports.json import check_json
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
-from wendy_llm.validate.baseline import baseline_dir, baseline_findings
+from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.findings import Report
 from wendy_llm.validate.run import run_check
 
@@ -31,23 +29,6 @@ TEMPLATE = "py/mini"
 BASELINE = "golden/baseline/py/mini"
 OLLAMA_PICKS = ["gemma4-e2b", "qwen2.5-3b"]
 HOW_TO_MOVE = "The baseline only moves deliberately"
-
-
-def picker_without(value: str) -> str:
-    picker: dict[str, Any] = copy.deepcopy(PICKER)
-    question = picker["phases"][0]["questions"][0]
-    question["options"] = [o for o in question["options"] if o["value"] != value]
-    return json.dumps(picker, indent=2) + "\n"
-
-
-def write_baseline(golden: Path, **changes: str) -> Path:
-    """The template's files as the stored baseline (``changes`` replace some)."""
-    root = baseline_dir(golden, TEMPLATE)
-    for rel, text in {**template_files(), **changes}.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return root
 
 
 def check(base: Path, templates: Path, golden: Path) -> Report:
