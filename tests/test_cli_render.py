@@ -67,9 +67,8 @@ def test_render_refuses_a_non_empty_out_unless_forced(
     args = ["render", str(LLM), "--app-id", "my-app", "--out", str(out)]
     code, _, stderr = run(args, capsys)
     assert code == 2
-    assert stderr == (
-        f"wendy-llm: error: {out}: directory is not empty; pass overwrite=True (--force) to "
-        "replace it\n"
+    assert (
+        stderr == f"wendy-llm: error: {out}: directory is not empty; pass --force to replace it\n"
     )
     code, _, stderr = run([*args, "--force"], capsys)
     assert code == 0, stderr
@@ -82,7 +81,7 @@ def test_render_refuses_a_non_empty_out_unless_forced(
         (["--var", "PORT=x"], 'invalid value for PORT: expected integer, got "x"'),
         (["--var", "PORT=0"], "PORT must be at least 1"),
         (["--var", "OLLAMA_MODEL=nope"], 'invalid value for OLLAMA_MODEL: "nope" is not an option'),
-        (["--pick", "nope"], "template llm has no pick 'nope'; its picks: gemma4-e2b, "),
+        (["--pick", "nope"], 'template llm has no pick "nope"; its picks: gemma4-e2b, '),
     ],
 )
 def test_render_input_errors_exit_2(
@@ -112,7 +111,7 @@ def test_bad_var_syntax_is_a_usage_error(
     with pytest.raises(SystemExit) as info:
         main(["render", str(LLM), "--app-id", "a", "--var", "NOEQUALS", "--out", str(tmp_path)])
     assert info.value.code == 2
-    assert "expected KEY=VALUE, got 'NOEQUALS'" in capsys.readouterr().err
+    assert 'expected KEY=VALUE, got "NOEQUALS"' in capsys.readouterr().err
 
 
 def test_render_errors_and_lint_warnings_go_to_stderr(

@@ -214,7 +214,7 @@ def test_baseline_directory(repo: Path, tmp_path: Path) -> None:
 def test_unknown_revision_is_a_usage_error(repo: Path) -> None:
     code, out, err = run_cli("diff", "--base", "nope", "--template", "py/mini")
     assert (code, out) == (2, "")
-    assert err.startswith("wendy-llm: error: unknown revision 'nope' in ")
+    assert err.startswith('wendy-llm: error: unknown revision "nope" in ')
 
 
 def test_not_a_repository_is_a_usage_error(repo: Path, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from _golden_helpers import commit_all, git, init_repo, template_files, write_files
 
-from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision
+from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision, quoted
 from wendy_llm.repo.gitsource import read_tree, repo_root, resolve_revision, template_at_revision
 
 
@@ -82,7 +82,7 @@ def test_not_a_repository(tmp_path: Path) -> None:
 def test_unknown_revision(repo: Path, rev: str) -> None:
     with pytest.raises(UnknownRevision) as info:
         resolve_revision(repo, rev)
-    assert repr(rev) in str(info.value)
+    assert quoted(rev) in str(info.value)
     assert info.value.revision == rev
 
 

@@ -120,11 +120,11 @@ def test_manifest_round_trips() -> None:
         (lambda d: d["picks"].append(dict(d["picks"][0])), "listed twice"),
         (
             lambda d: d["files"]["Dockerfile"].update(stored="../../etc/passwd"),
-            "stored must be '_shared/Dockerfile'",
+            'stored must be "_shared/Dockerfile"',
         ),
         (lambda d: d["files"]["Dockerfile"].update(sha256="xyz"), "not a lowercase hex SHA-256"),
         (lambda d: d["files"]["logo.png"].update(stored="_shared/logo.png"), "never stored"),
-        (lambda d: d["files"]["x.md"]["picks"].update(nope={}), "names pick 'nope'"),
+        (lambda d: d["files"]["x.md"]["picks"].update(nope={}), 'names pick "nope"'),
         (lambda d: d["files"]["x.md"].update(kind="linked"), "kind must be one of"),
     ],
 )
@@ -187,7 +187,7 @@ def test_write_replaces_the_whole_directory(tmp_path: Path) -> None:
 def test_a_failed_write_leaves_the_old_tree_and_no_debris(tmp_path: Path) -> None:
     target = tmp_path / "t"
     write_tree_atomically(target, {"keep.txt": b"old"})
-    with pytest.raises(TreeWriteError, match=r"refusing to write '\.\./escape\.txt' outside"):
+    with pytest.raises(TreeWriteError, match=r'refusing to write "\.\./escape\.txt" outside'):
         write_tree_atomically(target, {"new.txt": b"n", "../escape.txt": b"x"})
     assert (target / "keep.txt").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t"]

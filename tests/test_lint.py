@@ -129,15 +129,15 @@ def test_ignored_rules_and_unknown_types(tmp_path: Path) -> None:
     assert [w.message for w in ignored] == [
         "validate.enum of A is ignored by wendy init (it checks only min/max on integers and "
         "pattern on strings)",
-        "validate.min of A is ignored by wendy init for a variable of type 'string'",
+        'validate.min of A is ignored by wendy init for a variable of type "string"',
         "validate.maxLength of B is ignored by wendy init (it checks only min/max on integers "
         "and pattern on strings)",
-        "validate.pattern of B is ignored by wendy init for a variable of type 'integer'",
-        "validate.max of D is ignored by wendy init for a variable of type 'boolean'",
+        'validate.pattern of B is ignored by wendy init for a variable of type "integer"',
+        'validate.max of D is ignored by wendy init for a variable of type "boolean"',
     ]
     assert all(w.file == "template.json" and w.line is not None for w in ignored)
     (unknown,) = only(t, "unknown-type")
-    assert unknown.message.startswith("type 'number' of C is not one wendy init converts")
+    assert unknown.message.startswith('type "number" of C is not one wendy init converts')
 
 
 def test_invalid_and_untranslatable_patterns(tmp_path: Path) -> None:
@@ -171,11 +171,11 @@ def test_invalid_defaults_and_duplicates(tmp_path: Path) -> None:
     assert messages == [
         "default of P breaks its own rule (P must be at most 65535); wendy init never checks "
         "defaults",
-        "default of Q ('80') is not a JSON integer; wendy init never checks defaults",
+        'default of Q ("80") is not a JSON integer; wendy init never checks defaults',
         "default of R (1.5) is not a JSON integer; wendy init never checks defaults",
         'default of S breaks its own rule (invalid value for S: "UP" does not match the pattern '
         "^[a-z]+$); wendy init never checks defaults",
-        "default of T ('yes') is not a JSON boolean; wendy init never checks defaults",
+        'default of T ("yes") is not a JSON boolean; wendy init never checks defaults',
     ]
     (duplicate,) = only(t, "duplicate-variable")
     assert duplicate.line is not None and "P is declared more than once" in duplicate.message
@@ -202,15 +202,15 @@ def test_picker_lints(tmp_path: Path) -> None:
             "shadowed-question",
             "question MODEL is never asked: a template.json variable MODEL already holds the value",
         ),
-        ("default-not-option", "default 'xl' of radio question SIZE is not one of its options"),
-        ("default-not-option", "default 'db' of checkbox question FEAT is not one of its options"),
+        ("default-not-option", 'default "xl" of radio question SIZE is not one of its options'),
+        ("default-not-option", 'default "db" of checkbox question FEAT is not one of its options'),
         (
             "unknown-question",
-            "when refers to 'NOPE', which is neither a question nor a variable: it is always false",
+            'when refers to "NOPE", which is neither a question nor a variable: it is always false',
         ),
         (
             "unknown-question",
-            "when refers to 'GHOST', which is neither a question nor a variable: "
+            'when refers to "GHOST", which is neither a question nor a variable: '
             "it is always false",
         ),
     }

@@ -323,7 +323,7 @@ def test_find_pick_by_slug_and_unknown_slug_error(tmp_path: Path) -> None:
     assert dict(t.pick("a-1").answers) == {"M": "a:1"}
     with pytest.raises(PickError) as info:
         t.pick("c")
-    assert str(info.value) == "template demo has no pick 'c'; its picks: a-1, b"
+    assert str(info.value) == 'template demo has no pick "c"; its picks: a-1, b'
 
 
 def test_picks_are_cached_and_returned_as_copies(tmp_path: Path) -> None:

@@ -28,7 +28,10 @@ from wendy_llm.errors import (
     ManifestError,
     NotAGitRepository,
     NoTemplateAtRevision,
+    OutputDirNotEmpty,
+    OutputDirRefused,
     OutputTooLarge,
+    PathCollisionError,
     PickError,
     RenderError,
     RenderTimeout,
@@ -54,6 +57,7 @@ from wendy_llm.golden import (
 )
 from wendy_llm.render.lint import LintWarning
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.readdir import SkippedEntry
 from wendy_llm.render.template import (
     Template,
     discover_templates,
@@ -87,7 +91,10 @@ __all__ = [
     "ManifestError",
     "NoTemplateAtRevision",
     "NotAGitRepository",
+    "OutputDirNotEmpty",
+    "OutputDirRefused",
     "OutputTooLarge",
+    "PathCollisionError",
     "Pick",
     "PickComparison",
     "PickError",
@@ -102,6 +109,7 @@ __all__ = [
     "Report",
     "RulesError",
     "Side",
+    "SkippedEntry",
     "Template",
     "TemplateDiff",
     "TemplateError",

@@ -3,21 +3,57 @@
 - :func:`write_file_atomically`: one file (reports, cache memos), written
   to a hidden sibling and renamed over the target, so a reader sees the
   old file or the whole new one, never part of it.
-- :func:`move_aside`: a directory renamed to a hidden sibling in one step,
-  the first half of replacing or removing a tree
-  (:mod:`wendy_llm.render.tree`, :mod:`wendy_llm.golden.fsops`).
+- :func:`work_beside`, :func:`make_work_dir`, :func:`move_aside`: hidden
+  work directories beside a target directory (``.<name>.tmp-XXXXXXXX`` for
+  a tree being staged, ``.<name>.old-XXXXXXXX`` for one being replaced or
+  removed), used by :mod:`wendy_llm.render.tree` and
+  :mod:`wendy_llm.golden.fsops`.
+
+Leftovers. A writer killed with SIGKILL cannot remove its work
+directories. Each writer therefore holds a *shared* ``flock`` on the
+target's parent directory for as long as its work directories exist (the
+kernel drops it when the process dies, however it dies). Before taking
+it, a writer tries for an *exclusive* lock without waiting: when that
+succeeds no other writer is alive in the directory, so every work
+directory of the same target is a dead writer's and is removed. When it
+fails a live writer may own them, and they are left for a later write.
+Only directories whose names are exactly a work-directory name of the
+target are touched (never a file, never another target's). Where
+``flock`` is unavailable (Windows, some network file systems) nothing is
+removed.
+
+Names. The random part is 8 characters; a long target name is shortened
+(its first bytes, ``~``, and 12 hex digits of its SHA-256) so that a work
+directory's name never exceeds ``NAME_MAX`` (255 bytes) even when the
+target's own name is 255 bytes long.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
+import re
 import secrets
-import tempfile
+import shutil
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+if sys.platform != "win32":
+    import fcntl
 
 #: Mode bits for a new file before the umask, as ``open(path, "w")`` uses.
 _NEW_FILE_MODE = 0o666
+#: The longest file name (in bytes) the usual file systems accept.
+NAME_MAX = 255
+_RANDOM_LEN = 8
+# Older versions used tempfile.mkdtemp, whose random part is [a-z0-9_]{8};
+# token_hex(4) fits the same pattern, so their leftovers are removed too.
+_RANDOM = re.compile(rb"[a-z0-9_]{%d}" % _RANDOM_LEN)
+TMP = "tmp"
+OLD = "old"
 
 
 def write_file_atomically(path: Path, data: bytes) -> None:
@@ -39,16 +75,104 @@ def write_file_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def work_prefix(target: Path, kind: str) -> bytes:
+    """``.<name>.<kind>-`` as bytes, the name shortened when the whole would be too long."""
+    name = os.fsencode(target.name)
+    room = NAME_MAX - _RANDOM_LEN - len(f"..{kind}-")
+    if len(name) > room:
+        digest = hashlib.sha256(name).hexdigest()[:12].encode()
+        name = name[: room - len(digest) - 1] + b"~" + digest
+    return b"." + name + b"." + kind.encode() + b"-"
+
+
+def make_work_dir(target: Path, kind: str) -> Path:
+    """A new, empty hidden work directory beside ``target`` (see the module docstring)."""
+    prefix = work_prefix(target, kind)
+    while True:
+        name = prefix + secrets.token_hex(_RANDOM_LEN // 2).encode()
+        path = Path(os.fsdecode(os.path.join(os.fsencode(target.parent), name)))
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+
+
 def move_aside(target: Path) -> Path:
     """Rename the directory ``target`` to a new hidden ``.<name>.old-*`` beside it.
 
     Returns the new path; on failure nothing is left behind and ``target``
     is where it was.
     """
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    aside = make_work_dir(target, OLD)
     try:
-        os.replace(target, aside)  # onto the empty directory mkdtemp made
+        os.replace(target, aside)  # onto the empty directory just made
     except BaseException:
         os.rmdir(aside)
         raise
     return aside
+
+
+def _leftovers(target: Path) -> Iterator[Path]:
+    prefixes = [work_prefix(target, kind) for kind in (TMP, OLD)]
+    with os.scandir(os.fsencode(target.parent)) as entries:
+        for entry in entries:
+            for prefix in prefixes:
+                if (
+                    entry.name.startswith(prefix)
+                    and _RANDOM.fullmatch(entry.name, len(prefix))
+                    and entry.is_dir(follow_symlinks=False)
+                ):
+                    yield Path(os.fsdecode(entry.path))
+
+
+def _lock(fd: int, operation: int) -> bool:
+    """``flock``; False when the lock is held elsewhere (non-blocking) or unsupported."""
+    try:
+        fcntl.flock(fd, operation)
+    except OSError as exc:
+        if exc.errno in (
+            errno.EWOULDBLOCK,
+            errno.ENOLCK,
+            errno.EOPNOTSUPP,
+            errno.EINVAL,
+            errno.EBADF,
+        ):
+            return False
+        raise
+    return True
+
+
+@contextlib.contextmanager
+def work_beside(target: Path) -> Iterator[None]:
+    """Hold the right to keep work directories beside ``target`` (parent must exist).
+
+    On entry, the leftovers of dead writers for ``target`` are removed when
+    no other writer is alive in the parent directory.
+    """
+    if sys.platform == "win32":
+        yield
+        return
+    try:
+        fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        # Unreadable parent: nobody can lock it, so nobody removes anything.
+        yield
+        return
+    try:
+        if _lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB):
+            for leftover in _leftovers(target):
+                shutil.rmtree(leftover, ignore_errors=True)
+        # From exclusive to shared (or shared from the start): other writers
+        # may now work beside us, and none of them will remove our work.
+        _lock(fd, fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_leftovers(target: Path) -> None:
+    """Remove dead writers' work directories beside ``target`` (see the module docstring)."""
+    if target.parent.is_dir():
+        with work_beside(target):
+            pass

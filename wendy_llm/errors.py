@@ -7,6 +7,18 @@ exit code 2 (bad input) and failed checks to exit code 1.
 
 from __future__ import annotations
 
+import json
+
+
+def quoted(text: str) -> str:
+    """``text`` as a message shows a user's value: in double quotes, with quotes,
+    backslashes and control characters escaped so the message stays one line.
+
+    One spelling for every message (not Python's ``repr``, which switches
+    between quote styles and prints Python escapes).
+    """
+    return json.dumps(text, ensure_ascii=False)
+
 
 class WendyLlmError(Exception):
     """Base class: anything wrong with the input or the environment."""
@@ -225,6 +237,47 @@ class TreeWriteError(WendyLlmError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild_with_kwargs, (type(self), self.args, {"path": self.path}))
+
+
+class OutputDirNotEmpty(TreeWriteError):
+    """The output directory holds files and replacing it was not allowed."""
+
+
+class OutputDirRefused(TreeWriteError):
+    """The output directory must never be replaced or written into.
+
+    ``reason`` is ``template`` (it is or contains the template directory),
+    ``inside-template``, ``repository`` (it is or contains a git work
+    tree's root), ``cwd`` (the current directory) or ``home``;
+    ``protected`` is the directory it would have destroyed.
+    """
+
+    def __init__(self, message: str, *, path: str, reason: str, protected: str) -> None:
+        super().__init__(message, path=path)
+        self.reason = reason
+        self.protected = protected
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = {"path": self.path, "reason": self.reason, "protected": self.protected}
+        return (_rebuild_with_kwargs, (type(self), self.args, fields))
+
+
+class PathCollisionError(WendyLlmError):
+    """The app id makes one template file land where another needs a directory.
+
+    ``file`` is the template path written as a file, ``other`` the one that
+    would be written inside it, ``app_id`` the app id that made them meet.
+    """
+
+    def __init__(self, message: str, *, file: str, other: str, app_id: str) -> None:
+        super().__init__(message)
+        self.file = file
+        self.other = other
+        self.app_id = app_id
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = {"file": self.file, "other": self.other, "app_id": self.app_id}
+        return (_rebuild_with_kwargs, (type(self), self.args, fields))
 
 
 class PickError(WendyLlmError):

@@ -13,14 +13,15 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from wendy_llm.cli.output import never_fail_on_text
+from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
 from wendy_llm.errors import WendyLlmError
 
 EXIT_FAILED = 1
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 
 
-SUBCOMMANDS = ("render", "picks", "golden", "check", "diff")
+SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
 
 
 def _subcommand_modules() -> list[ModuleType]:
@@ -39,8 +40,8 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="wendy-llm",
+    parser = WendyArgumentParser(
+        prog=PROG,
         description=(
             "Render Wendy templates exactly as `wendy init` does, and gate template changes."
         ),
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    never_fail_on_text(sys.stdout)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

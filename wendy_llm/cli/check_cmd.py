@@ -37,15 +37,20 @@ numbers as --var types them: PORT=9080 for a PORT of 8080); every check but
 golden runs on both, and a variant's finding names it.
 
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
-(schema + agreement with compose), shell (bash -n + ShellCheck), dockerfile
-(stage references for every build-arg combination, chmod of run scripts),
-topology (the rules in golden/<language>/<name>.rules.yaml), picker (no
-sentinel reaches an Ollama pull), golden (fixtures match), baseline (every pick
-renders its gate.files byte for byte as the stored baseline
+(as the Wendy CLI decodes and validates it), shell (bash -n + ShellCheck),
+dockerfile (stage references for every build-arg combination, chmod of run
+scripts), device (what `wendy run` does with it on a WendyOS device: what
+makes it fail, what the device ignores; see `wendy-llm plan`), topology (the
+rules in golden/<language>/<name>.rules.yaml), picker (no sentinel reaches
+an Ollama pull), golden (fixtures match), baseline (every pick renders its
+gate.files byte for byte as the stored baseline
 golden/baseline/<language>/<name>/ does, with the same answers; a new pick
 the baseline cannot render warns; '-' for sentinel picks and for templates
-without a stored baseline). Per template: picker (schema + lint), topology
-(the rules file itself), lint (warnings), baseline (picks it lost).
+without a stored baseline). Per template: picker (manifests + lint), topology
+(the rules file itself), lint (warnings), catalog (listed in meta.json, when
+the repository has one; a (repository) row for the rest), baseline (picks it
+lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
+never fail a run.
 
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
@@ -49,6 +50,9 @@ def picks_text(picks: list[Pick]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     template = load_template(args.template_dir)
+    if not args.quiet:  # e.g. a symlinked picker: the picks would silently be "default"
+        for warning in template.skipped_warnings():
+            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     picks = template.picks()
     if args.json:
         print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
+from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError, quoted
 from wendy_llm.render.template import load_template
-
-JSON_VERSION = 1
+from wendy_llm.reports.json import dumps, render_json
 
 EPILOG = """\
 examples:
@@ -37,7 +38,7 @@ unknown pick, a render error, a non-empty --out).
 def _parse_var(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {quoted(text)}")
     return key, value
 
 
@@ -74,6 +75,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     template = load_template(args.template_dir)
+    # Said before rendering: a skipped picker or file may be why the render fails.
+    said = template.skipped_warnings()
+    if not args.quiet:
+        for warning in said:
+            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
     overrides: dict[str, str] = {}
     if args.pick is not None:
         overrides.update(template.pick(args.pick).answers)
@@ -82,27 +88,25 @@ def run(args: argparse.Namespace) -> int:
     warnings = template.lint()
     if not args.quiet:
         for warning in warnings:
-            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
-    out = tree.write(args.out, overwrite=args.force)
+            if warning not in said:
+                print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+    # Everything printed afterwards is ready before the tree is written, so
+    # nothing can fail once it is (write_tree returns this same path).
+    out = Path(os.path.abspath(args.out))
     if args.json:
-        document = {
-            "version": JSON_VERSION,
-            "template": template.id,
-            "app_id": args.app_id,
-            "out": str(out),
-            "answers": overrides,
-            "files": [
-                {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
-                for f in tree.files.values()
-            ],
-            "warnings": [
-                {"file": w.file, "line": w.line, "code": w.code, "message": w.message}
-                for w in warnings
-            ],
-        }
-        print(json.dumps(document, indent=2, ensure_ascii=False))
-    elif not args.quiet:
+        report = dumps(render_json(template.id, args.app_id, out, overrides, tree, warnings))
+    else:
         rendered = sum(1 for item in tree.files.values() if item.rendered)
         copied = len(tree) - rendered
-        print(f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)")
+        report = f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)"
+    try:
+        tree.write(out, overwrite=args.force)
+    except OutputDirNotEmpty as exc:
+        raise WendyLlmError(
+            f"{exc.path}: directory is not empty; pass --force to replace it"
+        ) from None
+    if args.json:
+        sys.stdout.write(report)
+    elif not args.quiet:
+        print(report)
     return 0

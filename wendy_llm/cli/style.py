@@ -26,7 +26,7 @@ from typing import TextIO
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, quoted
 from wendy_llm.reports.terminal import is_terminal
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "add_max_diff_lines",
     "add_quiet",
     "directories",
+    "parse_var",
     "progress_delay",
     "write_report",
 ]
@@ -53,11 +54,19 @@ def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
 
 
+def parse_var(text: str) -> tuple[str, str]:
+    """A ``--var KEY=VALUE`` argument (argparse ``type``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
 def _diff_line_limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 (no limit) or more")
     return value

@@ -23,7 +23,10 @@ from pathlib import Path
 
 import yaml
 
+from wendy_llm.bounded import yaml_load, yaml_problem
 from wendy_llm.errors import DiffError
+
+_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,17 @@ def scope_from_rules(path: Path) -> FileScope:
     if not path.is_file():
         return FileScope()
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise DiffError(f"{path}: cannot read the rules file: {exc}") from None
+        doc = yaml_load(path.read_text(encoding="utf-8"), _SAFE_LOADER)
+    except OSError as exc:
+        raise DiffError(f"{path}: cannot read the rules file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise DiffError(
+            f"{path}: cannot read the rules file: not UTF-8 (byte {exc.start})"
+        ) from None
+    except yaml.YAMLError as exc:
+        problem, line = yaml_problem(exc)
+        where = path if line is None else f"{path}:{line}"
+        raise DiffError(f"{where}: cannot read the rules file: {problem}") from None
     if doc is None:
         return FileScope()
     if not isinstance(doc, dict):

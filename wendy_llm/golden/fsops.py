@@ -6,7 +6,8 @@ beside the target, then swapped in with ``renameat2(RENAME_EXCHANGE)`` or,
 where that is missing, two renames rolled back on failure). Removal renames
 the directory to a hidden name first. A crash can leave a hidden
 ``.<name>.tmp-*`` or ``.<name>.old-*`` directory behind, never a partial
-fixture directory; fixture discovery ignores hidden directories.
+fixture directory; fixture discovery ignores hidden directories, and the
+next update of the same fixture removes them (:mod:`wendy_llm.atomic`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from wendy_llm.atomic import move_aside
+from wendy_llm.atomic import move_aside, work_beside
 from wendy_llm.render.tree import RenderedFile, write_tree
 
 
@@ -36,7 +37,8 @@ def remove_tree_atomically(target: Path, stop_at: Path) -> None:
 
     Parents are removed up to, not including, ``stop_at``.
     """
-    shutil.rmtree(move_aside(target))
+    with work_beside(target):
+        shutil.rmtree(move_aside(target))
     parent = target.parent
     stop = stop_at.resolve()
     while parent.resolve() != stop and stop in parent.resolve().parents:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from wendy_llm.errors import GoldenError
+from wendy_llm.errors import GoldenError, quoted
 
 MANIFEST_NAME = "golden.json"
 SHARED_DIR = "_shared"
@@ -34,7 +34,7 @@ def pick_path(slug: str, path: str) -> str:
 def fixture_dir(golden_root: Path, template_id: str) -> Path:
     parts = PurePosixPath(template_id).parts
     if not parts or len(parts) > _MAX_ID_DEPTH or any(p in ("", ".", "..") for p in parts):
-        raise GoldenError(f"template id {template_id!r} cannot name a fixture directory")
+        raise GoldenError(f"template id {quoted(template_id)} cannot name a fixture directory")
     return golden_root.joinpath(*parts)
 
 

@@ -32,11 +32,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.compare.textdiff import sha256_hex
-from wendy_llm.errors import GoldenError, GoldenManifestError
+from wendy_llm.errors import GoldenError, GoldenManifestError, quoted
 from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
 from wendy_llm.render.canonical import PickRender
 from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.schemawords import json_text
 
 FORMAT_VERSION = 1
 OTHER_VARIABLES = "default"
@@ -130,8 +132,14 @@ def _record_obj(record: FileRecord) -> dict[str, object]:
 
 
 def dump_json(obj: object) -> bytes:
-    """The one JSON style of fixtures: sorted keys, indent 2, final newline."""
-    return (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    """The one JSON style of fixtures: sorted keys, indent 2, final newline, UTF-8.
+
+    A file name that is not UTF-8 holds lone surrogates (``\\udcff``);
+    ``backslashreplace`` writes each as that JSON escape, which reads back
+    as the same surrogate.
+    """
+    text = json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)
@@ -198,15 +206,17 @@ def _as_str(value: object, source: str, where: str) -> str:
 
 def _parse(data: bytes, source: str) -> GoldenManifest:
     try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(source, str(exc)) from None
+        raw = json_loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _fail(source, f"not UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(source, f"line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     top = _as_dict(raw, source, "the document")
     version = top.get("format")
     if version != FORMAT_VERSION:
         raise _fail(
             source,
-            f'"format" is {version!r}; this wendy-llm reads format {FORMAT_VERSION}',
+            f'"format" is {json_text(version)}; this wendy-llm reads format {FORMAT_VERSION}',
         )
     template_id = _as_str(top.get("template"), source, '"template"')
     inputs = _as_dict(top.get("canonical_inputs"), source, '"canonical_inputs"')
@@ -225,13 +235,13 @@ def _parse(data: bytes, source: str) -> GoldenManifest:
             k: _as_str(v, source, f"{where}.answers.{k}") for k, v in sorted(answers_raw.items())
         }
         if any(p.slug == slug for p in picks):
-            raise _fail(source, f"pick {slug!r} is listed twice")
+            raise _fail(source, f"pick {quoted(slug)} is listed twice")
         picks.append(PickRecord(slug=slug, answers=answers))
     slugs = [p.slug for p in picks]
 
     files: dict[str, dict[str, FileRecord]] = {slug: {} for slug in slugs}
     for path, entry_raw in _as_dict(top.get("files"), source, '"files"').items():
-        where = f'"files"[{path!r}]'
+        where = f'"files"[{quoted(path)}]'
         entry = _as_dict(entry_raw, source, where)
         raw_kind = entry.get("kind")
         if raw_kind not in _KINDS:
@@ -241,7 +251,9 @@ def _parse(data: bytes, source: str) -> GoldenManifest:
             per_pick = _as_dict(entry["picks"], source, f"{where}.picks")
             for slug, rec_raw in per_pick.items():
                 if slug not in files:
-                    raise _fail(source, f'{where} names pick {slug!r}, which is not in "picks"')
+                    raise _fail(
+                        source, f'{where} names pick {quoted(slug)}, which is not in "picks"'
+                    )
                 rec = _as_dict(rec_raw, source, f"{where}.picks.{slug}")
                 files[slug][path] = _record(rec, kind, pick_path(slug, path), source, where)
         else:
@@ -265,5 +277,5 @@ def _record(
     # The location is fixed by the layout; accepting any other string would
     # let a hand-edited manifest point the check outside the fixture.
     if stored != location:
-        raise _fail(source, f"{where}.stored must be {location!r}")
+        raise _fail(source, f"{where}.stored must be {quoted(location)}")
     return FileRecord(kind=kind, sha256=sha, stored=location)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wendy_llm.atomic import remove_leftovers
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import Fixture, build_fixture
@@ -82,6 +83,7 @@ def update_golden(
     results: list[TemplateUpdate] = []
     for template_id, fixture in fixtures:
         target = fixture_dir(root, template_id)
+        remove_leftovers(target)  # even when the fixture itself is up to date
         added, changed, removed = _plan(target, fixture)
         if added or changed or removed:
             write_tree_atomically(target, fixture.files)

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import GoldenError
+from wendy_llm.errors import GoldenError, quoted
 from wendy_llm.render.picks import CANONICAL_APP_ID
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class PickRender:
 def check_slug(slug: str, template_id: str) -> str:
     if not _SLUG_RE.fullmatch(slug) or slug.endswith(".json"):
         raise GoldenError(
-            f"template {template_id}: pick slug {slug!r} cannot name a fixture directory "
+            f"template {template_id}: pick slug {quoted(slug)} cannot name a fixture directory "
             "(it must start with a letter or digit and hold only letters, digits, '.', '_', '-')"
         )
     return slug

@@ -46,6 +46,8 @@ Each ``LintWarning`` has a ``code``:
     ``missingkey=error``); the line is the output's.
 ``values-error``
     A pick's values cannot be assembled (e.g. a variable without default).
+``unknown-question-type``, ``unnamed``, ``binary-content``
+    What wendy init accepts without a word (``lint_silent.py``).
 
 ``lint_template`` never raises for template problems; it reports them.
 """
@@ -55,12 +57,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import TemplateError, ValuesError
+from wendy_llm.errors import TemplateError, ValuesError, quoted
 from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, compile_go_regexp
 from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool
+from wendy_llm.render.lint_silent import silent_lints
+from wendy_llm.render.lintwarning import LintWarning as LintWarning
+from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.values import APP_ID, check_rules, template_variables
@@ -70,25 +74,6 @@ if TYPE_CHECKING:
     from wendy_llm.render.template import Template
 
 _KNOWN_TYPES = frozenset({"", "string", "integer", "boolean"})
-_CHECKED_RULES = frozenset({"min", "max", "pattern"})
-
-
-@dataclass(frozen=True)
-class LintWarning:
-    """One finding.  ``line`` is 1-based, None when it cannot be located."""
-
-    file: str
-    line: int | None
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.code}: {self.message}"
-
-
-def _line_of(data: bytes, index: int) -> int:
-    return data.count(b"\n", 0, index) + 1
 
 
 def _number_text(value: float) -> str:
@@ -117,7 +102,7 @@ def _variable_lints(template: Template) -> Iterable[LintWarning]:
                 MANIFEST_FILE,
                 manifest.line_of((*path, "type")),
                 "unknown-type",
-                f"type {variable.type!r} of {name} is not one wendy init converts "
+                f"type {quoted(variable.type)} of {name} is not one wendy init converts "
                 "(integer, boolean): --var values for it stay strings",
             )
         yield from _rule_lints(template, variable)
@@ -145,7 +130,7 @@ def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]
                 manifest.line_of((*path, key)),
                 "ignored-rule",
                 f"validate.{key} of {variable.name} is ignored by wendy init for a variable "
-                f"of type {variable.type or 'string'!r}",
+                f"of type {quoted(variable.type or 'string')}",
             )
     if rules.pattern is not None and is_string:
         try:
@@ -186,7 +171,8 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     typed = typed_like_override(variable)
     problem: str | None = None
     if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
-        problem = f"default of {name} ({default!r}) is not a JSON {variable.type}"
+        written = quoted(default) if isinstance(default, str) else go_format_value(default)
+        problem = f"default of {name} ({written}) is not a JSON {variable.type}"
     elif typed is not None and not isinstance(typed, bool):
         try:
             check_rules(variable, typed)
@@ -248,7 +234,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
                     PICKER_FILE,
                     picker.line_of((*question.json_path, "default")),
                     "default-not-option",
-                    f"default {missing[0]!r} of {question.type} question {question.id} "
+                    f"default {quoted(missing[0])} of {question.type} question {question.id} "
                     "is not one of its options",
                 )
     for path, when in whens:
@@ -257,7 +243,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
                 PICKER_FILE,
                 picker.line_of((*path, "when")),
                 "unknown-question",
-                f"when refers to {when.question_id!r}, which is neither a question nor a "
+                f"when refers to {quoted(when.question_id)}, which is neither a question nor a "
                 "variable: it is always false",
             )
 
@@ -277,7 +263,7 @@ def _file_lints(template: Template) -> Iterable[LintWarning]:
             if index >= 0:
                 yield LintWarning(
                     source.path,
-                    _line_of(source.data, index),
+                    line_of(source.data, index),
                     "copied-template",
                     "contains '{{.' but wendy init copies this file unrendered (only some "
                     "extensions and base names are rendered); rename it or drop the "
@@ -289,7 +275,7 @@ def _file_lints(template: Template) -> Iterable[LintWarning]:
             if match is not None:
                 yield LintWarning(
                     source.path,
-                    _line_of(source.data, match.start()),
+                    line_of(source.data, match.start()),
                     "checkbox-flags",
                     f"{key} is set only when {qid} keeps its default: `--var {qid}=...` "
                     f"skips the question, so wendy init leaves {qid}_<value> unset and this "
@@ -356,7 +342,7 @@ def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[Lin
                     None,
                     "no-value",
                     f"pick {pick.slug} renders '<no value>' (output line "
-                    f"{_line_of(first, first.find(b'<no value>'))}): a key is missing from the "
+                    f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
                     "data map (the index builtin does not fail on missing keys)",
                 )
             for (name, typed), variant in zip(variants, results[1:], strict=True):
@@ -393,6 +379,7 @@ def lint_template(template: Template, *, renderer: Renderer | None = None) -> li
         [
             *_variable_lints(template),
             *_picker_lints(template),
+            *silent_lints(template),
             *_file_lints(template),
             *_render_lints(template, renderer),
         ]

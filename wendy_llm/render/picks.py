@@ -78,7 +78,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
-from wendy_llm.errors import PickError, ValuesError
+from wendy_llm.errors import PickError, ValuesError, quoted
 from wendy_llm.render.manifest import Picker, Question
 from wendy_llm.render.values import APP_ID, answer_with_default, evaluate_when, template_variables
 
@@ -477,4 +477,4 @@ def find_pick(template: Template, slug: str) -> Pick:
             return pick
     names = [p.slug for p in picks]
     shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
-    raise PickError(f"template {template.id} has no pick {slug!r}; its picks: {shown}")
+    raise PickError(f"template {template.id} has no pick {quoted(slug)}; its picks: {shown}")

@@ -16,8 +16,10 @@ Assumptions where the spec is silent:
   directory's name; for ``template_from_files("python/llm", ...)`` it is
   the last component (``llm``) and the id the whole string.
 - A template root given as a symbolic link is followed (the CLI never sees
-  one: it reads templates from its own checkout).  Links below it are
-  skipped.
+  one: it reads templates from its own checkout).  Links and other
+  entries that are not regular files below it are skipped, and listed in
+  ``Template.skipped`` with the reason; ``lint()`` reports each as a
+  ``skipped-entry`` warning (see ``readdir.py``).
 - ``template_from_files`` keys are POSIX paths relative to the root; keys
   that are absolute or climb out of it are ignored, others are cleaned
   (``./a`` -> ``a``).
@@ -28,14 +30,19 @@ from __future__ import annotations
 import functools
 import os
 import posixpath
-import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
-from wendy_llm.errors import RenderError, TemplateError, TemplateLoadError
+from wendy_llm.errors import (
+    PathCollisionError,
+    RenderError,
+    TemplateError,
+    TemplateLoadError,
+    quoted,
+)
 from wendy_llm.render.manifest import (
     MANIFEST_FILE,
     PICKER_FILE,
@@ -44,12 +51,14 @@ from wendy_llm.render.manifest import (
     load_manifest,
     load_picker,
 )
+from wendy_llm.render.readdir import SkippedEntry, check_manifest_file, read_template_dir
 from wendy_llm.render.tree import (
     RenderedFile,
     RenderedTree,
     is_excluded,
     is_rendered,
     output_path,
+    path_conflict,
     walk_key,
 )
 from wendy_llm.render.values import build_values
@@ -75,7 +84,13 @@ class Template:
     or ``discover_templates``."""
 
     def __init__(
-        self, *, id: str, name: str, root: Path | None, files: Mapping[str, bytes]
+        self,
+        *,
+        id: str,
+        name: str,
+        root: Path | None,
+        files: Mapping[str, bytes],
+        skipped: Sequence[SkippedEntry] = (),
     ) -> None:
         if MANIFEST_FILE not in files:
             where = str(root) if root is not None else id
@@ -83,6 +98,8 @@ class Template:
         self.id = id
         self.name = name
         self.root = root
+        #: Entries of the directory that are not regular files: not output, not read.
+        self.skipped: tuple[SkippedEntry, ...] = tuple(skipped)
         self.manifest: Manifest = load_manifest(files[MANIFEST_FILE])
         picker_data = files.get(PICKER_FILE)
         self.picker: Picker | None = None if picker_data is None else load_picker(picker_data)
@@ -149,7 +166,8 @@ class Template:
             files[out] = RenderedFile(
                 path=out, data=result, rendered=source.rendered, source=source.path
             )
-        return RenderedTree(files)
+        _refuse_collisions(files, app_id)
+        return RenderedTree(files, template_root=self.root)
 
     def render_sources(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
@@ -177,35 +195,34 @@ class Template:
         return find_pick(self, slug)
 
     def lint(self, renderer: Renderer | None = None) -> list[LintWarning]:
-        """Warnings about constructs that make `wendy init` misbehave."""
+        """Warnings about constructs that make `wendy init` misbehave, after the
+        ``skipped-entry`` warnings of :meth:`skipped_warnings`."""
         from wendy_llm.render.lint import lint_template
 
-        return lint_template(self, renderer=renderer)
+        return self.skipped_warnings() + lint_template(self, renderer=renderer)
+
+    def skipped_warnings(self) -> list[LintWarning]:
+        """A ``skipped-entry`` warning for each of ``skipped`` (cheap: no render)."""
+        from wendy_llm.render.lint import LintWarning
+
+        return [LintWarning(s.path, None, "skipped-entry", s.reason) for s in self.skipped]
 
 
-def _read_tree(root: Path) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-
-    def visit(directory: Path, prefix: str) -> None:
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError as exc:
-            raise TemplateLoadError(f"{directory}: {exc.strerror}", path=str(directory)) from None
-        for entry in entries:
-            rel = f"{prefix}{entry.name}"
-            mode = entry.stat(follow_symlinks=False).st_mode
-            if stat.S_ISDIR(mode):
-                visit(Path(entry.path), rel + "/")
-            elif stat.S_ISREG(mode):
-                try:
-                    files[rel] = Path(entry.path).read_bytes()
-                except OSError as exc:
-                    raise TemplateLoadError(
-                        f"{entry.path}: {exc.strerror}", path=entry.path
-                    ) from None
-
-    visit(root, "")
-    return files
+def _refuse_collisions(files: Mapping[str, RenderedFile], app_id: str) -> None:
+    """A file where another file needs a directory fails in ``wendy init`` too:
+    name both template paths and the app id before anything is written."""
+    conflict = path_conflict(files)
+    if conflict is None:
+        return
+    file, other = (files[path] for path in conflict)
+    raise PathCollisionError(
+        f"app id {quoted(app_id)} makes two template paths collide: {file.source} is "
+        f"written as the file {file.path}, and {other.source} as {other.path}, inside it "
+        "(wendy init fails here too); choose another app id",
+        file=file.source,
+        other=other.source,
+        app_id=app_id,
+    )
 
 
 def load_template(path: str | os.PathLike[str], *, id: str | None = None) -> Template:
@@ -214,9 +231,9 @@ def load_template(path: str | os.PathLike[str], *, id: str | None = None) -> Tem
     root = Path(path).resolve()
     if not root.is_dir():
         raise TemplateLoadError(f"{path}: not a directory", path=str(path))
-    if not (root / MANIFEST_FILE).is_file():
-        raise TemplateLoadError(f"{path}: no {MANIFEST_FILE}: not a template", path=str(path))
-    return Template(id=id or root.name, name=root.name, root=root, files=_read_tree(root))
+    check_manifest_file(root, str(path))
+    files, skipped = read_template_dir(root)
+    return Template(id=id or root.name, name=root.name, root=root, files=files, skipped=skipped)
 
 
 def template_from_files(name: str, files: Mapping[str, bytes]) -> Template:
@@ -242,7 +259,8 @@ def discover_templates(root: str | os.PathLike[str]) -> list[Template]:
         if language.name.startswith(".") or not language.is_dir():
             continue
         for candidate in sorted(language.iterdir()):
-            if candidate.is_dir() and (candidate / MANIFEST_FILE).is_file():
+            # lexists: a symlinked template.json is an error that says so, not "no template".
+            if candidate.is_dir() and os.path.lexists(candidate / MANIFEST_FILE):
                 found.append(load_template(candidate, id=f"{language.name}/{candidate.name}"))
     return found
 

@@ -26,14 +26,19 @@ Assumptions where the spec is silent:
   ``..`` or starts with ``../``, or is empty.
 
 ``RenderedTree.write(out_dir)`` is atomic: the tree is written into a new
-temporary directory next to ``out_dir`` and renamed into place.  An
+hidden directory next to ``out_dir`` and renamed into place.  An
 existing non-empty ``out_dir`` is refused unless ``overwrite=True``; then
 the new tree replaces it by an atomic exchange (``renameat2`` with
 ``RENAME_EXCHANGE`` on Linux; elsewhere two renames, rolled back on
 failure) and the old tree is removed.  On any error nothing is left
-behind: the temporary directory is removed and ``out_dir`` is untouched.
-A symbolic link as ``out_dir`` is refused (the swap would replace the link,
-not the directory it points to).
+behind: the hidden directory is removed and ``out_dir`` is untouched; a
+writer killed outright leaves it, and the next write to ``out_dir``
+removes it (:mod:`wendy_llm.atomic`).  A directory whose loss would hurt
+(the template's, a repository's root, the current or home directory) is
+never replaced (:mod:`wendy_llm.render.outguard`).  A symbolic link as
+``out_dir`` is refused (the swap would replace the link, not the
+directory it points to).  A tree holding both a file ``a`` and a file
+under ``a/`` is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -46,15 +51,15 @@ import os
 import posixpath
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from wendy_llm.atomic import move_aside
-from wendy_llm.errors import TreeWriteError
+from wendy_llm.atomic import TMP, make_work_dir, move_aside, work_beside
+from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
+from wendy_llm.render.outguard import check_out_dir
 
 MANIFEST_FILES = frozenset({"template.json", "template.schema.json"})
 
@@ -120,11 +125,30 @@ class RenderedFile:
     source: str
 
 
-class RenderedTree(Mapping[str, bytes]):
-    """Output path -> bytes, in walk order; ``files`` has the details."""
+def path_conflict(paths: Iterable[str]) -> tuple[str, str] | None:
+    """``(a, a/...)`` when one path is a file another needs as a directory, else None."""
+    files = set(paths)
+    for path in sorted(files, key=walk_key):
+        parts = path.split("/")
+        for end in range(1, len(parts)):
+            ancestor = "/".join(parts[:end])
+            if ancestor in files:
+                return ancestor, path
+    return None
 
-    def __init__(self, files: Mapping[str, RenderedFile]) -> None:
+
+class RenderedTree(Mapping[str, bytes]):
+    """Output path -> bytes, in walk order; ``files`` has the details.
+
+    ``template_root`` is the directory the tree was rendered from, when
+    there is one: ``write`` never replaces it or a directory holding it.
+    """
+
+    def __init__(
+        self, files: Mapping[str, RenderedFile], *, template_root: Path | None = None
+    ) -> None:
         self._files = MappingProxyType(dict(files))
+        self.template_root = template_root
 
     @property
     def files(self) -> Mapping[str, RenderedFile]:
@@ -144,7 +168,12 @@ class RenderedTree(Mapping[str, bytes]):
 
     def write(self, out_dir: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
         """Write the tree to ``out_dir`` atomically; returns the directory."""
-        return write_tree(self._files.values(), Path(out_dir), overwrite=overwrite)
+        return write_tree(
+            self._files.values(),
+            Path(out_dir),
+            overwrite=overwrite,
+            template_root=self.template_root,
+        )
 
 
 def _check_target(target: Path, overwrite: bool) -> bool:
@@ -158,11 +187,24 @@ def _check_target(target: Path, overwrite: bool) -> bool:
     if not target.is_dir():
         raise TreeWriteError(f"{target}: exists and is not a directory", path=str(target))
     if not overwrite and any(target.iterdir()):
-        raise TreeWriteError(
-            f"{target}: directory is not empty; pass overwrite=True (--force) to replace it",
+        raise OutputDirNotEmpty(
+            f"{target}: directory is not empty; pass overwrite=True to replace it",
             path=str(target),
         )
     return True
+
+
+def _check_paths(files: list[RenderedFile], target: Path) -> None:
+    conflict = path_conflict(item.path for item in files)
+    if conflict is None:
+        return
+    by_path = {item.path: item for item in files}
+    file, other = (by_path[p] for p in conflict)
+    raise TreeWriteError(
+        f"{target}: cannot write both the file {file.path} (from {file.source}) and "
+        f"{other.path} (from {other.source}), which needs {file.path} to be a directory",
+        path=str(target),
+    )
 
 
 def _write_files(files: list[RenderedFile], root: Path) -> None:
@@ -172,7 +214,7 @@ def _write_files(files: list[RenderedFile], root: Path) -> None:
         if item.path.startswith("/") or any(p in ("", ".", "..") for p in parts):
             # RenderedTree paths are clean; anything else would escape.
             raise TreeWriteError(
-                f"refusing to write {item.path!r} outside the tree", path=item.path
+                f"refusing to write {quoted(item.path)} outside the tree", path=item.path
             )
         directory = root
         for index, part in enumerate(parts[:-1]):
@@ -234,38 +276,72 @@ def _swap_into_place(staged: Path, target: Path) -> None:
     shutil.rmtree(backup, ignore_errors=True)
 
 
-def write_tree(files: Iterable[RenderedFile], out_dir: Path, *, overwrite: bool = False) -> Path:
+def write_tree(
+    files: Iterable[RenderedFile],
+    out_dir: Path,
+    *,
+    overwrite: bool = False,
+    template_root: Path | None = None,
+) -> Path:
     """Write ``files`` to ``out_dir`` atomically; see the module docstring."""
     items = list(files)
     target = Path(os.path.abspath(out_dir))
+    check_out_dir(target, template_root=template_root, exists=os.path.lexists(target))
     exists = _check_target(target, overwrite)
+    _check_paths(items, target)
     parent = target.parent
     # Parents this call creates are removed again if the write fails.
     created = [p for p in (parent, *parent.parents) if not p.exists()]
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
     except OSError as exc:
         _remove_empty(created)
         raise TreeWriteError(
-            f"{target}: cannot create a directory: {exc}", path=str(target)
+            f"{target}: cannot create {exc.filename}: {exc.strerror}", path=str(target)
         ) from None
+    with work_beside(target):
+        _stage_and_swap(items, target, exists, overwrite, created)
+    return target
+
+
+def _stage_and_swap(
+    items: list[RenderedFile], target: Path, exists: bool, overwrite: bool, created: list[Path]
+) -> None:
+    staged: Path | None = None
     try:
+        staged = make_work_dir(target, TMP)
         staged.chmod(DIR_MODE)
         _write_files(items, staged)
-        if exists:
-            _swap_into_place(staged, target)
-        else:
-            os.replace(staged, target)
+        if not exists:
+            try:
+                os.replace(staged, target)
+                return
+            except OSError as exc:
+                # Another writer created it meanwhile: replace it if allowed.
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not overwrite:
+                    raise
+                _check_target(target, overwrite)
+        _swap_into_place(staged, target)
     except OSError as exc:
         _discard(staged, created)
         raise TreeWriteError(
-            f"{target}: writing the tree failed: {exc}", path=str(target)
+            f"{target}: writing the tree failed: {_describe(exc, staged)}", path=str(target)
         ) from None
     except BaseException:
         _discard(staged, created)
         raise
-    return target
+
+
+def _describe(exc: OSError, staged: Path | None) -> str:
+    """``exc`` in words, naming paths inside the output, not the hidden staging directory."""
+    name = exc.filename
+    if exc.strerror is None or not isinstance(name, str):
+        return exc.strerror or str(exc)
+    if staged is not None:
+        inside = os.path.relpath(name, staged)
+        if not inside.startswith(".."):
+            return exc.strerror if inside == "." else f"{inside}: {exc.strerror}"
+    return f"{name}: {exc.strerror}"
 
 
 def _remove_empty(directories: list[Path]) -> None:
@@ -274,7 +350,8 @@ def _remove_empty(directories: list[Path]) -> None:
             directory.rmdir()
 
 
-def _discard(staged: Path, created: list[Path]) -> None:
-    with contextlib.suppress(OSError):
-        shutil.rmtree(staged)
+def _discard(staged: Path | None, created: list[Path]) -> None:
+    if staged is not None:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(staged)
     _remove_empty(created)

@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import GitError, NotAGitRepository, NoTemplateAtRevision, UnknownRevision
+from wendy_llm.errors import (
+    GitError,
+    NotAGitRepository,
+    NoTemplateAtRevision,
+    UnknownRevision,
+    quoted,
+)
 
 if TYPE_CHECKING:
     from wendy_llm.render.template import Template
@@ -64,13 +70,13 @@ def repo_root(repo: str | os.PathLike[str]) -> Path:
 
 def resolve_revision(repo: Path, revision: str) -> Revision:
     if not revision or revision.startswith("-"):
-        raise UnknownRevision(f"{revision!r} is not a revision", revision=revision)
+        raise UnknownRevision(f"{quoted(revision)} is not a revision", revision=revision)
     proc = _git(
         repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"]
     )
     if proc.returncode != 0:
         raise UnknownRevision(
-            f"unknown revision {revision!r} in {repo}: no commit by that name "
+            f"unknown revision {quoted(revision)} in {repo}: no commit by that name "
             "(try a branch, a tag or a commit id; `git log --oneline` lists commits)",
             revision=revision,
         )
@@ -126,7 +132,7 @@ def _read_blobs(repo: Path, object_ids: Sequence[str]) -> list[bytes]:
         end = out.index(b"\n", pos)
         header = out[pos:end].decode().split(" ")
         if len(header) != 3 or header[0] != oid or header[1] != "blob":
-            raise GitError(f"git cat-file answered {' '.join(header)!r} for blob {oid}")
+            raise GitError(f"git cat-file answered {quoted(' '.join(header))} for blob {oid}")
         size = int(header[2])
         start = end + 1
         blobs.append(out[start : start + size])

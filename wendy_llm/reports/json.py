@@ -8,6 +8,7 @@ its meaning, is a new version.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,11 +19,14 @@ from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
     from wendy_llm.compare.diff import FileChange, PolicyResult, Side, TemplateDiff
+    from wendy_llm.device import DeviceProfile, DeviceView
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
+    from wendy_llm.render.lint import LintWarning
+    from wendy_llm.render.tree import RenderedTree
     from wendy_llm.validate.findings import Finding, Report
 
-ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff"]
+ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
 REPORT_KINDS: tuple[ReportKind, ...] = (
     "render",
     "picks",
@@ -30,6 +34,7 @@ REPORT_KINDS: tuple[ReportKind, ...] = (
     "golden-update",
     "check",
     "diff",
+    "plan",
 )
 VERSION = 1
 _SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -49,6 +54,35 @@ def schema_path(kind: ReportKind) -> Path:
 def dumps(document: Mapping[str, object]) -> str:
     """How every document is printed: indented, ASCII, newline-terminated."""
     return json.dumps(document, indent=2) + "\n"
+
+
+def render_json(
+    template: str,
+    app_id: str,
+    out: Path,
+    answers: Mapping[str, str],
+    tree: RenderedTree,
+    warnings: Sequence[LintWarning],
+) -> dict[str, object]:
+    """``render --json``: what was written where, and the lint warnings."""
+    files = [
+        {"path": f.path, "source": f.source, "rendered": f.rendered, "bytes": len(f.data)}
+        for f in tree.files.values()
+    ]
+    said = [
+        {"file": w.file, "line": w.line, "code": w.code, "message": w.message} for w in warnings
+    ]
+    return versioned(
+        "render",
+        {
+            "template": template,
+            "app_id": app_id,
+            "out": str(out),
+            "answers": dict(answers),
+            "files": files,
+            "warnings": said,
+        },
+    )
 
 
 def picks_json(template: str, picks: Sequence[tuple[str, Mapping[str, str]]]) -> dict[str, object]:
@@ -82,6 +116,7 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
                 **counts,
                 "errors": len(report.errors),
                 "warnings": len(report.warnings),
+                "notes": len(report.notes),
             },
             "checks": report.checks(),
             "results": [
@@ -223,5 +258,32 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
                 for g in shown.groups
             ],
             "omitted_diff_lines": shown.omitted_lines,
+        },
+    )
+
+
+def plan_json(
+    view: DeviceView,
+    *,
+    template: str,
+    pick: str | None,
+    app_id: str,
+    answers: Mapping[str, str],
+    devices: Sequence[DeviceProfile],
+) -> dict[str, object]:
+    """``plan --json``: the device view with its field names (``view``), and the inputs."""
+    profiles = [
+        {"name": d.name, "label": d.label, "build_args": dict(d.build_args)} for d in devices
+    ]
+    return versioned(
+        "plan",
+        {
+            "template": template,
+            "pick": pick,
+            "app_id": app_id,
+            "answers": dict(answers),
+            "ok": not view.errors,
+            "profiles": profiles,
+            "view": dataclasses.asdict(view),
         },
     )

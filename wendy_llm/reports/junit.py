@@ -94,14 +94,19 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
     for template, results in by_template.items():
         cases = []
         for result in results:
-            failing = [f for f in result.findings if f.severity == "error" or strict]
+            failing = [
+                f
+                for f in result.findings
+                if f.severity == "error" or (strict and f.severity == "warning")
+            ]
+            # Warnings (and notes, which never fail) go to the case's output.
             warned = [f for f in result.findings if f not in failing]
             failure = None
             if failing:
                 first = finding_line(failing[0]).splitlines()[0]
                 text = "\n".join(finding_line(f) for f in failing)
                 failure = Failure(first, failing[0].severity, text)
-            output = "\n".join("warning: " + finding_line(f) for f in warned) or None
+            output = "\n".join(f"{f.severity}: {finding_line(f)}" for f in warned) or None
             name = f"{pick_label(result.pick)} {result.check}"
             cases.append(Case(template, name, failure, output))
         suites.append(Suite(template, cases))

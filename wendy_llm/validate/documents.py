@@ -20,6 +20,8 @@ from typing import ClassVar
 
 import yaml
 
+from wendy_llm.bounded import json_loads, yaml_load, yaml_problem
+from wendy_llm.errors import quoted
 from wendy_llm.render.jsonpos import value_positions
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
@@ -102,16 +104,7 @@ def _decode(check: str, path: str, data: bytes) -> str | Finding:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return error(check, f"not UTF-8: {exc}", path)
-
-
-def yaml_problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
-    """What a YAML error says and its 1-based line (None when it has no mark)."""
-    if isinstance(exc, yaml.MarkedYAMLError):
-        mark = exc.problem_mark or exc.context_mark
-        problem = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
-        return problem, None if mark is None else mark.line + 1
-    return str(exc), None
+        return error(check, f"not UTF-8 (byte {exc.start})", path)
 
 
 def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
@@ -120,7 +113,7 @@ def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
     if isinstance(text, Finding):
         return Parsed(path, None, text, LineIndex({}))
     try:
-        value = yaml.load(text, Loader=Yaml12Loader)
+        value = yaml_load(text, Yaml12Loader)
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
         return Parsed(path, None, error(check, f"YAML: {problem}", path, line), LineIndex({}))
@@ -150,14 +143,14 @@ def parse_json(path: str, data: bytes, *, check: str = "wendy-json") -> Parsed:
     if isinstance(text, Finding):
         return Parsed(path, None, text, LineIndex({}))
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates)
+        value = json_loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         message = f"JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         return Parsed(path, None, error(check, message, path, exc.lineno), LineIndex({}))
     except _DuplicateKeyError as exc:
         key = str(exc)
         line = _repeat_line(text, json.dumps(key))
-        message = f"JSON: duplicate key {key!r} (the Wendy CLI would keep only the last)"
+        message = f"JSON: duplicate key {quoted(key)} (the Wendy CLI would keep only the last)"
         return Parsed(path, None, error(check, message, path, line), LineIndex({}))
     return Parsed(path, value, None, json_line_index(text))
 

@@ -34,7 +34,7 @@ class LineIndex:
             return cls({})
         lines: dict[PathKey, int] = {}
         if root is not None:
-            _walk(root, (), lines)
+            _walk(root, lines)
         return cls(lines)
 
     def line(self, path: Sequence[str | int]) -> int | None:
@@ -47,17 +47,34 @@ class LineIndex:
         return self._lines.get(())
 
 
-def _walk(node: yaml.Node, path: PathKey, out: dict[PathKey, int]) -> None:
-    # setdefault: a key's line (recorded by the parent) beats its value's.
-    out.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
-            child = (*path, key)
-            out[child] = key_node.start_mark.line + 1
-            _walk(value_node, child, out)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            child = (*path, index)
-            out[child] = item.start_mark.line + 1
-            _walk(item, child, out)
+def _walk(root: yaml.Node, out: dict[PathKey, int]) -> None:
+    """Record the line of every path, walking each node once.
+
+    Iterative, and an alias (the very node its anchor made) is entered only
+    the first time: deep documents, self-containing anchors and alias bombs
+    cost one step per node instead of a crash or an exponential walk.
+    """
+    out.setdefault((), root.start_mark.line + 1)
+    entered = {id(root)}
+    stack: list[tuple[yaml.Node, PathKey]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            pairs = [
+                (key.value if isinstance(key, yaml.ScalarNode) else str(key), key, value)
+                for key, value in node.value
+            ]
+        elif isinstance(node, yaml.SequenceNode):
+            pairs = [(index, item, item) for index, item in enumerate(node.value)]
+        else:
+            continue
+        unseen: list[tuple[yaml.Node, PathKey]] = []
+        for key, marker, child in pairs:
+            child_path = (*path, key)
+            # A key's line (recorded by the parent) beats its value's; of
+            # repeated keys, the last one's, as the parsed data keeps it.
+            out[child_path] = marker.start_mark.line + 1
+            if id(child) not in entered:
+                entered.add(id(child))
+                unseen.append((child, child_path))
+        stack.extend(reversed(unseen))

@@ -7,11 +7,13 @@ that, this module lints what a schema cannot express:
 
 - option values are unique within a question;
 - the default is one of the options (each item, for a checkbox);
-- every option carries the descriptive fields (by default label, size,
-  parameters and comments; a rules file's ``picker.option_fields``
-  overrides) as non-empty text;
-- an option whose label or comment mentions "experimental" says so up
-  front: its comment starts with ``Experimental:``;
+- every option carries the descriptive fields a rules file's
+  ``picker.option_fields`` lists (python/llm: label, size, parameters and
+  comments) as non-empty text; none by default, since the CLI reads only
+  an option's value and label and ignores every other key;
+- where ``comments`` is one of them, an option whose label or comment
+  mentions "experimental" says so up front: its comment starts with
+  ``Experimental:``;
 - the colon rule, for the questions the rules file lists under
   ``sentinels``: an option value without a colon is not an Ollama tag, so
   only the declared sentinels may lack one (and a sentinel must lack one,
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.validate.docpath import resolve
 from wendy_llm.validate.documents import Parsed, json_line_index
 from wendy_llm.validate.findings import Finding, error
@@ -41,10 +44,15 @@ def lint_picker(
 ) -> list[Finding]:
     """Lint a picker file's text (``rules`` supplies sentinels and option fields)."""
     try:
-        picker = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return [error(CHECK, f"does not parse as JSON: {exc}", path)]
-    lines = json_line_index(text.decode("utf-8") if isinstance(text, bytes) else text)
+        decoded = text.decode("utf-8") if isinstance(text, bytes) else text
+        picker = json_loads(decoded)
+    except json.JSONDecodeError as exc:
+        return [
+            error(CHECK, f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}", path)
+        ]
+    except UnicodeDecodeError as exc:
+        return [error(CHECK, f"not UTF-8 (byte {exc.start})", path)]
+    lines = json_line_index(decoded)
     fields = rules.option_fields if rules is not None else DEFAULT_OPTION_FIELDS
     sentinels = dict(rules.sentinels) if rules is not None else {}
     findings: list[Finding] = []
@@ -103,9 +111,8 @@ def _lint_question(
                 findings.append(error(CHECK, message, path, at("options", o_index)))
         label = str(option.get("label", ""))
         comments = str(option.get("comments", ""))
-        if "experimental" in (label + " " + comments).lower() and not comments.startswith(
-            "Experimental:"
-        ):
+        experimental = "experimental" in (label + " " + comments).lower()
+        if "comments" in fields and experimental and not comments.startswith("Experimental:"):
             message = f"{where} is experimental, so its comments must start with 'Experimental:'"
             findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
     findings += _default_findings(question, qid, values, path, at("default"))

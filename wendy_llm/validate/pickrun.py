@@ -1,5 +1,7 @@
 """One pick of a ``check`` run, rendered with every input the gate uses.
 
+(And :class:`TemplateRun`, the template that holds the picks.)
+
 A :class:`PickRun` is a pick rendered with one input: its values, its
 render, its parsed documents and what each check found.  The canonical run
 (app id ``llm-app``, defaults) holds its variants' runs
@@ -22,6 +24,7 @@ from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.tree import RenderedTree
 from wendy_llm.render.variants import CANONICAL, Inputs
+from wendy_llm.validate.device import validate_device
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error
@@ -76,6 +79,17 @@ class PickRun:
         }
 
 
+@dataclass
+class TemplateRun:
+    """One template of a ``check`` run: its rules, its picks, its template-wide findings."""
+
+    template_id: str
+    template: Template | None
+    rules: Rules | None = None
+    picks: list[PickRun] = field(default_factory=list)
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+
+
 def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
     """The pick's values for these inputs (a value error fails its ``render``)."""
     try:
@@ -111,9 +125,12 @@ def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
         return
     app_id = pick_run.inputs.app_id
     with timer("wendy-json"):
-        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id, docs)
+        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id)
     with timer("dockerfile"):
         pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+    with timer("device"):
+        # The project directory `wendy init` makes is named after the app id.
+        pick_run.findings["device"] = validate_device(tree, app_id, docs)
     with timer("topology"):
         pick_run.findings["topology"] = (
             []

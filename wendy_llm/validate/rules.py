@@ -40,17 +40,21 @@ from typing import Any
 import yaml
 from jsonschema.exceptions import ValidationError
 
-from wendy_llm.errors import RulesError
+from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.errors import RulesError, quoted
 from wendy_llm.render.gostd import go_format_value
+from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
-from wendy_llm.validate.documents import Yaml12Loader, yaml_problem
+from wendy_llm.validate.documents import Yaml12Loader
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.schema import json_path, most_specific, validator_for, violations
 
 SCHEMA = "rules.schema.json"
 OPERATORS = ("absent", "present", "equals", "contains", "excludes", "matches")
 DEFAULT_DOCUMENTS = ("compose", "wendy")
-DEFAULT_OPTION_FIELDS = ("label", "size", "parameters", "comments")
+#: No option field is required unless the rules file asks: the CLI reads only an
+#: option's value and label, and a catalogue's conventions are its own.
+DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
 
 Scalar = str | int | float | bool | None
 
@@ -141,15 +145,19 @@ def load_rules(path: Path, *, display: str | None = None) -> Rules:
     shown = display or str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{shown}: cannot read the rules file: {exc}", path=shown) from exc
+    except OSError as exc:
+        raise RulesError(
+            f"{shown}: cannot read the rules file: {exc.strerror}", path=shown
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{shown}: not valid UTF-8 (byte {exc.start})", path=shown) from exc
     return parse_rules(text, shown)
 
 
 def parse_rules(text: str, path: str) -> Rules:
     """Parse rules text; ``path`` names the file in messages."""
     try:
-        data = yaml.load(text, Loader=Yaml12Loader)
+        data = yaml_load(text, Yaml12Loader)
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
         location = path if line is None else f"{path}:{line}"
@@ -197,7 +205,7 @@ def _schema_error(err: ValidationError, data: object, lines: LineIndex, path: st
         )
         return _fail(message, list(err.absolute_path), data, lines, path)
     best = most_specific(err)
-    return _fail(best.message, list(best.absolute_path), data, lines, path)
+    return _fail(violation_text(best), list(best.absolute_path), data, lines, path)
 
 
 def _doc_path(
@@ -211,10 +219,10 @@ def _doc_path(
     try:
         parsed = parse_path(text)
     except PathSyntaxError as exc:
-        raise _fail(f"bad path {text!r}: {exc}", keys, data, lines, path) from exc
+        raise _fail(f"bad path {quoted(text)}: {exc}", keys, data, lines, path) from exc
     if parsed.document not in known:
         message = (
-            f"path {text!r} names an unknown document {parsed.document!r} "
+            f"path {quoted(text)} names an unknown document {quoted(parsed.document)} "
             f"(known: {', '.join(sorted(known))}; declare others under documents:)"
         )
         raise _fail(message, keys, data, lines, path)
@@ -265,7 +273,7 @@ def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
                 try:
                     re.compile(str(expected))
                 except re.error as exc:
-                    message = f"bad regular expression {expected!r}: {exc}"
+                    message = f"bad regular expression {quoted(str(expected))}: {exc}"
                     raise _fail(message, [*keys, operator], data, lines, path) from exc
             doc_path = _doc_path(item["path"], [*keys, "path"], data, lines, path, known)
             assertions.append(

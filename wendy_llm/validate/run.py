@@ -6,11 +6,14 @@ pick's answers) and with the template's variant (``render/variants.py``),
 and each render's compose file and ``wendy.json`` parsed once.  Then:
 
 - per pick and input: ``render`` (the pick renders at all), ``compose``,
-  ``wendy-json``, ``shell``, ``dockerfile``, ``topology``, ``picker`` (no
+  ``wendy-json``, ``shell``, ``dockerfile``, ``device`` (what ``wendy run``
+  would do with it on a WendyOS device), ``topology``, ``picker`` (no
   sentinel reaches an Ollama pull), the variant's findings joined to the
   pick's row (``pickrun.py``); ``baseline`` compares both inputs;
 - per pick, canonical only: ``golden`` (fixtures are the canonical render);
 - per template (the ``(template)`` row): ``picker`` (load + lint),
+  ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
+  ``validate/catalog.py``; with a ``(repository)`` row for the rest),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
   (problems spanning picks: shared files, layout, stale fixtures) and
@@ -36,12 +39,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
+from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
@@ -49,12 +50,12 @@ from wendy_llm.render.variants import gate_inputs
 from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
 from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
 from wendy_llm.repo.dirs import resolve_dirs
-from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
-from wendy_llm.validate.baseline import baseline_findings, declared_sentinels
+from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.findings import (
     CHECK_IDS,
+    REPOSITORY,
     TEMPLATE_WIDE,
     CheckResult,
     Finding,
@@ -64,25 +65,18 @@ from wendy_llm.validate.findings import (
 from wendy_llm.validate.picker import lint_picker
 from wendy_llm.validate.pickrun import (
     PickRun,
+    TemplateRun,
     Timer,
     merged_findings,
     pick_checks,
     prepare_pick,
     render_pick,
 )
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.validate.rules import load_rules, rules_path
 from wendy_llm.validate.shell import ShellValidator
+from wendy_llm.validate.stored import attach_baseline, attach_golden
 from wendy_llm.validate.toolcache import ResultCache
 from wendy_llm.validate.topology import rule_coverage
-
-
-@dataclass
-class _TemplateRun:
-    template_id: str
-    template: Template | None
-    rules: Rules | None = None
-    picks: list[PickRun] = field(default_factory=list)
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
 
 
 def _find_template_dirs(root: Path) -> list[tuple[str, Path]]:
@@ -109,7 +103,9 @@ def _select(
         matches = [(i, p) for i, p in found if name in (i, i.rsplit("/", 1)[-1])]
         if not matches:
             known = ", ".join(i for i, _ in found) or "none"
-            raise CheckSelectionError(f"no template {name!r} under {root} (templates: {known})")
+            raise CheckSelectionError(
+                f"no template {quoted(name)} under {root} (templates: {known})"
+            )
         chosen += [m for m in matches if m not in chosen]
     return chosen
 
@@ -167,25 +163,27 @@ def run_check(
         with timer("golden"):
             existing = [template_id for template_id, _ in found]
             complete = not templates and not picks
-            _golden(runs, golden_root, picks, existing, complete, max_diff_lines)
+            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines)
     with timer("baseline"):
         for run in runs:
-            _baseline(run, golden_root, max_diff_lines)
+            attach_baseline(run, golden_root, max_diff_lines)
+    with timer("catalog"):
+        runs += _catalog(runs, root, [template_id for template_id, _ in found], not templates)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
 
 
-def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
+def _load(template_id: str, path: Path, golden_root: Path) -> TemplateRun:
     try:
         template = load_template(path, id=template_id)
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
-        run = _TemplateRun(template_id, None)
+        run = TemplateRun(template_id, None)
         run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
         return run
-    run = _TemplateRun(template_id, template)
+    run = TemplateRun(template_id, template)
     location = rules_path(golden_root, template_id)
     if location.is_file():
         try:
@@ -220,7 +218,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_TemplateRun]:
+def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[TemplateRun]:
     if not wanted:
         return runs
     known = {p.pick.slug for run in runs for p in run.picks}
@@ -239,7 +237,7 @@ def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_Temp
     return kept
 
 
-def _pure_checks(run: _TemplateRun, timer: Timer) -> None:
+def _pure_checks(run: TemplateRun, timer: Timer) -> None:
     template = run.template
     if template is None:
         return
@@ -298,89 +296,26 @@ def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Fi
         pick_run.findings[check] = found
 
 
-def _golden(
-    runs: Sequence[_TemplateRun],
-    golden_root: Path,
-    picks: Sequence[str],
-    existing: Sequence[str],
-    complete: bool,
-    max_diff_lines: int | None,
-) -> None:
-    # A template with a pick that does not render cannot be compared (the
-    # render check already fails); the others are.
-    comparable = [
-        run
-        for run in runs
-        if run.template is not None and all(p.tree is not None for p in run.picks)
-    ]
-    loaded = [run.template for run in comparable if run.template is not None]
-    trees = {
-        run.template_id: {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
-        for run in comparable
+def _catalog(
+    runs: Sequence[TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
+) -> list[TemplateRun]:
+    """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
+    renders = {
+        r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
     }
-    by_id = {run.template_id: run for run in runs}
-    for run in comparable:
-        run.findings.setdefault("golden", [])
-        for pick_run in run.picks:
-            pick_run.findings["golden"] = []
-    slugs = {slug for run_trees in trees.values() for slug in run_trees}
-    wanted = [slug for slug in picks if slug in slugs]
-    if not loaded or (picks and not wanted):
-        return
-    try:
-        found = golden_check.golden_findings(
-            loaded,
-            golden_root,
-            pick_slugs=wanted or None,
-            existing=existing,
-            complete=complete,
-            trees=trees,
-            max_diff_lines=max_diff_lines,
-        )
-    except WendyLlmError as exc:
-        for run in comparable:
-            run.findings["golden"].append(error("golden", str(exc)))
-        return
-    for finding in found:
-        # Fixtures of a template that no longer exists have no row of their
-        # own: they are shown on the first template's row.
-        owner = by_id.get(finding.template, runs[0])
-        target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
-        bucket = target.findings if target is not None else owner.findings
-        bucket.setdefault("golden", []).append(finding)
+    found = check_catalog(root, template_ids, renders, complete=complete)
+    if found is None:
+        return []
+    for run in runs:
+        run.findings["catalog"] = found.templates.get(run.template_id, [])
+    if not complete:
+        return []
+    repository = TemplateRun(REPOSITORY, None)
+    repository.findings["catalog"] = found.repository
+    return [repository]
 
 
-def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
-    template = run.template
-    if template is None:
-        return
-    # The picks that rendered with every input are compared, with the
-    # renders made above; the others already fail `render`.
-    complete = [p for p in run.picks if len(p.renders()) == len(p.every_input())]
-    trees = {key: tree for p in complete for key, tree in p.renders().items()}
-    scope = None  # a rules file that did not load: the validator reads its gate itself
-    if run.rules is not None:
-        scope = FileScope(run.rules.gate_files, run.rules.path)
-    result = baseline_findings(
-        template,
-        golden_root,
-        pick_slugs={p.pick.slug for p in complete},
-        trees=trees,
-        inputs=gate_inputs(template),
-        scope=scope,
-        sentinels=declared_sentinels(run.rules),
-        max_diff_lines=max_diff_lines,
-    )
-    if result is None:
-        return
-    run.findings["baseline"] = result.template
-    for pick_run in run.picks:
-        found = result.picks.get(pick_run.pick.slug)
-        if found is not None:
-            pick_run.findings["baseline"] = found
-
-
-def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
+def _results(runs: Sequence[TemplateRun], golden: bool) -> list[CheckResult]:
     order = [c for c in CHECK_IDS if golden or c != "golden"]
     results: list[CheckResult] = []
     for run in runs:

@@ -1,4 +1,5 @@
-"""Loading the package's JSON Schemas and turning violations into readable text."""
+"""Loading the package's JSON Schemas and turning violations into readable text
+(:mod:`wendy_llm.render.schemawords` words them)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
+
+from wendy_llm.render.schemawords import violation_text
 
 
 @functools.cache
@@ -44,7 +47,7 @@ def most_specific(err: ValidationError) -> ValidationError:
 def describe(err: ValidationError) -> str:
     """``<path>: <message>`` for the most specific part of ``err``."""
     best = most_specific(err)
-    return f"{json_path(best.absolute_path)}: {best.message}"
+    return f"{json_path(best.absolute_path)}: {violation_text(best)}"
 
 
 def violations(validator: Validator, instance: object) -> list[ValidationError]:

@@ -89,7 +89,7 @@ def run_tool(
             f"{Path(os.fspath(argv[0])).name} did not finish within {timeout:g} s"
         ) from exc
     except OSError as exc:
-        raise ValidatorToolError(f"cannot run {os.fspath(argv[0])}: {exc}") from exc
+        raise ValidatorToolError(f"cannot run {os.fspath(argv[0])}: {exc.strerror}") from exc
     return ToolRun(
         proc.returncode,
         proc.stdout.decode("utf-8", "replace"),

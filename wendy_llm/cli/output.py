@@ -1,0 +1,26 @@
+"""What the commands print on stdout: JSON reports that are always valid, text that never fails.
+
+File names, app ids and ``--var`` values are bytes on Linux; Python
+carries the bytes that are not UTF-8 as lone surrogates (``\\udcff`` for
+0xff), which a strict UTF-8 stdout refuses to print (after the tree was
+written), and which a surrogateescape stdout prints as raw bytes (invalid
+UTF-8, so invalid JSON).
+
+- Every ``--json`` document is ASCII (:func:`wendy_llm.reports.json.dumps`):
+  other characters are ``\\uXXXX`` escapes, so a surrogate is ``\\udcff``
+  (valid JSON; ``json.loads`` returns the same surrogate, ``os.fsencode`` the
+  original bytes) whatever the locale (docs/json-reports.md).
+- :func:`never_fail_on_text`: on stdout, a character the encoding cannot
+  carry prints as a backslash escape (``\\udcff``) instead of raising.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TextIO
+
+
+def never_fail_on_text(stream: TextIO) -> None:
+    """Make ``stream`` print what it cannot encode as backslash escapes."""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors != "backslashreplace":
+        stream.reconfigure(errors="backslashreplace")
