@@ -41,7 +41,9 @@ def failing(report: Report) -> dict[tuple[str, str], list[str]]:
 
 def test_the_bundled_template_passes_with_its_variant() -> None:
     report = run_check(templates=[LLM], picks=["gemma4-e2b", "laguna-s-2.1-dflash"])
-    assert report.passed(strict=True), format_details(report)
+    assert report.passed(), format_details(report)
+    # (The device check warns about what a device ignores, the same for
+    # both inputs: shown once, for the canonical input.)
     assert not any(f.variant for f in report.findings)
 
 
@@ -56,10 +58,6 @@ def test_a_hard_coded_port_fails_check(tmp_path: Path) -> None:
     assert found[("gemma4-e2b", "topology")] == [
         f"variant {VARIANT}: rule 'open-webui-and-app': compose.services.open-webui.ports "
         "does not contain '9080:9080' (it has '8080:9080')"
-    ]
-    assert found[("gemma4-e2b", "wendy-json")] == [
-        f"variant {VARIANT}: readiness port 9080 is not published by any service in "
-        "docker-compose.yml (published TCP ports: 8080 (open-webui), 11434 (ollama))"
     ]
     assert ("laguna-s-2.1-dflash", "topology") in found  # every pick, the sentinel too
     # The baseline comparison holds the variant render to the baseline's.
@@ -87,6 +85,8 @@ def test_a_hard_coded_app_id_fails_check(tmp_path: Path) -> None:
         f"variant {VARIANT}: rule 'open-webui-and-app': compose.services.open-webui.volumes "
         "does not contain 'my.app-2-openwebui:/data' (it has 'llm-app-openwebui:/data')"
     ]
+    [held] = found[("gemma4-e2b", "baseline")]
+    assert f"pick gemma4-e2b, variant {VARIANT}: docker-compose.yml differs" in held
 
 
 def test_a_variant_finding_is_named_in_every_report(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ def test_a_variant_finding_is_named_in_every_report(tmp_path: Path) -> None:
         for f in r["findings"]
         if r["pick"] == "gemma4-e2b"
     }
-    assert ("topology", VARIANT) in variants and ("wendy-json", VARIANT) in variants
+    assert ("topology", VARIANT) in variants
 
 
 def test_a_problem_the_canonical_input_shows_is_reported_once(tmp_path: Path) -> None:
