@@ -199,3 +199,7 @@ def test_the_laguna_leak_fails_diff_expect_unchanged(laguna_leak: Path) -> None:
     ) in result.out.splitlines()
     assert "policy: expect unchanged: FAILS (1)" in result.out
     assert "=== pick laguna-xs-2.1-q4_k_m: docker-compose.yml (changed)" in result.out
+    assert (
+        "(pick laguna-xs-2.1-q4_k_m is new: compared with the base rendered with its answers, "
+        "{'OLLAMA_MODEL': 'laguna-xs-2.1:q4_K_M'})"
+    ) in result.out.splitlines()

@@ -105,11 +105,17 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
 
     lines += _diff_blocks(diff.shown_diffs(), "changed", style)
     moved = [p for p in diff.with_status("changed") if p.base_answers is not None]
-    if moved:
+    new = [p for p in diff.with_status("changed") if p.compared_with == "answers"]
+    if moved or new:
         lines.append("")
     lines += [
         f"(pick {p.slug}: answers were {dict(p.base_answers or {})}, now {dict(p.answers)})"
         for p in moved
+    ]
+    lines += [
+        f"(pick {p.slug} is new: compared with the base rendered with its answers, "
+        f"{dict(p.answers)})"
+        for p in new
     ]
     skipped = [(p.slug, label, why) for p in diff.picks for label, why in p.skipped]
     if skipped:
