@@ -132,7 +132,11 @@ class ComposeValidator:
                 if not cached and job.key not in pending:
                     pending[job.key] = job
         if pending and self._results is not None:
-            pending = self._from_disk(pending)
+            answered, pending = self._results.answer(
+                CHECK, pending, lambda _, job: self._disk_key(job), _decode
+            )
+            with self._lock:
+                self._cache.update(answered)
         if pending:
             self._run_pending(list(pending.values()), trees, write)
         for job in jobs:
@@ -178,19 +182,6 @@ class ComposeValidator:
         return content_hash(
             job.key.encode(), tool_identity(binary).encode(), code_version(__file__).encode()
         )
-
-    def _from_disk(self, pending: dict[str, _Job]) -> dict[str, _Job]:
-        """The jobs the on-disk results do not answer (the others are answered)."""
-        assert self._results is not None
-        left: dict[str, _Job] = {}
-        for key, job in pending.items():
-            found = self._results.get(CHECK, self._disk_key(job), _decode)
-            if found is None:
-                left[key] = job
-                continue
-            with self._lock:
-                self._cache[key] = found
-        return left
 
 
 def _encode(findings: Sequence[Finding]) -> list[dict[str, object]]:

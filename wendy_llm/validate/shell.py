@@ -91,7 +91,11 @@ class ShellValidator:
         with self._lock:
             missing = {k: v for k, v in wanted.items() if k not in self._cache}
         if missing and self._results is not None:
-            missing = self._from_disk(missing)
+            answered, missing = self._results.answer(
+                CHECK, missing, lambda key, _: self._disk_key(key), _decode
+            )
+            with self._lock:
+                self._cache.update(answered)
         if missing:
             found = self._run(missing)
             with self._lock:
@@ -114,19 +118,6 @@ class ShellValidator:
         tools = (self._shellcheck or find_tool("shellcheck"), self._bash or find_tool("bash"))
         identities = [tool_identity(t).encode() for t in tools]
         return content_hash(key.encode(), *identities, code_version(__file__).encode())
-
-    def _from_disk(self, missing: Mapping[str, tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:
-        """The scripts the on-disk results do not answer (the others are answered)."""
-        assert self._results is not None
-        left: dict[str, tuple[str, bytes]] = {}
-        for key, script in missing.items():
-            problems = self._results.get(CHECK, self._disk_key(key), _decode)
-            if problems is None:
-                left[key] = script
-                continue
-            with self._lock:
-                self._cache[key] = problems
-        return left
 
     def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
         shellcheck = self._shellcheck or find_tool("shellcheck")

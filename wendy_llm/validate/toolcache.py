@@ -30,7 +30,7 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -40,6 +40,8 @@ FORMAT = 1
 RESULTS_DIR = "results"
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 class ResultCache:
@@ -77,6 +79,24 @@ class ResultCache:
             return None
         self.hits += 1
         return value
+
+    def answer(
+        self,
+        namespace: str,
+        pending: Mapping[_K, _V],
+        disk_key: Callable[[_K, _V], str],
+        decode: Callable[[object], _T],
+    ) -> tuple[dict[_K, _T], dict[_K, _V]]:
+        """The ``pending`` questions the disk answers (decoded), and the others."""
+        answered: dict[_K, _T] = {}
+        left: dict[_K, _V] = {}
+        for key, item in pending.items():
+            found = self.get(namespace, disk_key(key, item), decode)
+            if found is None:
+                left[key] = item
+            else:
+                answered[key] = found
+        return answered, left
 
     def put(self, namespace: str, key: str, value: object) -> None:
         """Store ``value`` (JSON-serialisable) for ``key``; failures are ignored."""
