@@ -256,3 +256,12 @@ def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
     assert code == 2 and "gate.files must be a list" in err
     with pytest.raises(SystemExit):
         run_cli("diff", "--template", "py/mini")  # --base or --baseline is required
+
+
+def test_a_rules_file_that_does_not_load_is_a_usage_error(repo: Path) -> None:
+    # diff reads the sentinels from it: guessing without them would compare
+    # the sentinel pick byte for byte and fail it for no reason.
+    (repo / "golden/py/mini.rules.yaml").write_text("sentinels:\n  MODEL: {values: nope}\n")
+    code, out, err = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    assert (code, out) == (2, "")
+    assert err.startswith("wendy-llm: error: golden/py/mini.rules.yaml:2: sentinels")
