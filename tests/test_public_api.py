@@ -63,3 +63,15 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 1
     assert "cannot import name 'nope' from 'wendy_llm'" in result.stderr
+
+
+def test_the_toolchain_runs_as_a_module_without_finding_itself_imported() -> None:
+    """``python -m wendy_llm.engine.toolchain`` (``make install``) imports the
+    packages above it first: they must not import it (runpy warns)."""
+    result = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-m", "wendy_llm.engine.toolchain"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().rsplit("/", 1)[-1].startswith("wendy-helper-")
