@@ -1,8 +1,9 @@
 """The ``wendy-llm`` command: argument parsing and dispatch only.
 
-Each subcommand lives in its own module with ``add_parser(subparsers)`` and
-``run(args) -> int``; this module only wires them together and maps
-library errors to exit code 2.
+Each subcommand lives in its own module ``<name>_cmd``: ``HELP``,
+``DESCRIPTION``, ``EPILOG``, ``add_arguments(parser)`` and ``run(args) ->
+int``; this module only wires them together (importing only the one a
+command line names) and maps library errors to exit code 2.
 """
 
 from __future__ import annotations
@@ -71,8 +72,16 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for module in _subcommand_modules(subcommands):
-        module.add_parser(subparsers)
+    for name, module in zip(subcommands, _subcommand_modules(subcommands), strict=True):
+        sub = subparsers.add_parser(
+            name,
+            help=module.HELP,
+            description=module.DESCRIPTION,
+            epilog=module.EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
     return parser
 
 

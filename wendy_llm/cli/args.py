@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from wendy_llm import options
 from wendy_llm.errors import WendyLlmError, quoted
@@ -28,23 +27,8 @@ __all__ = [
     "add_template_dir",
     "add_vars",
     "directories",
-    "new_parser",
     "parse_var",
 ]
-
-
-def new_parser(
-    subparsers: Any, name: str, *, help: str, description: str, epilog: str
-) -> argparse.ArgumentParser:
-    """A subcommand's parser: its one-line help, a description, and an epilog of examples."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        name,
-        help=help,
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    return parser
 
 
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:

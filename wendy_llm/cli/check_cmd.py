@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from wendy_llm.cli.args import (
     add_directories,
@@ -14,7 +13,6 @@ from wendy_llm.cli.args import (
     add_report_files,
     add_selection,
     directories,
-    new_parser,
 )
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.dirs import DIRECTORY_RULE
@@ -25,6 +23,13 @@ from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.run import run_check
 
+HELP = "render every pick of every template and validate each render"
+DESCRIPTION = (
+    "Render every pick of every template with the canonical inputs and a variant, "
+    "and validate each render: Compose, wendy.json, scripts, Dockerfiles, topology "
+    "rules, the picker, the template's lints, the golden fixtures and the stored "
+    "baseline."
+)
 EPILOG = f"""\
 examples:
   wendy-llm check                                   # = make check: every template, every pick
@@ -65,19 +70,7 @@ Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "check",
-        help="render every pick of every template and validate each render",
-        description=(
-            "Render every pick of every template with the canonical inputs and a variant, "
-            "and validate each render: Compose, wendy.json, scripts, Dockerfiles, topology "
-            "rules, the picker, the template's lints, the golden fixtures and the stored "
-            "baseline."
-        ),
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_directories(p)
     add_selection(
         p,
@@ -97,7 +90,6 @@ def add_parser(subparsers: Any) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

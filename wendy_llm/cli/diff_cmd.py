@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from wendy_llm.cli.args import (
     add_directories,
@@ -14,7 +13,6 @@ from wendy_llm.cli.args import (
     add_quiet,
     add_report_files,
     directories,
-    new_parser,
 )
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.compare.diff import Policy, Side, diff_template, evaluate_policy
@@ -31,6 +29,12 @@ from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.baseline import sentinels_of
 from wendy_llm.validate.rules import rules_path
 
+HELP = "compare every pick of a template with a git revision or a baseline directory"
+DESCRIPTION = (
+    "Render every pick of a template at a git revision (read through git, the "
+    "work tree untouched) or in a baseline directory, and in the work tree; "
+    "classify each pick unchanged, changed, added, exempt or removed."
+)
 EPILOG = f"""\
 examples:
   wendy-llm diff --base origin/main                    # what does this branch change?
@@ -62,18 +66,7 @@ Exit status: 0 the policy holds (always, without a policy), 1 it does not,
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "diff",
-        help="compare every pick of a template with a git revision or a baseline directory",
-        description=(
-            "Render every pick of a template at a git revision (read through git, the "
-            "work tree untouched) or in a baseline directory, and in the work tree; "
-            "classify each pick unchanged, changed, added, exempt or removed."
-        ),
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     base = p.add_mutually_exclusive_group(required=True)
     base.add_argument("--base", metavar="REV", help="git revision to compare with")
     base.add_argument("--baseline", metavar="DIR", help="baseline template directory")
@@ -106,7 +99,6 @@ def add_parser(subparsers: Any) -> None:
     add_quiet(p, "print only what breaks the policy (nothing when it holds)")
     add_report_files(p, "also write a JUnit XML report (one case a pick)")
     add_max_diff_lines(p, "each file's diff")
-    p.set_defaults(run=run)
 
 
 def _template_id(args: argparse.Namespace, templates_dir: Path) -> str:

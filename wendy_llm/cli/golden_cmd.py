@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 from wendy_llm.cli.args import (
     add_directories,
@@ -14,7 +13,6 @@ from wendy_llm.cli.args import (
     add_quiet,
     add_selection,
     directories,
-    new_parser,
 )
 from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
@@ -25,6 +23,11 @@ from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
 from wendy_llm.reports.terminal import use_colour
 
+HELP = "regenerate or check the golden fixtures of every pick"
+DESCRIPTION = (
+    "Render every pick of every template with the canonical inputs and "
+    "write (--update) or compare (--check) the golden fixtures."
+)
 EPILOG = f"""\
 examples:
   wendy-llm golden --update                      # = make golden: rewrite every fixture
@@ -47,17 +50,7 @@ input error (unknown template or pick, refused in CI).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "golden",
-        help="regenerate or check the golden fixtures of every pick",
-        description=(
-            "Render every pick of every template with the canonical inputs and "
-            "write (--update) or compare (--check) the golden fixtures."
-        ),
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", action="store_true", help="rewrite the fixtures atomically")
     mode.add_argument("--check", action="store_true", help="compare; never write")
@@ -73,7 +66,6 @@ def add_parser(subparsers: Any) -> None:
     add_json(p, "print a JSON document (version 1)")
     add_quiet(p, "print nothing when all is well (--check: only the problems)")
     add_max_diff_lines(p, "each diff")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

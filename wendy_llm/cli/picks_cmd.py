@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from wendy_llm.cli.args import add_json, add_quiet, add_template_dir, new_parser
+from wendy_llm.cli.args import add_json, add_quiet, add_template_dir
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import load_template
 
+HELP = "list a template's picks (every reachable set of picker answers)"
+DESCRIPTION = "List every pick of a template: its slug and the --var answers it stands for."
 EPILOG = """\
 examples:
   wendy-llm picks templates/python/llm
@@ -24,18 +25,10 @@ Exit status: 0 listed, 2 usage or input error (the template cannot be loaded).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "picks",
-        help="list a template's picks (every reachable set of picker answers)",
-        description="List every pick of a template: its slug and the --var answers it stands for.",
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_template_dir(p)
     add_json(p, "print JSON (version 1) instead of text")
     add_quiet(p, "print only the slugs, one per line")
-    p.set_defaults(run=run)
 
 
 def picks_text(picks: list[Pick]) -> str:

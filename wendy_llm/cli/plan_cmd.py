@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from wendy_llm.cli.args import (
     add_json,
@@ -12,7 +11,6 @@ from wendy_llm.cli.args import (
     add_pick,
     add_template_dir,
     add_vars,
-    new_parser,
 )
 from wendy_llm.device import PROFILES, profiles
 from wendy_llm.render.picks import CANONICAL_APP_ID
@@ -25,6 +23,11 @@ from wendy_llm.wendycli import REVISION
 
 _NAMES = ", ".join(p.name for p in PROFILES)
 
+HELP = "show what `wendy run` would deploy on a WendyOS device for a pick"
+DESCRIPTION = (
+    "Render a pick and show what `wendy run` deploys on a WendyOS device: each "
+    "app, what it gets, what is dropped or ignored, and the findings."
+)
 EPILOG = f"""\
 examples:
   wendy-llm plan templates/python/llm --pick laguna-s-2.1-dflash
@@ -50,17 +53,7 @@ says wendy run fails, 2 usage or input error (unknown pick or device, a bad
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "plan",
-        help="show what `wendy run` would deploy on a WendyOS device for a pick",
-        description=(
-            "Render a pick and show what `wendy run` deploys on a WendyOS device: each "
-            "app, what it gets, what is dropped or ignored, and the findings."
-        ),
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_template_dir(p)
     add_pick(p)
     p.add_argument(
@@ -80,7 +73,6 @@ def add_parser(subparsers: Any) -> None:
     )
     add_no_strict(p)
     add_json(p, "print JSON (version 1) instead of text")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

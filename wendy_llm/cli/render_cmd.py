@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from wendy_llm.cli.args import (
     add_json,
@@ -15,11 +14,12 @@ from wendy_llm.cli.args import (
     add_quiet,
     add_template_dir,
     add_vars,
-    new_parser,
 )
 from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError
 from wendy_llm.render.template import load_template
 
+HELP = "render a template into a directory exactly as `wendy init` does"
+DESCRIPTION = "Render a template with an app id and --var answers into --out."
 EPILOG = """\
 examples:
   wendy-llm render templates/python/llm --app-id my-app --out /tmp/my-app
@@ -42,14 +42,7 @@ unknown pick, a render error, a non-empty --out).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p = new_parser(
-        subparsers,
-        "render",
-        help="render a template into a directory exactly as `wendy init` does",
-        description="Render a template with an app id and --var answers into --out.",
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_template_dir(p)
     p.add_argument("--app-id", required=True, metavar="ID", help="the app id (APP_ID)")
     add_vars(p)
@@ -59,7 +52,6 @@ def add_parser(subparsers: Any) -> None:
     add_no_strict(p)
     add_json(p, "print a JSON report (version 1)")
     add_quiet(p, "print nothing but errors (no summary line, no lint warnings)")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -171,32 +171,9 @@ def compare_templates(
     return TemplateDiff(template_id, base_side, head_side, scope, picks, max_diff_lines, chosen)
 
 
-def diff_template(
-    template_id: str,
-    base: Template,
-    head: Template,
-    *,
-    base_side: Side,
-    head_side: Side,
-    scope: FileScope = ALL_FILES,
-    sentinels: Sentinels | None = None,
-    inputs: Sequence[Inputs] | None = None,
-    renderer: Renderer | None = None,
-    max_diff_lines: int | None = options.DIFF_MAX_LINES,
-) -> TemplateDiff:
-    """Render both versions of a template and classify every pick (``wendy-llm diff``)."""
-    return compare_templates(
-        template_id,
-        base,
-        head,
-        base_side=base_side,
-        head_side=head_side,
-        scope=scope,
-        sentinels=sentinels,
-        inputs=inputs,
-        renderer=renderer,
-        max_diff_lines=max_diff_lines,
-    )
+#: The library's name for it (``wendy-llm diff``); ``slugs`` and ``head_trees``
+#: serve ``check``, which has rendered the head's picks already.
+diff_template = compare_templates
 
 
 def evaluate_policy(diff: TemplateDiff, policy: Policy) -> PolicyResult:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 from wendy_llm.engine.client import Renderer
@@ -22,7 +22,7 @@ from wendy_llm.render.lint import lint_template
 from wendy_llm.render.lintwarning import LintWarning
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.picks import Pick, enumerate_picks, find_pick
-from wendy_llm.render.readdir import SkippedEntry, check_manifest_file, read_template_dir
+from wendy_llm.render.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.source import TemplateSource
 
 __all__ = [
@@ -38,17 +38,7 @@ class Template(TemplateSource):
     """One template.  Build it with ``load_template``, ``template_from_files``
     or ``discover_templates``."""
 
-    def __init__(
-        self,
-        *,
-        id: str,
-        name: str,
-        root: Path | None,
-        files: Mapping[str, bytes],
-        skipped: Sequence[SkippedEntry] = (),
-    ) -> None:
-        super().__init__(id=id, name=name, root=root, files=files, skipped=skipped)
-        self._picks: list[Pick] | None = None
+    _picks: list[Pick] | None = None  # enumerated on first use
 
     def picks(self) -> list[Pick]:
         """Every reachable set of picker answers (see ``picks.py``)."""
