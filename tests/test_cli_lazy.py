@@ -20,6 +20,7 @@ LLM = REPO / "templates" / "python" / "llm"
 #: What checking, fixtures, diffs and reports need, never a render: the layers
 #: above ``render``, and the libraries only they use.
 NOT_FOR_RENDERING = (
+    "wendy_llm.repo",
     "wendy_llm.wendycli",
     "wendy_llm.device",
     "wendy_llm.docker",

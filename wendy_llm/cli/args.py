@@ -13,7 +13,6 @@ from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.errors import WendyLlmError, quoted
-from wendy_llm.repo.dirs import resolve_dirs
 
 __all__ = [
     "add_directories",
@@ -163,6 +162,10 @@ def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture
 
 def directories(args: argparse.Namespace) -> tuple[Path, Path]:
     """The (templates, golden) directories of a run from :func:`add_directories` flags."""
+    # lazy: render and picks declare their options here too, and never look for
+    # a templates directory.
+    from wendy_llm.repo.dirs import resolve_dirs
+
     positional, option = args.templates_dir, args.templates_dir_option
     if positional is not None and option is not None and Path(positional) != Path(option):
         raise WendyLlmError(

@@ -245,9 +245,11 @@ class _Where:
         return _Where((*self.path, name), (*self.raw, raw))
 
 
-@dataclass
 class _Decoder:
-    out: Decoded
+    """One decode's walk; its errors and notes go to ``out``."""
+
+    def __init__(self, out: Decoded) -> None:
+        self.out = out
 
     def mismatch(self, what: str, go_type: GoType, where: _Where) -> None:
         message = f"json: cannot unmarshal {what} into Go value of type {go_type_name(go_type)}"

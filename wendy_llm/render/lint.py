@@ -21,7 +21,7 @@ from wendy_llm.render.lintwarning import LintWarning as LintWarning
 from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.render.source import TemplateSource, render_many_values
+from wendy_llm.render.source import SourceFile, TemplateSource, render_many_values
 from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
 if TYPE_CHECKING:
@@ -271,46 +271,69 @@ def _render_lints(
     rendered = [s for s in template.sources if s.rendered]
     if not rendered:
         return
+    planned: list[LintWarning | tuple[Pick, Mapping[str, object], list[tuple[str, object]]]] = []
+    maps: list[Mapping[str, object]] = []
     for pick in picks:
         try:
             base = template.values(CANONICAL_APP_ID, dict(pick.answers), strict=False)
         except ValuesError as exc:
-            yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+            planned.append(
+                LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+            )
             continue
         variants = _typing_variants(template, base)
-        maps: list[Mapping[str, object]] = [base]
-        maps += [{**base, name: value} for name, value in variants]
-        results = render_many_values(template, maps, renderer=renderer)
-        for index, source in enumerate(rendered):
-            first = results[0][index]
-            if isinstance(first, TemplateError):
-                yield LintWarning(
-                    source.path,
-                    first.line,
-                    "render-error",
-                    f"pick {pick.slug} fails to render: {first.message}",
-                )
-            elif b"<no value>" in first:
-                yield LintWarning(
-                    source.path,
-                    None,
-                    "no-value",
-                    f"pick {pick.slug} renders '<no value>' (output line "
-                    f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
-                    "data map (the index builtin does not fail on missing keys)",
-                )
-            for (name, typed), variant in zip(variants, results[1:], strict=True):
-                other = variant[index]
-                if isinstance(first, TemplateError) == isinstance(other, TemplateError):
-                    continue
-                error = first if isinstance(first, TemplateError) else other
-                assert isinstance(error, TemplateError)
-                message = _typing_message(
-                    name, base[name], typed, default_fails=isinstance(first, TemplateError)
-                )
-                yield LintWarning(
-                    source.path, error.line, "number-typing", f"{message}: {error.message}"
-                )
+        planned.append((pick, base, variants))
+        maps += [base, *({**base, name: value} for name, value in variants)]
+    # Every pick and typing in one engine batch: one round trip, not one per pick.
+    results = iter(render_many_values(template, maps, renderer=renderer))
+    for item in planned:
+        if isinstance(item, LintWarning):
+            yield item
+            continue
+        pick, values, variants = item
+        first, *others = (next(results) for _ in range(1 + len(variants)))
+        yield from _pick_render_lints(pick, values, variants, rendered, first, others)
+
+
+def _pick_render_lints(
+    pick: Pick,
+    base: Mapping[str, object],
+    variants: list[tuple[str, object]],
+    rendered: Sequence[SourceFile],
+    results: list[bytes | TemplateError],
+    variant_results: list[list[bytes | TemplateError]],
+) -> Iterable[LintWarning]:
+    """One pick's render lints from its canonical render and one render per typing."""
+    for index, source in enumerate(rendered):
+        first = results[index]
+        if isinstance(first, TemplateError):
+            yield LintWarning(
+                source.path,
+                first.line,
+                "render-error",
+                f"pick {pick.slug} fails to render: {first.message}",
+            )
+        elif b"<no value>" in first:
+            yield LintWarning(
+                source.path,
+                None,
+                "no-value",
+                f"pick {pick.slug} renders '<no value>' (output line "
+                f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
+                "data map (the index builtin does not fail on missing keys)",
+            )
+        for (name, typed), variant in zip(variants, variant_results, strict=True):
+            other = variant[index]
+            if isinstance(first, TemplateError) == isinstance(other, TemplateError):
+                continue
+            error = first if isinstance(first, TemplateError) else other
+            assert isinstance(error, TemplateError)
+            message = _typing_message(
+                name, base[name], typed, default_fails=isinstance(first, TemplateError)
+            )
+            yield LintWarning(
+                source.path, error.line, "number-typing", f"{message}: {error.message}"
+            )
 
 
 def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:

@@ -104,12 +104,19 @@ def _store(question: Question, answer: Answer, values: dict[str, object]) -> Non
         values[question.id] = answer
 
 
-@dataclass(frozen=True)
 class _Item:
-    index: int
-    phase: int
-    question: Question
-    choices: tuple[Answer, ...]
+    """One question of the walk, numbered, with the answers tried for it (a plain
+    class: a dataclass costs more to create than the whole enumeration)."""
+
+    __slots__ = ("choices", "index", "phase", "question")
+
+    def __init__(
+        self, index: int, phase: int, question: Question, choices: tuple[Answer, ...]
+    ) -> None:
+        self.index = index
+        self.phase = phase
+        self.question = question
+        self.choices = choices
 
 
 Path = tuple[tuple[int, Answer], ...]
