@@ -40,8 +40,7 @@ CHECK = "catalog"
 def find_meta_json(templates_root: Path) -> Path | None:
     """The repository's ``meta.json``: beside the language folders, or above ``templates/``.
 
-    The one place that decides it, until repository discovery (issue 13
-    item 1) replaces it.
+    The one place that decides it, until repository discovery replaces it.
     """
     for candidate in (templates_root, templates_root.parent):
         path = candidate / META_FILE

@@ -16,7 +16,7 @@ than as Python scattered through tests.  The format (validated by
         tag_paths: [compose.services.*.environment.OLLAMA_MODEL]
     picker:
       option_fields: [label, size, parameters, comments]
-    gate:                 # read by `wendy-llm diff` (issue 5): globs of gated files
+    gate:                 # read by `wendy-llm diff`: globs of gated files
       files: [docker-compose.yml, wendy.json]
     rules:
       - name: dflash-has-no-ollama
