@@ -18,11 +18,12 @@ import pytest
 from _check_helpers import PICKER, TEMPLATE_COMPOSE, template_files, write_template
 
 from wendy_llm.render.template import load_template
+from wendy_llm.repo.layout import baseline_dir
 from wendy_llm.reports.check import format_table
 from wendy_llm.reports.json import check_json
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
-from wendy_llm.validate.baseline import baseline_dir, baseline_findings
+from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.findings import Report
 from wendy_llm.validate.run import run_check
 

@@ -22,7 +22,7 @@ from typing import Final
 
 from harness.mutation import Edit, Mutant, MutantResult, MutationReport, run_mutation
 from wendy_llm.errors import MutantError, WendyLlmError
-from wendy_llm.validate.run import default_golden_dir, default_templates_dir
+from wendy_llm.repo.layout import find_layout
 
 TEMPLATE_ID: Final = "python/llm"
 
@@ -320,8 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 files = sorted({e.file for e in mutant.edits})
                 print(f"{mutant.name:<28} {mutant.description} [{', '.join(files)}]")
             return 0
-        templates_dir = args.templates_dir or default_templates_dir()
-        golden_dir = args.golden_dir or default_golden_dir(templates_dir)
+        where = find_layout(args.templates_dir, args.golden_dir)
+        templates_dir, golden_dir = where.templates_root, where.golden_dir
         print(
             f"mutation check of {TEMPLATE_ID}: {len(mutants)} mutant(s); "
             "control run (the unmutated template) first",

@@ -43,8 +43,8 @@ from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behavi
 from wendy_llm.errors import MutantError, WendyLlmError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.validate.baseline import baseline_dir
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.repo.layout import baseline_dir, rules_path
+from wendy_llm.validate.rules import Rules, load_rules
 from wendy_llm.validate.run import run_check
 
 #: The checks whose failure alone does not kill a mutant (see the module docstring).

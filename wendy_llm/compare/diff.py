@@ -232,9 +232,14 @@ def compare_renders(
     return tuple(out)
 
 
-def _render_side(template: Template, side: Side, renderer: Renderer | None) -> list[PickRender]:
+def _render_side(
+    template: Template,
+    side: Side,
+    renderer: Renderer | None,
+    sample_values: Mapping[str, str] | None,
+) -> list[PickRender]:
     try:
-        return render_picks(template, renderer=renderer)
+        return render_picks(template, renderer=renderer, sample_values=sample_values)
     except (EngineError, ToolchainError):
         raise  # the machine's fault, not the template's: the message says so already
     except WendyLlmError as exc:
@@ -251,11 +256,13 @@ def diff_template(
     scope: FileScope = ALL_FILES,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    sample_values: Mapping[str, str] | None = None,
 ) -> TemplateDiff:
-    """Render both versions of a template and classify every pick."""
+    """Render both versions of a template and classify every pick (both with
+    ``sample_values`` for the variables without a default)."""
     picks = compare_renders(
-        _render_side(base, base_side, renderer),
-        _render_side(head, head_side, renderer),
+        _render_side(base, base_side, renderer, sample_values),
+        _render_side(head, head_side, renderer, sample_values),
         base_label=base_side.describe(),
         head_label=head_side.describe(),
         scope=scope,

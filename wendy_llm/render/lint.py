@@ -325,7 +325,9 @@ def _typing_message(name: str, default: object, typed: object, default_fails: bo
     )
 
 
-def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[LintWarning]:
+def _render_lints(
+    template: Template, renderer: Renderer | None, overrides: Mapping[str, str]
+) -> Iterable[LintWarning]:
     from wendy_llm.render.template import render_many_values
 
     rendered = [s for s in template.sources if s.rendered]
@@ -333,7 +335,8 @@ def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[Lin
         return
     for pick in template.picks():
         try:
-            base = template.values(CANONICAL_APP_ID, dict(pick.answers), strict=False)
+            answers = {**overrides, **pick.answers}
+            base = template.values(CANONICAL_APP_ID, answers, strict=False)
         except ValuesError as exc:
             yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
             continue
@@ -387,13 +390,19 @@ def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
     return out
 
 
-def lint_template(template: Template, *, renderer: Renderer | None = None) -> list[LintWarning]:
-    """Every warning for ``template`` (see the module docstring)."""
+def lint_template(
+    template: Template,
+    *,
+    renderer: Renderer | None = None,
+    values: Mapping[str, str] | None = None,
+) -> list[LintWarning]:
+    """Every warning for ``template`` (see the module docstring); ``values`` are
+    ``--var`` answers every pick is tried with (for variables without a default)."""
     return _dedupe(
         [
             *_variable_lints(template),
             *_picker_lints(template),
             *_file_lints(template),
-            *_render_lints(template, renderer),
+            *_render_lints(template, renderer, values or {}),
         ]
     )

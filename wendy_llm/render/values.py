@@ -72,7 +72,7 @@ from collections.abc import Mapping
 
 import yaml
 
-from wendy_llm.errors import AppIdError, ValuesError
+from wendy_llm.errors import AppIdError, MissingValueError, ValuesError
 from wendy_llm.render.goregexp import GoRegexpError, compile_go_regexp
 from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool, go_quote, go_trim_space
 from wendy_llm.render.manifest import Manifest, Picker, Question, Variable, When
@@ -287,7 +287,9 @@ def build_values(
         elif variable.default is not None:
             values[name] = variable.default
         else:
-            raise ValuesError(f"missing value for {name}: pass --var {name}=VALUE", variable=name)
+            raise MissingValueError(
+                f"missing value for {name}: pass --var {name}=VALUE", variable=name
+            )
     if strict and picker is not None:
         _check_options(picker, overrides, taken | {APP_ID})
     for key, raw in overrides.items():

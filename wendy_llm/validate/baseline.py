@@ -35,10 +35,10 @@ from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.canonical import render_picks
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import load_template
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import baseline_dir, display_path, rules_path
+from wendy_llm.repo.selection import templates_dir_argument
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.grouped import GroupedChange, grouped_findings
-from wendy_llm.validate.rules import rules_path
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -46,18 +46,12 @@ if TYPE_CHECKING:
     from wendy_llm.render.tree import RenderedTree
 
 CHECK = "baseline"
-BASELINE_DIR = "baseline"
 
 _HOW_TO_MOVE = (
     "The baseline only moves deliberately: {fix}; if the new output is intended, update "
     '{baseline} in a commit of its own that says why (README: "The stored baseline"). '
     "See it all: {command}"
 )
-
-
-def baseline_dir(golden_root: Path, template_id: str) -> Path:
-    """Where the stored baseline of ``template_id`` lives."""
-    return golden_root / BASELINE_DIR / template_id
 
 
 @dataclass(frozen=True)
@@ -83,13 +77,17 @@ def baseline_findings(
     scope: FileScope | None = None,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    sample_values: Mapping[str, str] | None = None,
+    rules_file: Path | None = None,
 ) -> BaselineResult | None:
     """Compare ``template`` with its stored baseline; None when it has none.
 
     ``pick_slugs`` narrows the compared picks (removed picks are judged
     against all of the template's picks either way); ``trees`` (slug ->
     canonical render) are renders the caller already made; ``scope``
-    defaults to the ``gate.files`` of the template's rules file.
+    defaults to the ``gate.files`` of the template's rules file
+    (``rules_file``, else the one in ``golden_root``).  Both sides render
+    with ``sample_values``.
     """
     directory = baseline_dir(golden_root, template.id)
     shown = display_path(directory)
@@ -101,7 +99,7 @@ def baseline_findings(
     try:
         baseline = load_template(directory, id=template.id)
         if scope is None:
-            scope = scope_from_rules(rules_path(golden_root, template.id))
+            scope = scope_from_rules(rules_file or rules_path(golden_root, template.id))
         base_slugs = [p.slug for p in baseline.picks()]
     except WendyLlmError as exc:
         return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
@@ -122,13 +120,17 @@ def baseline_findings(
     head_path = display_path(template.root) if template.root is not None else template.id
     head_side = Side("working-tree", head_path, head_path)
     try:
-        base = render_picks(baseline, slugs=compared, renderer=renderer)
+        base = render_picks(
+            baseline, slugs=compared, renderer=renderer, sample_values=sample_values
+        )
     except WendyLlmError as exc:
         message = f"the stored baseline {shown} does not render: {exc}"
         result.template.append(error(CHECK, message, shown))
         return result
     try:
-        head = render_picks(template, slugs=compared, renderer=renderer, trees=trees)
+        head = render_picks(
+            template, slugs=compared, renderer=renderer, trees=trees, sample_values=sample_values
+        )
     except WendyLlmError as exc:
         result.template.append(error(CHECK, f"the template does not render: {exc}"))
         return result
@@ -142,17 +144,13 @@ def baseline_findings(
     )
     for comparison in comparisons:
         result.picks[comparison.slug] = []
-    command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged" + (
-        "" if head_path == f"templates/{template.id}" else f" {_templates_dir(head_path)}"
-    )
+    command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged"
+    if template.root is not None:
+        # The template's directory minus its <language>/<name>: TEMPLATES_DIR.
+        where = templates_dir_argument(template.root.parent.parent)
+        command += f" {where}" if where is not None else ""
     _attach_diffs(result, template.id, comparisons, shown, command, max_diff_lines)
     return result
-
-
-def _templates_dir(head_path: str) -> str:
-    # The template's directory minus its <language>/<name>: the TEMPLATES_DIR
-    # the diff command takes.
-    return str(Path(head_path).parent.parent)
 
 
 def _removed(template_id: str, removed: list[str], shown: str) -> Finding:

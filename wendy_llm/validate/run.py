@@ -19,13 +19,13 @@ Compose (one process per distinct compose render, a few in parallel) and
 the shell checks (one ShellCheck process for every distinct script); the
 pure-Python validators run meanwhile.
 
-Where things are looked for:
-
-- ``templates_dir`` and ``golden_dir`` by the rule every command shares
-  (:func:`wendy_llm.repo.dirs.resolve_dirs`): ``./templates``, else the
-  bundled ``templates/``; the ``golden/`` next to the templates directory;
-- a template's rules file is ``<golden_dir>/<language>/<name>.rules.yaml``
-  (absent: no topology rules, no sentinels, the default option fields).
+Where things are looked for (templates, fixtures, rules files, stored
+baselines, sample values) is the rule every command shares,
+:mod:`wendy_llm.repo.layout`.  Every pick renders with the repository's
+sample values for variables without a default; a template that needs one
+it lacks fails ``render`` saying which line to add to ``wendy-llm.toml``.
+A template that fails to load fails its own ``picker`` check; the others
+are checked all the same.
 """
 
 from __future__ import annotations
@@ -40,14 +40,19 @@ from typing import TypeVar
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
-from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
+from wendy_llm.errors import (
+    CheckSelectionError,
+    MissingValueError,
+    RenderError,
+    RulesError,
+    WendyLlmError,
+)
+from wendy_llm.render.canonical import canonical_overrides
+from wendy_llm.render.manifest import PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.tree import RenderedTree
-from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
-from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
-from wendy_llm.repo.dirs import resolve_dirs
+from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings
@@ -63,7 +68,7 @@ from wendy_llm.validate.findings import (
     error,
 )
 from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.validate.rules import Rules, load_rules
 from wendy_llm.validate.shell import ShellValidator
 from wendy_llm.validate.topology import check_topology, rule_coverage, rule_documents
 from wendy_llm.validate.wendy_json import validate_wendy_json
@@ -105,39 +110,10 @@ class _TemplateRun:
     template_id: str
     template: Template | None
     rules: Rules | None = None
+    rules_file: Path | None = None
+    sample_values: dict[str, str] = field(default_factory=dict)
     picks: list[_PickRun] = field(default_factory=list)
     findings: dict[str, list[Finding]] = field(default_factory=dict)
-
-
-def _find_template_dirs(root: Path) -> list[tuple[str, Path]]:
-    # discover_templates() raises on the first broken template; walking the
-    # same <language>/<name>/template.json layout here lets a broken template
-    # fail its own `picker` check while the others are still checked.
-    found = []
-    for language in sorted(root.iterdir()):
-        if language.name.startswith(".") or not language.is_dir():
-            continue
-        for candidate in sorted(language.iterdir()):
-            if candidate.is_dir() and (candidate / MANIFEST_FILE).is_file():
-                found.append((f"{language.name}/{candidate.name}", candidate))
-    return found
-
-
-def _select(
-    found: Sequence[tuple[str, Path]], wanted: Sequence[str], root: Path
-) -> list[tuple[str, Path]]:
-    if not wanted:
-        return list(found)
-    chosen = []
-    for name in wanted:
-        matches = [(i, p) for i, p in found if name in (i, i.rsplit("/", 1)[-1])]
-        if not matches:
-            known = ", ".join(i for i, _ in found) or "none"
-            raise CheckSelectionError(
-                f"no template {quoted(name)} under {root} (templates: {known})"
-            )
-        chosen += [m for m in matches if m not in chosen]
-    return chosen
 
 
 def run_check(
@@ -149,23 +125,25 @@ def run_check(
     golden: bool = True,
     compose_workers: int = 3,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    layout: Layout | None = None,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
-    ``templates`` selects by id (``python/llm``) or name (``llm``);
-    ``picks`` by slug.  An unknown template or pick raises
+    The places come from ``layout``, else from :func:`find_layout` with
+    ``templates_dir`` and ``golden_dir``.  ``templates`` selects by id
+    (``python/llm``) or name (``llm``); ``picks`` by slug.  An unknown
+    template or pick, or no template at all, raises
     :class:`CheckSelectionError`; every problem in the templates themselves
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
     """
     started = time.perf_counter()
     timer = _Timer()
-    root, golden_root = resolve_dirs(templates_dir, golden_dir)
-    if not root.is_dir():
-        raise CheckSelectionError(f"templates directory {root} does not exist")
+    where = layout if layout is not None else find_layout(templates_dir, golden_dir)
+    golden_root = where.golden_dir
     with timer("load"):
-        found = _find_template_dirs(root)
-        runs = [_load(i, p, golden_root) for i, p in _select(found, templates, root)]
+        found = where.find_templates()
+        runs = [_load(t, where) for t in where.select(templates)]
         runs = _select_picks(runs, picks)
     with timer("render"):
         for run in runs:
@@ -185,7 +163,7 @@ def run_check(
         _attach(rendered, "shell", shell_future)
     if golden:
         with timer("golden"):
-            existing = [template_id for template_id, _ in found]
+            existing = [t.id for t in found]
             complete = not templates and not picks
             _golden(runs, golden_root, picks, existing, complete, max_diff_lines)
     with timer("baseline"):
@@ -196,17 +174,18 @@ def run_check(
     return Report(tuple(_results(runs, golden)), timings)
 
 
-def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
+def _load(found: TemplateDir, layout: Layout) -> _TemplateRun:
+    template_id = found.id
     try:
-        template = load_template(path, id=template_id)
+        template = load_template(found.path, id=template_id)
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = _TemplateRun(template_id, None)
         run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
         return run
-    run = _TemplateRun(template_id, template)
-    location = rules_path(golden_root, template_id)
+    run = _TemplateRun(template_id, template, sample_values=layout.sample_values(template_id))
+    location = run.rules_file = layout.rules_path(template_id)
     if location.is_file():
         try:
             run.rules = load_rules(location, display=_display(location))
@@ -219,14 +198,25 @@ def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
         return run
     for pick in all_picks:
         try:
-            values = template.values(CANONICAL_APP_ID, dict(pick.answers))
+            values = template.values(
+                CANONICAL_APP_ID, canonical_overrides(pick.answers, run.sample_values)
+            )
+        except MissingValueError as exc:
+            message = layout.settings.missing_value_hint(template_id, exc.variable)
+            _unrenderable(run, pick, error("render", message, layout.settings.shown))
+            continue
         except WendyLlmError as exc:
-            pick_run = _PickRun(template, pick, {})
-            pick_run.findings["render"] = [error("render", str(exc))]
-            run.picks.append(pick_run)
+            _unrenderable(run, pick, error("render", str(exc)))
             continue
         run.picks.append(_PickRun(template, pick, values))
     return run
+
+
+def _unrenderable(run: _TemplateRun, pick: Pick, finding: Finding) -> None:
+    assert run.template is not None
+    pick_run = _PickRun(run.template, pick, {})
+    pick_run.findings["render"] = [finding]
+    run.picks.append(pick_run)
 
 
 def _file_of(exc: WendyLlmError) -> str | None:
@@ -238,10 +228,7 @@ def _file_of(exc: WendyLlmError) -> str | None:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return display_path(path)
 
 
 def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_TemplateRun]:
@@ -297,12 +284,14 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
             run.findings.setdefault("topology", []).extend(
-                rule_coverage(rules, _all_pick_values(template, every), questions)
+                rule_coverage(
+                    rules, _all_pick_values(template, every, run.sample_values), questions
+                )
             )
         else:
             run.findings.setdefault("topology", [])
     with timer("lint"):
-        run.findings["lint"] = lint_check.lint_findings(template)
+        run.findings["lint"] = lint_check.lint_findings(template, values=run.sample_values)
     for pick_run in run.picks:
         tree, docs = pick_run.tree, pick_run.docs
         if tree is None or docs is None:
@@ -326,7 +315,9 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
 
 
 def _all_pick_values(
-    template: Template, selected: Sequence[tuple[str, Mapping[str, object]]]
+    template: Template,
+    selected: Sequence[tuple[str, Mapping[str, object]]],
+    sample_values: Mapping[str, str],
 ) -> list[tuple[str, Mapping[str, object]]]:
     # Coverage is judged on every pick of the template, even when the run
     # checks a subset, so `--pick X` cannot make another rule look dead.
@@ -336,7 +327,8 @@ def _all_pick_values(
         values = have.get(pick.slug)
         if values is None:
             try:
-                values = template.values(CANONICAL_APP_ID, dict(pick.answers))
+                overrides = canonical_overrides(pick.answers, sample_values)
+                values = template.values(CANONICAL_APP_ID, overrides)
             except WendyLlmError:
                 continue
         out.append((pick.slug, values))
@@ -393,6 +385,7 @@ def _golden(
             complete=complete,
             trees=trees,
             max_diff_lines=max_diff_lines,
+            sample_values={run.template_id: run.sample_values for run in comparable},
         )
     except WendyLlmError as exc:
         for run in comparable:
@@ -424,6 +417,8 @@ def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) 
         trees=trees,
         scope=scope,
         max_diff_lines=max_diff_lines,
+        sample_values=run.sample_values,
+        rules_file=run.rules_file,
     )
     if result is None:
         return
