@@ -13,7 +13,8 @@ Installed with wendy-llm and active in every pytest run. Fixtures:
   as ``wendy-llm check`` finds them (:mod:`wendy_llm.repo.layout`).
 - ``wendy_render`` (session): ``wendy_render(template, pick=None, *,
   app_id=CANONICAL_APP_ID, overrides=None)`` -> ``RenderedTree``; ``pick`` is
-  a :class:`~wendy_llm.render.picks.Pick` or a slug; renders are cached.
+  a :class:`~wendy_llm.render.picks.Pick` or a slug; the repository's sample
+  values come first (``wendy-llm.toml``); renders are cached.
 - ``wendy_golden``: ``wendy_golden()`` checks every template's fixtures, as
   ``wendy-llm golden --check`` does; ``wendy_golden(template, picks=[...])``
   one template (optionally some picks). A mismatch fails the test with the
@@ -294,7 +295,9 @@ def wendy_render(_wendy_state: _State, wendy_renderer: Renderer) -> RenderFn:
     ) -> RenderedTree:
         if isinstance(pick, str):
             pick = template.pick(pick)
-        answers = dict(pick.answers) if pick is not None else {}
+        # The repository's sample values first, as in every canonical render.
+        answers = _wendy_state.layout.sample_values(template.id)
+        answers.update(pick.answers if pick is not None else {})
         answers.update(overrides or {})
         key = (id(template), app_id, tuple(sorted(answers.items())))
         tree = _wendy_state.renders.get(key)

@@ -36,7 +36,7 @@ from wendy_llm.errors import DiffError
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
-from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path, template_ids_in
+from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
@@ -161,7 +161,7 @@ def _revision_plan(args: argparse.Namespace, where: Layout) -> _Plan:
         ids = [str(args.template).strip("/")]
     else:
         names, _ = paths_at_revision(repo, args.base, where.templates_root)
-        at_base = template_ids_in(names, settings=where.settings)
+        at_base = where.template_ids_in(names)
         here = [t.id for t in where.select()]
         ids = [i for i in at_base if i in here]
         plan.new = [i for i in here if i not in at_base]

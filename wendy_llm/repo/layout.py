@@ -116,9 +116,17 @@ def iter_template_dirs(
                 yield TemplateDir(template_id, candidate)
 
 
-def template_ids_in(paths: Iterable[str], *, settings: Settings | None = None) -> list[str]:
+def template_ids_in(
+    paths: Iterable[str],
+    *,
+    settings: Settings | None = None,
+    templates_root: Path | None = None,
+    golden_dir: Path | None = None,
+) -> list[str]:
     """The template ids rule 4 finds in a listing of paths relative to the templates
-    root (``git ls-tree`` at a revision), sorted."""
+    root (``git ls-tree`` at a revision), sorted; ``templates_root`` and
+    ``golden_dir`` skip the golden dir when it sits among the languages."""
+    golden = golden_dir.resolve() if golden_dir is not None else None
     found = set()
     for path in paths:
         parts = PurePosixPath(path).parts
@@ -126,6 +134,8 @@ def template_ids_in(paths: Iterable[str], *, settings: Settings | None = None) -
             continue
         language, name = parts[0], parts[1]
         if language.startswith(".") or language in NOT_LANGUAGES or name.startswith("."):
+            continue
+        if templates_root is not None and (templates_root / language).resolve() == golden:
             continue
         template_id = f"{language}/{name}"
         if settings is None or not settings.ignores(template_id):
@@ -190,6 +200,15 @@ class Layout:
                 )
             chosen += [t for t in matches if t not in chosen]
         return chosen
+
+    def template_ids_in(self, paths: Iterable[str]) -> list[str]:
+        """Rule 4 over a listing of paths relative to the templates root (a git revision)."""
+        return template_ids_in(
+            paths,
+            settings=self.settings,
+            templates_root=self.templates_root,
+            golden_dir=self.golden_dir,
+        )
 
     def rules_path(self, template_id: str) -> Path:
         configured = self.settings.rules_files.get(template_id)
