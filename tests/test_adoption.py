@@ -2,8 +2,8 @@
 
 The commands are read from the README's marked ``sh`` block and run, in
 order, with bash at the root of a templates repository laid out as Wendy's
-own (``<language>/<name>/`` at the root, ``meta.json``, ``common/``,
-``docs/``), after writing the README's ``wendy-llm.toml`` example there;
+own (``<language>/<name>/`` at the root, ``common/``, ``docs/``), after
+writing the README's ``wendy-llm.toml`` example there;
 then the copied workflow's steps run as GitHub runs them. So the README
 cannot drift from what works.  Two repositories: a small one, and the
 realistic one of ``tests/_realrepo`` (issue 13's fixture), which passes
@@ -60,7 +60,6 @@ def small_repository(root: Path) -> dict[str, dict[str, str]]:
     write_files(
         root,
         {
-            "meta.json": "{}\n",
             "common/web/index.html": "<p>shared</p>\n",
             "docs/guide.md": "# guide\n",
             "golden/python/openai-chat.rules.yaml": rules,

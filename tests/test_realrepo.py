@@ -26,12 +26,6 @@ from _realrepo.builder import write_settings
 ISSUE_13 = pytest.mark.xfail(strict=True, reason="issue 13: not implemented yet")
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> RepoFixture:
-    """A built repository for the tests that only read it."""
-    return build_repository(tmp_path_factory.mktemp("realrepo") / "templates-repo")
-
-
 @dataclass
 class RootRun:
     """``golden --update`` then ``check --json`` at the root of a built repository."""
@@ -57,7 +51,8 @@ def golden_dir_problem(root: Path) -> str | None:
     """Why ``golden --update`` at ``root`` must not run (it would write elsewhere), or None."""
     dry = cli(root, "golden", "--check", "--json")
     try:
-        golden_dir = Path(json.loads(dry.out)["golden_dir"]).resolve()
+        # The report names it as typed from ``root`` (where the command ran).
+        golden_dir = (root / json.loads(dry.out)["golden_dir"]).resolve()
     except (ValueError, KeyError):
         return f"golden --check at the root gave no report (exit {dry.code}): {dry.err}"
     if not golden_dir.is_relative_to(root.resolve()):
@@ -176,10 +171,20 @@ def test_a_missing_sample_value_says_which_setting_to_add(
 
 
 @ISSUE_13
-def test_picks_and_diff_need_no_arguments_at_the_root(repo: RepoFixture) -> None:
+def test_picks_and_diff_need_no_arguments_at_the_root(tmp_path: Path) -> None:
+    repo = build_repository(tmp_path / "templates-repo")
     picks = cli(repo.root, "picks")
     assert picks.code == 0, picks.err
     for template_id in repo.template_ids:
         assert template_id in picks.out
+    # Without its sample value one template cannot be rendered: diff says how to
+    # give it one and compares the others; with the settings, every template.
+    diff = cli(repo.root, "diff", "--base", "HEAD")
+    assert diff.code == 2
+    for template_id in repo.with_shape(shapes.NEEDS_VALUE):
+        assert f"template {template_id}: " in diff.err and SETTINGS_FILE in diff.err
+    write_settings(repo)
     diff = cli(repo.root, "diff", "--base", "HEAD")
     assert diff.code == 0, diff.err
+    for template_id in repo.template_ids:
+        assert f"template {template_id}: HEAD (" in diff.out

@@ -1,5 +1,6 @@
 """Every command at the root of a templates repository laid out as Wendy's own
-(``<language>/<name>/`` at the root, ``common/``, ``docs/``), with no arguments.
+(``<language>/<name>/`` at the root, ``common/``, ``docs/``; no ``meta.json``,
+which is another check's business), with no arguments.
 
 Issue 13 items 1 and 6: discovery, fixtures under the repository's own
 ``golden/`` (never beside it), one broken template stopping nothing, sample
@@ -42,7 +43,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     write_files(
         root,
         {
-            "meta.json": "{}\n",
             "README.md": "# templates\n",
             "common/web/index.html": "<html></html>\n",
             "docs/guide.md": "# guide\n",
@@ -204,10 +204,24 @@ def test_diff_without_a_template_compares_every_template_at_the_base(repo: Path)
         "wendy-llm: note: template rs/new: new since HEAD: every pick is new, nothing to compare\n"
         "wendy-llm: note: template go/tiny: exists at HEAD but not in the work tree\n"
     )
+    # A template lacking a sample value is named with the fix; the others are compared.
+    write_files(repo / "py/chat", chat_files())
+    commit_all(repo, "a template that needs a value")
+    code, out, err = run_cli("diff", "--base", "HEAD")
+    assert code == 2
+    assert "template py/mini: HEAD (" in out
+    assert err == (
+        "wendy-llm: error: template py/chat: TOKEN has no default and no sample value, so no "
+        'pick can be rendered: add the line TOKEN = "..." under [sample-values."py/chat"] in '
+        "wendy-llm.toml\n"
+    )
+    (repo / "wendy-llm.toml").write_text(SETTINGS, encoding="utf-8")
+    code, out, err = run_cli("diff", "--base", "HEAD")
+    assert (code, err) == (0, "") and "template py/chat: HEAD (" in out
     write_files(repo / "go/tiny", template_files(["x:1"]))
     code, _, err = run_cli("diff", "--base", "HEAD", "--json")
     assert code == 2
     assert err == (
-        "wendy-llm: error: --json describes one template; 2 would be compared "
-        "(go/tiny, py/mini): add --template ID\n"
+        "wendy-llm: error: --json describes one template; 3 would be compared "
+        "(py/chat, py/mini, rs/new): add --template ID\n"
     )

@@ -32,11 +32,12 @@ from wendy_llm.compare.diff import (
     evaluate_policy,
 )
 from wendy_llm.compare.scope import scope_from_args
-from wendy_llm.errors import DiffError
+from wendy_llm.errors import DiffError, MissingValueError
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
 from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
+from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
@@ -212,21 +213,13 @@ def run(args: argparse.Namespace) -> int:
         forbid_removed=args.forbid_removed,
     )
     results: list[tuple[TemplateDiff, PolicyResult]] = []
+    failed: list[TemplateFailure] = []
     for pair in plan.pairs:
-        rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
-        scope = scope_from_args(args.files, rules)
-        label = f"rendering every pick of {pair.template_id}, twice"
-        with Progress("diff", label, enabled=not args.quiet):
-            diff = diff_template(
-                pair.template_id,
-                pair.base,
-                pair.head,
-                base_side=pair.base_side,
-                head_side=pair.head_side,
-                scope=scope,
-                max_diff_lines=args.max_diff_lines or None,
-                sample_values=where.sample_values(pair.template_id),
-            )
+        try:
+            diff = _diff(args, where, pair)
+        except MissingValueError as exc:  # the others are still compared
+            failed.append(TemplateFailure.of(pair.template_id, exc, where.settings))
+            continue
         results.append((diff, evaluate_policy(diff, policy)))
     lost = plan.removed if policy.forbid_removed else []
     notes = _notes(plan, args.base, lost)
@@ -236,8 +229,30 @@ def run(args: argparse.Namespace) -> int:
         text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
         write_report(args.markdown, text, "Markdown summary")
     _print(args, results, notes, lost)
+    sys.stdout.flush()
+    for failure in failed:
+        print(f"wendy-llm: error: {failure.message}", file=sys.stderr)
+    if failed:
+        return 2
     holds = all(r.holds for _, r in results) and not lost
     return 0 if holds else 1
+
+
+def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
+    rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
+    scope = scope_from_args(args.files, rules)
+    label = f"rendering every pick of {pair.template_id}, twice"
+    with Progress("diff", label, enabled=not args.quiet):
+        return diff_template(
+            pair.template_id,
+            pair.base,
+            pair.head,
+            base_side=pair.base_side,
+            head_side=pair.head_side,
+            scope=scope,
+            max_diff_lines=args.max_diff_lines or None,
+            sample_values=where.sample_values(pair.template_id),
+        )
 
 
 def _notes(plan: _Plan, base: str | None, lost: Sequence[str]) -> list[tuple[str, str]]:
@@ -261,8 +276,8 @@ def _print(
 ) -> None:
     out = sys.stdout
     if args.json:
-        diff, result = results[0]
-        out.write(dumps(diff_json(diff, result)))
+        for diff, result in results[:1]:  # none when its one template failed
+            out.write(dumps(diff_json(diff, result)))
         for template_id, what in notes:  # the document describes one template
             print(f"wendy-llm: note: template {template_id}: {what}", file=sys.stderr)
         return

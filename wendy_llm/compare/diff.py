@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Literal
 from wendy_llm.compare.changes import file_diff, group_changes
 from wendy_llm.compare.scope import ALL_FILES, FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
-from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
+from wendy_llm.errors import (
+    DiffError,
+    EngineError,
+    MissingValueError,
+    ToolchainError,
+    WendyLlmError,
+)
 from wendy_llm.render.canonical import PickRender, render_picks
 
 if TYPE_CHECKING:
@@ -240,8 +246,10 @@ def _render_side(
 ) -> list[PickRender]:
     try:
         return render_picks(template, renderer=renderer, sample_values=sample_values)
-    except (EngineError, ToolchainError):
-        raise  # the machine's fault, not the template's: the message says so already
+    except (EngineError, ToolchainError, MissingValueError):
+        # The machine's fault, not the template's, or a value the caller can
+        # name the fix for (a sample value): the message says so already.
+        raise
     except WendyLlmError as exc:
         raise DiffError(f"the template at {side.describe()} does not render: {exc}") from None
 
