@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from _cli_helpers import validate_report
 from _golden_helpers import commit_all, init_repo, run_cli, template_files, write_files
 
 NEEDS_TOKEN = {
@@ -114,6 +115,10 @@ def test_a_broken_template_stops_no_other(repo: Path) -> None:
     assert (repo / "golden/go/tiny/golden.json").read_bytes() == kept
     code, out, err = run_cli("golden", "--check", "--template", "py/mini")
     assert (code, err) == (0, "")
+    code, out, _ = run_cli("golden", "--check", "--json")
+    doc = validate_report(out, "golden-check")
+    assert code == 2 and [f["template"] for f in doc["failed"]] == ["go/tiny"]
+    assert doc["problems"] == [] and [c["template"] for c in doc["checked"]] == ["py/mini"]
     code, out, _ = run_cli("check", "--json")
     report = json.loads(out)
     failing = {(r["template"], r["check"]) for r in report["results"] if r["status"] == "fail"}

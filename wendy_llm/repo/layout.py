@@ -58,7 +58,9 @@ TEMPLATES_DIR (else the current directory) holding {SETTINGS_FILE} or .git.
 Templates are its <language>/<name>/ directories holding template.json, under
 templates/ when that holds templates (or TEMPLATES_DIR, or templates-dir in
 {SETTINGS_FILE}); fixtures, rules files and stored baselines are under its
-golden/ (or --golden-dir, or golden-dir in {SETTINGS_FILE}), never outside it."""
+golden/ (or --golden-dir, or golden-dir in {SETTINGS_FILE}), never outside it.
+A variable without a default takes its [sample-values."<language>/<name>"]
+value from {SETTINGS_FILE}."""
 
 
 @dataclass(frozen=True)
