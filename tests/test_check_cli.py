@@ -45,11 +45,12 @@ def test_exit_0_when_everything_holds(
     lines = out.splitlines()
     assert lines[0].split() == [
         "template", "pick", "render", "compose", "wendy-json", "shell", "dockerfile",
-        "topology", "picker", "lint", "golden",
+        "device", "topology", "picker", "lint", "golden",
     ]  # fmt: skip
     assert lines[1].split() == [
         "py/mini",
         "(template)",
+        "-",
         "-",
         "-",
         "-",
@@ -60,8 +61,9 @@ def test_exit_0_when_everything_holds(
         "ok",
         "ok",
     ]
-    assert lines[2].split() == ["py/mini", "gemma4-e2b", *["ok"] * 7, "-", "ok"]
-    assert "1 template(s), 3 pick(s), 28 checks: 28 ok, 0 FAIL, 0 warn in" in out
+    # The device check warns (wendy.json is not read on the compose path).
+    assert lines[2].split() == ["py/mini", "gemma4-e2b", *["ok"] * 5, "warn", "ok", "ok", "-", "ok"]
+    assert "1 template(s), 3 pick(s), 31 checks: 28 ok, 0 FAIL, 3 warn in" in out
     assert "\x1b[" not in out  # not a terminal: no colour
 
 
@@ -129,8 +131,8 @@ def test_junit_report(
     assert code == 1
     root = ET.parse(target).getroot()
     cases = root.findall("testsuite/testcase")
-    # 3 picks x 8 checks, plus 4 template-wide ones.
-    assert len(cases) == 28 == int(root.get("tests", "0"))
+    # 3 picks x 9 checks, plus 4 template-wide ones.
+    assert len(cases) == 31 == int(root.get("tests", "0"))
     failed = [(c.get("classname"), c.get("name")) for c in cases if c.find("failure") is not None]
     assert ("py/mini", "big-dflash topology") in failed
     assert not (tmp_path / "reports" / ".check.xml.tmp").exists()
@@ -152,7 +154,8 @@ def test_warnings_fail_only_with_strict(capsys: pytest.CaptureFixture[str], tmp_
     code, out, _ = check(capsys, templates, golden, "--quiet")
     assert (code, out) == (0, "")
     code, out, _ = check(capsys, templates, golden, "--quiet", "--strict")
-    assert code == 1 and out.startswith("Warnings (3):")
+    assert code == 1 and out.startswith("Warnings (")
+    assert out.count('The "GREETING" variable is not set') == 3
 
 
 def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,3 +163,41 @@ def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
         main(["check", "--help"])
     out = capsys.readouterr().out
     assert "examples:" in out and "wendy-llm check --junit" in out
+
+
+def test_json_includes_the_device_findings(
+    capsys: pytest.CaptureFixture[str], good: tuple[Path, Path]
+) -> None:
+    code, out, _ = check(capsys, *good, "--json", "--pick", "big-dflash")
+    assert code == 0
+    doc = json.loads(out)
+    assert "device" in doc["checks"]
+    device = next(r for r in doc["results"] if r["check"] == "device")
+    assert device["status"] == "warn"
+    assert {
+        "severity": "warning",
+        "message": "wendy.json: not read on the compose path (wendy run deploys "
+        "docker-compose.yml): its services, entitlements, readiness and hooks never reach "
+        "the device",
+        "file": "wendy.json",
+        "line": 1,
+    } in device["findings"]
+
+
+def test_what_makes_wendy_run_fail_fails_the_device_check(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from wendy_llm.golden import update_golden
+
+    compose = TEMPLATE_COMPOSE.replace(
+        '      - "{{.PORT}}:{{.PORT}}"', "      - target: {{.PORT}}\n        published: {{.PORT}}"
+    )
+    templates, golden = write_template(tmp_path, files={"docker-compose.yml": compose})
+    update_golden(templates, golden)
+    code, out, _ = check(capsys, templates, golden, "--quiet")
+    assert code == 1 and out.startswith("Failures (3):")  # one per pick
+    assert (
+        "py/mini gemma4-e2b [device] docker-compose.yml:13: services.web.ports[0] is a mapping "
+        "(the long syntax), but the Wendy CLI reads ports as strings: wendy run fails to load "
+        "docker-compose.yml at all" in out
+    )

@@ -172,3 +172,20 @@ def test_discover_templates_loads_what_discovery_finds(tmp_path: Path) -> None:
     templates(tmp_path, "python/api", "common/web")
     assert [t.id for t in discover_templates(tmp_path)] == ["python/api"]
     assert [t.id for t in iter_template_dirs(tmp_path)] == ["python/api"]
+
+
+def test_meta_json_is_found_beside_the_languages_or_at_the_root(tmp_path: Path) -> None:
+    root_layout = templates(init_repo(tmp_path / "repo"), "python/api")
+    write_files(root_layout, {"meta.json": "{}"})
+    assert find_layout(start=root_layout).meta_json() == root_layout / "meta.json"
+    project = init_repo(tmp_path / "project")
+    templates(project / "templates", "python/api")
+    assert find_layout(start=project).meta_json() is None
+    write_files(project, {"meta.json": "{}"})
+    assert find_layout(start=project).meta_json() == project / "meta.json"
+    write_files(project / "templates", {"meta.json": "{}"})  # beside the languages wins
+    assert find_layout(start=project).meta_json() == project / "templates" / "meta.json"
+    # A directory that is neither is not looked at.
+    other = templates(tmp_path / "other" / "elsewhere", "python/api")
+    write_files(tmp_path / "other", {"meta.json": "{}"})
+    assert find_layout(other).meta_json() is None

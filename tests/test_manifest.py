@@ -1,4 +1,4 @@
-"""Loading and validating template.json and template.schema.json."""
+"""Loading template.json and template.schema.json as the CLI decodes them (Go's encoding/json)."""
 
 from __future__ import annotations
 
@@ -64,9 +64,16 @@ def test_variables_may_be_absent() -> None:
         ('{\n  "variables": [\n    {"name": "x",}\n  ]\n}', "template.json:3:18: invalid JSON: "),
         ("", "template.json:1:1: invalid JSON: Expecting value"),
         ('{"variables": []} x', "template.json:1:19: invalid JSON: Extra data"),
-        ('{"variables": [{"name": "x", "default": NaN}]}', "template.json: invalid JSON: NaN"),
-        ('{"variables": [{"name": "x", "default": 1e999}]}', "out of the float64 range"),
-        ('{"variables": [{"name": "x", "default": 1' + "0" * 400 + "}]}", "out of the float64"),
+        (
+            '{"variables": [{"name": "x", "default": NaN}]}',
+            "template.json: invalid JSON: invalid character 'N' looking for beginning of value",
+        ),
+        (
+            '{"variables": [{"name": "x", "default": 1e999}]}',
+            "template.json: variables[0].default: json: cannot unmarshal number 1e999 into Go "
+            "value of type float64",
+        ),
+        ('{"variables": [{"name": "x", "default": 1' + "0" * 400 + "}]}", "of type float64"),
     ],
 )
 def test_syntax_errors_name_file_line_and_column(text: str, message: str) -> None:
@@ -78,38 +85,39 @@ def test_syntax_error_fields() -> None:
     assert (error.file, error.line, error.column) == ("template.json", 3, 18)
 
 
-def test_non_utf8_is_an_error() -> None:
-    with pytest.raises(ManifestError, match=r"^template\.json: not valid UTF-8 \(byte 1\)$"):
+def test_non_utf8_is_read_as_go_reads_it() -> None:
+    # Outside a string it is a syntax error; inside one, Go reads U+FFFD.
+    with pytest.raises(ManifestError, match=r"^template\.json:1:2: invalid JSON: "):
         load_manifest(b'{\xff"variables": []}')
+    (variable,) = load_manifest(b'{"variables": [{"name": "A", "default": "\xff"}]}').variables
+    assert variable.default == "\ufffd"
+
+
+def _go(path: str, what: str, go_type: str) -> str:
+    return f"{path}: json: cannot unmarshal {what} into Go value of type {go_type}"
 
 
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ([], "template.json: expected an object, got an array"),
-        ({"variables": {}}, "template.json: variables: expected an array, got an object"),
-        ({"variables": [1]}, "template.json: variables[0]: expected an object, got 1"),
-        ({"variables": [{}]}, 'template.json: variables[0]: missing the required property "name"'),
-        (
-            {"variables": [{"name": "a"}, {"name": ""}]},
-            "template.json: variables[1].name: must not be empty",
-        ),
+        ([], "template.json: json: cannot unmarshal array into Go value of type Manifest"),
+        ({"variables": {}}, "template.json: " + _go("variables", "object", "[]Variable")),
+        ({"variables": [1]}, "template.json: " + _go("variables[0]", "number", "Variable")),
         (
             {"variables": [{"name": "a", "type": 3}]},
-            "template.json: variables[0].type: expected a string, got 3",
-        ),
-        (
-            {"variables": [{"name": "a", "default": [1]}]},
-            "template.json: variables[0].default: expected a string, a number, a boolean or "
-            "null, got an array",
+            "template.json: " + _go("variables[0].type", "number", "string"),
         ),
         (
             {"variables": [{"name": "a", "validate": {"min": 1.5}}]},
-            "template.json: variables[0].validate.min: expected an integer, got 1.5",
+            "template.json: variables[0].validate.min: 1.5 is not an integer",
+        ),
+        (
+            {"variables": [{"name": "a", "validate": {"min": "1"}}]},
+            "template.json: " + _go("variables[0].validate.min", "string", "float64"),
         ),
         (
             {"variables": [{"name": "a", "validate": {"pattern": 5}}]},
-            "template.json: variables[0].validate.pattern: expected a string, got 5",
+            "template.json: " + _go("variables[0].validate.pattern", "number", "string"),
         ),
         (
             {"variables": [{"name": "a", "validate": {"max": 2**70}}]},
@@ -118,14 +126,33 @@ def test_non_utf8_is_an_error() -> None:
         ),
     ],
 )
-def test_shape_errors_name_the_json_path(document: object, message: str) -> None:
+def test_decode_errors_name_the_json_path(document: object, message: str) -> None:
     assert str(manifest_error(json.dumps(document))) == message
 
 
-def test_shape_error_fields_locate_the_value() -> None:
-    error = manifest_error('{"variables": [\n  {"name": "a"},\n  {"type": "x"}\n]}')
-    assert str(error) == 'template.json: variables[1]: missing the required property "name"'
-    assert (error.json_path, error.line, error.column) == ("variables[1]", 3, 3)
+def test_the_first_decode_error_is_reported_with_its_location() -> None:
+    error = manifest_error('{"variables": [\n  {"name": "a"},\n  {"name": 5, "type": 6}\n]}')
+    assert str(error) == "template.json: " + _go("variables[1].name", "number", "string")
+    assert (error.json_path, error.line, error.column) == ("variables[1].name", 3, 12)
+
+
+def test_what_the_cli_does_not_refuse_loads() -> None:
+    # A variable without a name (Go's zero value ""), an array default, unknown keys,
+    # keys in another case: the CLI decodes them all.
+    m = load_manifest(
+        json.dumps(
+            {
+                "variables": [
+                    {"type": "string", "default": "x"},
+                    {"NAME": "L", "Default": [1, "a"], "validate": {"enum": [1]}},
+                ],
+                "author": "someone",
+            }
+        ).encode()
+    )
+    nameless, listed = m.variables
+    assert (nameless.name, nameless.default) == ("", "x")
+    assert (listed.name, listed.default, listed.validate.ignored) == ("L", [1.0, "a"], ("enum",))
 
 
 def _picker(*questions: dict[str, object]) -> dict[str, object]:
@@ -133,35 +160,32 @@ def _picker(*questions: dict[str, object]) -> dict[str, object]:
 
 
 def test_the_spec_example_error_is_exact() -> None:
-    options = [{"value": "a"}, {"value": "b"}, {"value": "c"}, {"label": "no value", "size": "x"}]
+    options = [{"value": "a"}, {"value": "b"}, {"value": "c"}, {"value": 4, "size": "x"}]
     error = picker_error(_picker({"id": "M", "type": "radio", "options": options}))
     assert str(error) == (
-        "template.schema.json: phases[0].questions[0].options[3]: missing the required "
-        'property "value"'
+        "template.schema.json: phases[0].questions[0].options[3].value: json: cannot unmarshal "
+        "number into Go value of type string"
     )
     assert error.file == "template.schema.json"
-    assert error.json_path == "phases[0].questions[0].options[3]"
+    assert error.json_path == "phases[0].questions[0].options[3].value"
     assert error.line is not None
 
 
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ({"phases": {}}, "phases: expected an array, got an object"),
-        (_picker({"type": "radio"}), 'phases[0].questions[0]: missing the required property "id"'),
-        (_picker({"id": "M"}), 'phases[0].questions[0]: missing the required property "type"'),
-        (
-            _picker({"id": "M", "type": "select"}),
-            'phases[0].questions[0].type: expected one of "radio", "checkbox", "input", got the '
-            'string "select"',
-        ),
+        ({"phases": {}}, _go("phases", "object", "[]Phase")),
         (
             _picker({"id": "M", "type": "radio", "options": [{"value": 4}]}),
-            "phases[0].questions[0].options[0].value: expected a string, got 4",
+            _go("phases[0].questions[0].options[0].value", "number", "string"),
         ),
         (
             _picker({"id": "M", "type": "radio", "default": 1}),
-            "phases[0].questions[0].default: expected a string, got 1",
+            _go("phases[0].questions[0].default", "number", "string"),
+        ),
+        (
+            _picker({"id": "M", "type": "radio", "required": "yes"}),
+            _go("phases[0].questions[0].required", "string", "bool"),
         ),
         (
             _picker({"id": "M", "type": "radio", "when": {"questionId": "X"}}),
@@ -174,17 +198,46 @@ def test_the_spec_example_error_is_exact() -> None:
             "phases[0].questions[0].when: needs exactly one of equals, in and contains",
         ),
         (
-            {"phases": [{"when": {"equals": "a"}, "questions": []}]},
-            'phases[0].when: missing the required property "questionId"',
-        ),
-        (
             _picker({"id": "M", "type": "radio", "when": {"questionId": "X", "in": "a"}}),
-            'phases[0].questions[0].when.in: expected an array, got the string "a"',
+            _go("phases[0].questions[0].when.in", "string", "[]string"),
         ),
     ],
 )
-def test_picker_shape_errors(document: object, message: str) -> None:
+def test_picker_decode_errors(document: object, message: str) -> None:
     assert str(picker_error(document)) == f"template.schema.json: {message}"
+
+
+def test_a_picker_the_cli_does_not_refuse_loads() -> None:
+    picker = load_picker(
+        json.dumps(
+            {
+                "phases": [
+                    {
+                        "when": {"equals": "a"},
+                        "questions": [
+                            {"type": "radio", "options": [{"label": "no value"}]},
+                            {"id": "T", "type": "text", "default": "hello"},
+                            {"id": "N"},
+                            {"ID": "C", "Type": "checkbox", "Options": [{"Value": "x"}]},
+                        ],
+                    }
+                ]
+            }
+        ).encode()
+    )
+    (phase,) = picker.phases
+    assert phase.when == When(question_id="", kind="equals", values=("a",))
+    nameless, text, untyped, upper = phase.questions
+    assert (nameless.id, nameless.option_values, nameless.kind) == ("", ("",), "radio")
+    assert (text.type, text.kind, text.known_type, text.default) == (
+        "text",
+        "input",
+        False,
+        "hello",
+    )
+    assert (untyped.type, untyped.kind, untyped.known_type) == ("", "input", False)
+    assert (upper.id, upper.kind, upper.option_values) == ("C", "checkbox", ("x",))
+    assert upper.options[0].extra == {}
 
 
 def test_picker_loads_questions_options_and_whens() -> None:
@@ -238,10 +291,10 @@ def test_picker_loads_questions_options_and_whens() -> None:
 def test_load_template_reports_the_broken_file(tmp_path: Path) -> None:
     root = write_files(
         tmp_path / "demo",
-        {"template.json": "{}", "template.schema.json": '{"phases": [{"questions": [{}]}]}'},
+        {"template.json": "{}", "template.schema.json": '{"phases": [{"questions": [{"id": 1}]}]}'},
     )
     with pytest.raises(
-        ManifestError, match=r"^template\.schema\.json: phases\[0\]\.questions\[0\]: "
+        ManifestError, match=r"^template\.schema\.json: phases\[0\]\.questions\[0\]\.id: "
     ):
         load_template(root)
 

@@ -3,8 +3,8 @@
 Run as a new user would: ``golden --update`` then ``check`` at the root
 with no arguments, on the repository ``tests/_realrepo`` builds (its
 validity is ``test_realrepo_fixture.py``), then with each real defect of
-``_realrepo.defects``.  These fail today and are marked
-``xfail(strict=True)``: whoever implements an item flips its test.  What
+``_realrepo.defects``.  What still fails is marked ``xfail(strict=True)``
+with the reason (:data:`ISSUE_13`): whoever implements it flips the test.  What
 today's wendy-llm says about the repository is ``docs/realrepo-census.md``.
 """
 
@@ -23,7 +23,26 @@ from _realrepo import DEFECTS, SETTINGS_FILE, Defect, RepoFixture, build_reposit
 from _realrepo import spec as shapes
 from _realrepo.builder import write_settings
 
-ISSUE_13 = pytest.mark.xfail(strict=True, reason="issue 13: not implemented yet")
+#: What still fails, and why: python/sensor-hub's store/Dockerfile runs
+#: ``CMD ["redis-server", "/usr/local/etc/redis/redis.conf"]``, and the
+#: dockerfile check takes the config file argument for a script without an
+#: execute bit (issue 13 item 5; docs/realrepo-census.md), so its 8 picks
+#: fail on a valid repository.
+ISSUE_13 = pytest.mark.xfail(
+    strict=True, reason="issue 13 item 5: a CMD's argument taken for a script (redis.conf)"
+)
+#: The defects caught once the clean repository passes; the others need item 5
+#: first, and a `{{.` left in a rendered file a lint no item has written yet.
+CAUGHT = {"depends-on-unknown-service"}
+NO_LINT_YET = pytest.mark.xfail(
+    strict=True, reason="issue 13 item 5, and no lint finds a `{{.` left in a rendered file"
+)
+
+
+def defect_marks(name: str) -> tuple[pytest.MarkDecorator, ...]:
+    if name in CAUGHT:
+        return ()
+    return (NO_LINT_YET,) if name == "unrendered-action" else (ISSUE_13,)
 
 
 @dataclass
@@ -95,7 +114,6 @@ def test_golden_update_then_check_at_the_root_passes(root_run: RootRun) -> None:
     assert root_run.check is not None and root_run.check.code == 0
 
 
-@ISSUE_13
 def test_an_unlisted_question_type_is_an_input_with_a_warning(root_run: RootRun) -> None:
     report = root_run.report()
     for template_id in root_run.fixture.with_shape(shapes.TEXT_QUESTION):
@@ -110,7 +128,6 @@ def test_an_unlisted_question_type_is_an_input_with_a_warning(root_run: RootRun)
         assert picks.code == 0, picks.err
 
 
-@ISSUE_13
 def test_a_binary_rendered_file_gets_a_warning(root_run: RootRun) -> None:
     report = root_run.report()
     for template_id in root_run.fixture.with_shape(shapes.BINARY_JSON):
@@ -129,8 +146,10 @@ def copy_of(run: RootRun, tmp_path: Path) -> RepoFixture:
     return RepoFixture(root=root, templates=run.fixture.templates)
 
 
-@ISSUE_13
-@pytest.mark.parametrize("defect", DEFECTS, ids=lambda d: d.name)
+@pytest.mark.parametrize(
+    "defect",
+    [pytest.param(d, id=d.name, marks=defect_marks(d.name)) for d in DEFECTS],
+)
 def test_each_defect_fails_naming_file_and_line(
     defect: Defect, root_run: RootRun, tmp_path: Path
 ) -> None:
@@ -170,7 +189,6 @@ def test_a_missing_sample_value_says_which_setting_to_add(
             assert any(variable in m and SETTINGS_FILE in m for m in messages), messages
 
 
-@ISSUE_13
 def test_picks_and_diff_need_no_arguments_at_the_root(tmp_path: Path) -> None:
     repo = build_repository(tmp_path / "templates-repo")
     picks = cli(repo.root, "picks")

@@ -11,8 +11,9 @@ import pytest
 from wendy_llm.reports.check import format_details, format_table, format_timings
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
+from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.reports.terminal import use_colour
-from wendy_llm.validate.findings import CheckResult, Finding, Report, error, warning
+from wendy_llm.validate.findings import CheckResult, Finding, Report, error, note, warning
 
 T = "python/llm"
 
@@ -103,7 +104,7 @@ def test_json_shape() -> None:
     assert doc["version"] == 1
     assert (doc["ok"], doc["strict"]) == (False, False)
     assert doc["summary"] == {
-        "results": 8, "ok": 5, "fail": 2, "warn": 1, "errors": 2, "warnings": 1,
+        "results": 8, "ok": 5, "fail": 2, "warn": 1, "errors": 2, "warnings": 1, "notes": 0,
     }  # fmt: skip
     assert doc["checks"] == ["compose", "topology", "picker", "lint", "golden"]
     assert doc["results"][1] == {
@@ -151,6 +152,34 @@ def test_junit_one_case_per_template_pick_check() -> None:
 def test_junit_strict_turns_warnings_into_failures() -> None:
     root = ET.fromstring(check_junit(REPORT, strict=True))
     assert root.get("failures") == "3"
+
+
+NOTE = at(
+    note("wendy-json", "foo: not a key the Wendy CLI reads (it ignores it)", "wendy.json", 4), "e2b"
+)
+NOTED = Report((CheckResult(T, "e2b", "wendy-json", (NOTE,)),))
+
+
+def test_a_note_is_ok_and_never_fails_a_run() -> None:
+    assert NOTED.results[0].status == "ok"
+    assert (NOTED.errors, NOTED.warnings, NOTED.notes) == ([], [], [NOTE])
+    assert NOTED.passed(strict=True)
+
+
+def test_notes_are_shown_in_every_report_without_failing() -> None:
+    assert format_details(NOTED).endswith(
+        "Notes (1):\n  python/llm e2b [wendy-json] wendy.json:4: foo: not a key the Wendy CLI "
+        "reads (it ignores it)\n"
+    )
+    assert format_details(NOTED, warnings=False) == ""  # --quiet: failures only
+    doc = json.loads(dumps(check_json(NOTED, strict=True)))
+    assert (doc["ok"], doc["summary"]["notes"], doc["results"][0]["status"]) == (True, 1, "ok")
+    assert doc["results"][0]["findings"][0]["severity"] == "note"
+    root = ET.fromstring(check_junit(NOTED, strict=True))
+    assert root.get("failures") == "0"
+    out = root.find("testsuite/testcase/system-out")
+    assert out is not None and out.text is not None and out.text.startswith("note: ")
+    assert "passed" in check_markdown(NOTED, strict=True)
 
 
 @pytest.mark.parametrize(

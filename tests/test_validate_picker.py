@@ -15,7 +15,8 @@ from wendy_llm.validate.topology import rule_documents
 
 RULES = parse_rules(
     "sentinels:\n  OLLAMA_MODEL:\n    values: [big-dflash]\n"
-    "    tag_paths: [compose.services.*.environment.OLLAMA_MODEL]\n",
+    "    tag_paths: [compose.services.*.environment.OLLAMA_MODEL]\n"
+    "picker: {option_fields: [label, size, parameters, comments]}\n",
     "mini.rules.yaml",
 )
 
@@ -83,6 +84,16 @@ def test_every_option_needs_its_descriptive_fields() -> None:
         "OLLAMA_MODEL: option 'qwen2.5:3b' has no 'comments' (every option needs label, size, "
         "parameters, comments)",
     ]
+
+
+def test_without_rules_no_option_field_is_required() -> None:
+    # The CLI ignores every key of an option but value and label: the fields are a
+    # convention a template opts into (census: false failures on 5 templates).
+    opts = [{"value": o["value"]} for o in options()]
+    opts[2]["label"] = "experimental backend"
+    assert lint(picker(options=opts), with_rules=False) == []
+    no_picker_section = parse_rules("version: 1\n", "r.yaml")
+    assert lint_picker(json.dumps(picker(options=opts)), no_picker_section) == []
 
 
 def test_the_rules_file_can_change_the_required_fields() -> None:

@@ -154,16 +154,25 @@ def check_mutants(template_dir: Path, mutants: Iterable[Mutant]) -> None:
 # --- the suite ------------------------------------------------------------------
 
 
+#: Checks whose warnings the control may have.  ``device``: at the Wendy CLI
+#: revision of the spec the template is not yet true on a device (compose
+#: ``environment``, ``healthcheck`` and ``wendy.json`` do not reach it; issue
+#: 14 item 7); ``wendy-llm check`` lists those warnings.  Drop it once the
+#: template is device-clean.
+EXPECTED_WARNINGS: Final = frozenset({"device"})
+
+
 def _check_failures(
     templates_dir: Path, golden_dir: Path, template_id: str, *, warnings: bool
 ) -> list[Failure]:
     """``check``'s errors by check, and its warnings too when ``warnings`` (the
-    control must be spotless; a mutant is killed only by what fails CI)."""
+    control must be spotless but for :data:`EXPECTED_WARNINGS`; a mutant is
+    killed only by what fails CI)."""
     report = run_check(templates_dir, templates=[template_id], golden_dir=golden_dir)
     by_check: dict[str, list[str]] = {}
     for result in report.results:
         for finding in result.findings:
-            if finding.severity != "error" and not warnings:
+            if finding.severity != "error" and (not warnings or finding.check in EXPECTED_WARNINGS):
                 continue
             where = f"{result.pick or '(template)'}: "
             location = f" [{finding.location}]" if finding.location else ""

@@ -21,7 +21,7 @@ EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 
 
-SUBCOMMANDS = ("render", "picks", "golden", "check", "diff")
+SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
 
 
 def _subcommand_modules() -> list[ModuleType]:

@@ -32,9 +32,10 @@ from wendy_llm.compare.diff import (
     evaluate_policy,
 )
 from wendy_llm.compare.scope import scope_from_args
-from wendy_llm.errors import DiffError, MissingValueError
+from wendy_llm.errors import DiffError
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
+from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
 from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
 from wendy_llm.repo.selection import TemplateFailure
@@ -43,6 +44,7 @@ from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
+from wendy_llm.validate.baseline import sentinels_of
 
 EPILOG = f"""\
 examples:
@@ -57,12 +59,17 @@ examples:
       --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
 
 Every pick is rendered on both sides with the canonical inputs (app id
-llm-app, defaults, sample values, the pick's answers) and classified unchanged,
-changed, added or removed. Without --template, --base compares every template
-that exists at REV; one new since REV is listed, one removed since is listed
-and fails --forbid-removed. --baseline and --json need one template (name it
-with --template when there are several). Without --files, the scope is
-gate.files of the template's rules file
+llm-app, defaults, sample values, the pick's answers) and with the template's
+variant (app id my.app-2, other numbers typed as --var types them: PORT=9080
+for a PORT of 8080), and classified: unchanged or changed (compared with the
+base pick of the same slug, or, for a new pick, with the base rendered with the
+same answers, as wendy init --var would), added (a new pick the base cannot
+render: the reason is shown), exempt (a new pick answering a sentinel of the
+rules file: its rules check it) or removed. Without --template, --base
+compares every template that exists at REV; one new since REV is listed, one
+removed since is listed and fails --forbid-removed. --baseline and --json need
+one template (name it with --template when there are several). Without
+--files, the scope is gate.files of the template's rules file
 (<golden-dir>/<language>/<name>.rules.yaml) when present, else every file.
 {DIRECTORY_RULE}
 A change that is the same in several picks is shown once, naming them.
@@ -80,7 +87,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Render every pick of a template at a git revision (read through git, the "
             "work tree untouched) or in a baseline directory, and in the work tree; "
-            "classify each pick unchanged, changed, added or removed."
+            "classify each pick unchanged, changed, added, exempt or removed."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -107,7 +114,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--expect-unchanged",
         action="store_true",
-        help="fail when a pick present on both sides changed",
+        help="fail when a compared pick changed (on both sides, or new and compared with "
+        "the base rendered with its answers)",
     )
     p.add_argument(
         "--allow-changed",
@@ -215,11 +223,12 @@ def run(args: argparse.Namespace) -> int:
     results: list[tuple[TemplateDiff, PolicyResult]] = []
     failed: list[TemplateFailure] = []
     for pair in plan.pairs:
-        try:
-            diff = _diff(args, where, pair)
-        except MissingValueError as exc:  # the others are still compared
-            failed.append(TemplateFailure.of(pair.template_id, exc, where.settings))
+        missing = missing_values(pair.head, where.sample_values(pair.template_id))
+        if missing:  # no pick renders: say how to fix it, and compare the others
+            hint = where.settings.missing_value_hint(pair.template_id, missing[0])
+            failed.append(TemplateFailure(pair.template_id, f"template {pair.template_id}: {hint}"))
             continue
+        diff = _diff(args, where, pair)
         results.append((diff, evaluate_policy(diff, policy)))
     lost = plan.removed if policy.forbid_removed else []
     notes = _notes(plan, args.base, lost)
@@ -240,18 +249,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
     rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
-    scope = scope_from_args(args.files, rules)
-    label = f"rendering every pick of {pair.template_id}, twice"
-    with Progress("diff", label, enabled=not args.quiet):
+    task = f"rendering every pick of {pair.template_id} on both sides, with every input"
+    with Progress("diff", task, enabled=not args.quiet):
         return diff_template(
             pair.template_id,
             pair.base,
             pair.head,
             base_side=pair.base_side,
             head_side=pair.head_side,
-            scope=scope,
+            scope=scope_from_args(args.files, rules),
+            sentinels=sentinels_of(rules),
+            inputs=gate_inputs(pair.head, where.sample_values(pair.template_id)),
             max_diff_lines=args.max_diff_lines or None,
-            sample_values=where.sample_values(pair.template_id),
         )
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "add_max_diff_lines",
     "add_quiet",
     "layout",
+    "parse_var",
     "progress_delay",
     "write_report",
 ]
@@ -54,6 +55,14 @@ DEFAULT_PROGRESS_DELAY_S = 0.5
 def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The same ``--quiet``/``-q`` on every subcommand (no progress line either)."""
     parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
+
+
+def parse_var(text: str) -> tuple[str, str]:
+    """A ``--var KEY=VALUE`` argument (argparse ``type``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
 
 
 def _diff_line_limit(text: str) -> int:

@@ -90,9 +90,19 @@ def render_picks(
         if tree is None:
             overrides = canonical_overrides(pick.answers, samples)
             tree = template.render(CANONICAL_APP_ID, overrides, renderer=renderer)
-        files = {
-            path: OutputFile(data=item.data, rendered=item.rendered)
-            for path, item in tree.files.items()
-        }
-        out.append(PickRender(pick.slug, dict(pick.answers), files, samples))
+        out.append(pick_render(pick.slug, pick.answers, tree, samples))
     return out
+
+
+def pick_render(
+    slug: str,
+    answers: Mapping[str, str],
+    tree: RenderedTree,
+    sample_values: Mapping[str, str] | None = None,
+) -> PickRender:
+    """One render of a pick, as the comparisons hold it."""
+    files = {
+        path: OutputFile(data=item.data, rendered=item.rendered)
+        for path, item in tree.files.items()
+    }
+    return PickRender(slug, dict(answers), files, dict(sample_values or {}))

@@ -18,8 +18,7 @@ Each ``LintWarning`` has a ``code``:
     A ``validate`` rule the CLI ignores: anything but ``min``/``max``
     (checked on integers only) and ``pattern`` (checked on strings only).
 ``invalid-pattern``
-    A ``validate.pattern`` that is not a Go regexp, or that this library
-    cannot evaluate.
+    A ``validate.pattern`` that is not a Go regexp (Go's own compile error).
 ``unknown-type``
     A variable ``type`` the CLI does not convert (only ``integer`` and
     ``boolean`` are): overrides stay strings.
@@ -46,6 +45,8 @@ Each ``LintWarning`` has a ``code``:
     ``missingkey=error``); the line is the output's.
 ``values-error``
     A pick's values cannot be assembled (e.g. a variable without default).
+``unknown-question-type``, ``unnamed``, ``binary-content``
+    What wendy init accepts without a word (``lint_silent.py``).
 
 ``lint_template`` never raises for template problems; it reports them.
 """
@@ -54,40 +55,23 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import TemplateError, ValuesError, quoted
-from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, compile_go_regexp
-from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool
+from wendy_llm.engine import gofuncs
+from wendy_llm.errors import DataTypeError, TemplateError, ValuesError, quoted
+from wendy_llm.render.lint_silent import silent_lints
+from wendy_llm.render.lintwarning import LintWarning as LintWarning
+from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID
-from wendy_llm.render.values import APP_ID, check_rules, template_variables
+from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
     from wendy_llm.render.template import Template
 
 _KNOWN_TYPES = frozenset({"", "string", "integer", "boolean"})
-
-
-@dataclass(frozen=True)
-class LintWarning:
-    """One finding.  ``line`` is 1-based, None when it cannot be located."""
-
-    file: str
-    line: int | None
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.code}: {self.message}"
-
-
-def _line_of(data: bytes, index: int) -> int:
-    return data.count(b"\n", 0, index) + 1
 
 
 def _number_text(value: float) -> str:
@@ -148,20 +132,15 @@ def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]
             )
     if rules.pattern is not None and is_string:
         try:
-            compile_go_regexp(rules.pattern)
-        except GoRegexpUnsupported as exc:
+            error = gofuncs.regexp_error(rules.pattern)
+        except DataTypeError as exc:
+            error = str(exc)
+        if error is not None:
             yield LintWarning(
                 MANIFEST_FILE,
                 manifest.line_of((*path, "pattern")),
                 "invalid-pattern",
-                f"validate.pattern of {variable.name} cannot be checked by this library: {exc}",
-            )
-        except GoRegexpError as exc:
-            yield LintWarning(
-                MANIFEST_FILE,
-                manifest.line_of((*path, "pattern")),
-                "invalid-pattern",
-                f"validate.pattern of {variable.name} is not a Go regexp ({exc}): "
+                f"validate.pattern of {variable.name} is not a Go regexp ({error}): "
                 "every --var value for it is rejected",
             )
 
@@ -173,7 +152,7 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     line = template.manifest.line_of((*variable.json_path, "default"))
     name = variable.name
     if isinstance(default, float) and math.isfinite(default):
-        shown = go_format_value(default)
+        shown = gofuncs.format_value(default)
         if "e" in shown:
             yield LintWarning(
                 MANIFEST_FILE,
@@ -185,7 +164,7 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     typed = typed_like_override(variable)
     problem: str | None = None
     if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
-        written = quoted(default) if isinstance(default, str) else go_format_value(default)
+        written = quoted(default) if isinstance(default, str) else gofuncs.format_value(default)
         problem = f"default of {name} ({written}) is not a JSON {variable.type}"
     elif typed is not None and not isinstance(typed, bool):
         try:
@@ -204,15 +183,18 @@ def typed_like_override(variable: Variable) -> str | int | bool | None:
     default = variable.default
     if default is None:
         return None
-    if variable.type == "integer":
-        if isinstance(default, float) and default.is_integer() and abs(default) < 2**63:
-            return int(default)
-        return go_atoi(default) if isinstance(default, str) else None
-    if variable.type == "boolean":
-        if isinstance(default, bool):
-            return default
-        return go_parse_bool(default) if isinstance(default, str) else None
-    return go_format_value(default)
+    try:
+        if variable.type == "integer":
+            if isinstance(default, float) and default.is_integer() and abs(default) < 2**63:
+                return int(default)
+            return gofuncs.atoi(default) if isinstance(default, str) else None
+        if variable.type == "boolean":
+            if isinstance(default, bool):
+                return default
+            return gofuncs.parse_bool(default) if isinstance(default, str) else None
+        return gofuncs.format_value(default)
+    except DataTypeError:
+        return None  # a text Go cannot receive: no --var can say it either
 
 
 _GO_TYPE = {bool: "bool", int: "int", float: "float64", str: "string"}
@@ -240,7 +222,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
             parts = (
                 [question.default]
                 if question.type == "radio"
-                else [p.strip() for p in question.default.split(",") if p.strip()]
+                else [p for p in gofuncs.comma_parts(question.default) if p]
             )
             missing = [p for p in parts if p not in question.option_values]
             if missing:
@@ -277,7 +259,7 @@ def _file_lints(template: Template) -> Iterable[LintWarning]:
             if index >= 0:
                 yield LintWarning(
                     source.path,
-                    _line_of(source.data, index),
+                    line_of(source.data, index),
                     "copied-template",
                     "contains '{{.' but wendy init copies this file unrendered (only some "
                     "extensions and base names are rendered); rename it or drop the "
@@ -289,7 +271,7 @@ def _file_lints(template: Template) -> Iterable[LintWarning]:
             if match is not None:
                 yield LintWarning(
                     source.path,
-                    _line_of(source.data, match.start()),
+                    line_of(source.data, match.start()),
                     "checkbox-flags",
                     f"{key} is set only when {qid} keeps its default: `--var {qid}=...` "
                     f"skips the question, so wendy init leaves {qid}_<value> unset and this "
@@ -335,8 +317,7 @@ def _render_lints(
         return
     for pick in template.picks():
         try:
-            answers = {**overrides, **pick.answers}
-            base = template.values(CANONICAL_APP_ID, answers, strict=False)
+            base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
             yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
             continue
@@ -359,7 +340,7 @@ def _render_lints(
                     None,
                     "no-value",
                     f"pick {pick.slug} renders '<no value>' (output line "
-                    f"{_line_of(first, first.find(b'<no value>'))}): a key is missing from the "
+                    f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
                     "data map (the index builtin does not fail on missing keys)",
                 )
             for (name, typed), variant in zip(variants, results[1:], strict=True):
@@ -390,19 +371,26 @@ def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
     return out
 
 
+def _go_calls(template: Template) -> Iterator[bytes]:
+    """The Go calls the lints make before the render lints' own value assemblies."""
+    yield gofuncs.call_trim_space(CANONICAL_APP_ID)
+    for variable in template.manifest.variables:
+        default, kind = variable.default, variable.type
+        if variable.validate.pattern is not None:
+            yield gofuncs.call_regexp_error(variable.validate.pattern)
+        if isinstance(default, str) and kind in ("integer", "boolean"):
+            yield (gofuncs.call_atoi if kind == "integer" else gofuncs.call_parse_bool)(default)
+        elif default is not None and not isinstance(default, str):
+            yield gofuncs.call_format(default)
+    if template.picker is not None:
+        yield from walk_calls(template.picker, {})  # the checkbox defaults' parts
+
+
 def lint_template(
-    template: Template,
-    *,
-    renderer: Renderer | None = None,
-    values: Mapping[str, str] | None = None,
+    template: Template, *, renderer: Renderer | None = None, values: Mapping[str, str] | None = None
 ) -> list[LintWarning]:
-    """Every warning for ``template`` (see the module docstring); ``values`` are
-    ``--var`` answers every pick is tried with (for variables without a default)."""
-    return _dedupe(
-        [
-            *_variable_lints(template),
-            *_picker_lints(template),
-            *_file_lints(template),
-            *_render_lints(template, renderer, values or {}),
-        ]
-    )
+    """Every warning for ``template`` (module docstring); ``values`` as for ``Template.lint``."""
+    gofuncs.prefetch(_go_calls(template))
+    found = [*_variable_lints(template), *_picker_lints(template), *silent_lints(template)]
+    found += [*_file_lints(template), *_render_lints(template, renderer, values or {})]
+    return _dedupe(found)

@@ -1,71 +1,75 @@
-"""Load and validate ``template.json`` (the manifest) and ``template.schema.json``
-(the picker).
+"""Load ``template.json`` (the manifest) and ``template.schema.json`` (the picker)
+as the Wendy CLI decodes them.
 
-Both files are checked against JSON Schemas shipped in
-``wendy_llm/schemas/`` (``template.schema.json`` for the manifest,
-``picker.schema.json`` for the picker), written from the CLI's behaviour:
-strict about the shapes the CLI relies on, permissive about fields it does
-not read (option ``size``/``parameters``/``comments``, phase titles, ...).
+The CLI decodes both with Go's ``encoding/json`` into structs
+(``manifest_model.py``; spec: wendy-run.md section
+5), so they are read here with :mod:`wendy_llm.render.gojson`: unknown keys
+are ignored (option ``size``/``parameters``/``comments``, phase titles,
+...), keys match case-insensitively, and the only shape errors are the
+decode errors the CLI hits too: a value of the wrong JSON type.  A missing
+``name``, ``id`` or ``type`` is Go's zero value, as in the CLI: a question
+whose ``type`` is not ``radio``, ``checkbox`` or ``input`` (``text``, or
+none) is collected as an input.  ``lint`` warns about those.
 
 Errors (``ManifestError``) read:
 
 - ``template.json:3:17: invalid JSON: Expecting ',' delimiter`` (syntax;
   line and column 1-based);
-- ``template.schema.json: phases[0].questions[0].options[3]: 'value' is a
-  required property`` (shape; the JSON path of the offending value; when a
-  value has several problems, the first one by path is reported).
+- ``template.schema.json: phases[0].questions[0].options[3].value: json:
+  cannot unmarshal number into Go value of type string`` (a decode error,
+  with the JSON path of the offending value; the first one in the file).
 
-Decoding follows Go's ``encoding/json`` where the CLI would see a
-difference: ``NaN``/``Infinity`` literals and numbers beyond float64 are
-errors (Python would accept them), and every number in a variable's
-``default`` becomes a float (Go decodes JSON numbers into ``interface{}`` as
-``float64``: ``8080`` -> ``8080.0``, ``-0`` -> ``-0.0``).  ``validate.min`` /
+Decoding follows Go: ``NaN``/``Infinity`` literals and numbers beyond
+float64 are errors (Python would accept them); invalid UTF-8 inside a
+string becomes U+FFFD; every number in a variable's ``default`` (an
+``interface{}``) becomes a float (``8080`` -> ``8080.0``, ``-0`` ->
+``-0.0``), and a default may be any JSON value.  ``validate.min`` /
 ``validate.max`` stay Python ints.
 
-Assumptions where the spec is silent (each matches what the CLI's Go
-structs most plausibly do):
+Assumptions where the spec is silent:
 
-- ``variables`` is a list (file order matters) and may be absent; a
-  variable needs only ``name``; a missing ``type`` is the raw-string type.
-- ``"default": null`` means no default.  Defaults are scalars (string,
-  number, bool): an array or object default is a shape error.
-- ``validate.min``/``max`` are integers (JSON ``1.0`` counts as 1);
-  ``pattern`` is a string.  Its Go syntax is only checked when an override
-  is validated against it (the CLI compiles it then); ``lint`` reports a
-  bad one earlier.
-- A picker question needs ``id`` and ``type`` (``radio``, ``checkbox`` or
-  ``input``); an option needs a string ``value``; ``default`` is a string.
-  A ``when`` holds ``questionId`` and exactly one of ``equals`` (string),
-  ``in`` (list of strings) and ``contains`` (string).
-- Files must be UTF-8 (Go would replace invalid bytes; a manifest that
-  is not UTF-8 is surely a mistake, so it is an error here).
+- ``"default": null`` means no default (Go's nil interface).
+- ``validate.min``/``max`` are numbers with an integer value (``1.0``
+  counts as 1; ``1.5`` and values beyond int64 are errors); ``pattern`` is
+  a string.  Its Go syntax is only checked when an override is validated
+  against it (the CLI compiles it then); ``lint`` reports a bad one earlier.
+- A ``when`` holds ``questionId`` and exactly one of ``equals`` (string),
+  ``in`` (list of strings) and ``contains`` (string): the spec does not say
+  how the CLI reads a condition with none or several of them, so that is
+  the one error the CLI may not share (this library cannot know what it
+  renders).
 """
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from types import MappingProxyType
-from typing import Any, Literal, cast
-
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from typing import Any, Final, Literal, cast
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
+from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, Struct, decode_parsed, parse
 from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
-from wendy_llm.render.schemawords import violation_text
+from wendy_llm.render.manifest_model import (
+    MANIFEST_MODEL,
+    OPTION_MODEL,
+    PICKER_MODEL,
+    VALIDATE_MODEL,
+    WHEN_MODEL,
+)
 
 MANIFEST_FILE = "template.json"
 PICKER_FILE = "template.schema.json"
 
 Scalar = str | float | bool
+#: A variable's default: any JSON value, numbers as float64 (an ``interface{}``).
+Default = Scalar | list[object] | dict[str, object]
+#: The question types the CLI lists; any other is collected as an input.
 QuestionType = Literal["radio", "checkbox", "input"]
+QUESTION_TYPES: Final[tuple[QuestionType, ...]] = ("radio", "checkbox", "input")
 WhenKind = Literal["equals", "in", "contains"]
+WHEN_KINDS: Final[tuple[WhenKind, ...]] = ("equals", "in", "contains")
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class Variable:
 
     name: str
     type: str
-    default: Scalar | None
+    default: Default | None
     description: str
     validate: Validate
     index: int
@@ -130,15 +134,28 @@ class When:
 
 @dataclass(frozen=True)
 class Question:
+    """One picker question.  ``type`` is as written; see :attr:`kind`."""
+
     id: str
     label: str
-    type: QuestionType
+    type: str
     options: tuple[Option, ...]
     default: str
     required: bool
     secret: bool
     when: When | None
     json_path: JsonPath
+
+    @property
+    def kind(self) -> QuestionType:
+        """How the CLI collects the answer: a type it does not list is an input."""
+        if self.type == "radio":
+            return "radio"
+        return "checkbox" if self.type == "checkbox" else "input"
+
+    @property
+    def known_type(self) -> bool:
+        return self.type in QUESTION_TYPES
 
     @property
     def option_values(self) -> tuple[str, ...]:
@@ -171,185 +188,173 @@ class Picker:
         return None if found is None else found[0]
 
 
-@cache
-def _validator(schema_name: str) -> jsonschema.protocols.Validator:
-    text = resources.files("wendy_llm.schemas").joinpath(schema_name).read_text("utf-8")
-    schema = json.loads(text)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    validator: jsonschema.protocols.Validator = cls(schema)
-    return validator
+Positions = Mapping[JsonPath, tuple[int, int]]
 
 
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise ValueError(f"number {text} is out of the float64 range")
-    return value
-
-
-def _float_int(text: str) -> float:
-    value = float(text)  # float("1" + "0" * 400) is inf, not an exception
-    if math.isinf(value):
-        raise ValueError(f"number {text[:40]} is out of the float64 range")
-    return value
-
-
-def _decode(data: bytes, file: str) -> tuple[Any, Any, Mapping[JsonPath, tuple[int, int]]]:
-    """(document, document with every number a float, positions)."""
+def _load(data: bytes, file: str, model: Struct) -> tuple[dict[str, Any], Decoded, Positions]:
+    """(the document as Python reads it, Go's decode, value positions); raises on errors."""
+    text = data.decode("utf-8", errors="replace")  # as Go: U+FFFD inside strings
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ManifestError(f"{file}: not valid UTF-8 (byte {exc.start})", file=file) from None
-    try:
-        document = json_loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-        floaty = json_loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_finite_float,
-            parse_int=_float_int,
-        )
-    except json.JSONDecodeError as exc:
+        raw = parse(text)
+    except GoJsonSyntaxError as exc:
+        where = file if exc.line is None else f"{file}:{exc.line}:{exc.column}"
         raise ManifestError(
-            f"{file}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}",
-            file=file,
-            line=exc.lineno,
-            column=exc.colno,
+            f"{where}: invalid JSON: {exc.message}", file=file, line=exc.line, column=exc.column
         ) from None
-    except ValueError as exc:
-        raise ManifestError(f"{file}: invalid JSON: {exc}", file=file) from None
-    return document, floaty, value_positions(text)
+    decoded = decode_parsed(model, raw)
+    positions = value_positions(text)
+    if decoded.errors:
+        # Go reports the first decode error; errors are in document order.
+        first = decoded.errors[0]
+        _raise_at(str(first), file, first.path, decoded, positions)
+    document = json_loads(text)
+    return (document if isinstance(document, dict) else {}), decoded, positions
 
 
-def _path_key(error: ValidationError) -> tuple[tuple[int, int | str], ...]:
-    return tuple((0, p) if isinstance(p, int) else (1, p) for p in error.absolute_path)
-
-
-def _check_shape(
-    document: object, schema_name: str, file: str, positions: Mapping[JsonPath, tuple[int, int]]
+def _raise_at(
+    message: str, file: str, path: JsonPath, decoded: Decoded, positions: Positions
 ) -> None:
-    errors = list(_validator(schema_name).iter_errors(cast(Any, document)))
-    if not errors:
-        return
-    first_path = min(_path_key(e) for e in errors)
-    error = best_match(e for e in errors if _path_key(e) == first_path)
-    assert error is not None
-    message = violation_text(error)
-    path: JsonPath = tuple(error.absolute_path)
-    where = format_json_path(path)
-    line, column = positions.get(path, (None, None))
+    line, column = positions.get(decoded.raw_path(path), (None, None))
     raise ManifestError(
-        f"{file}: {where}: {message}" if where else f"{file}: {message}",
+        f"{file}: {message}",
         file=file,
-        json_path=where,
+        json_path=format_json_path(path),
         line=line,
         column=column,
     )
 
 
-def _int_in_range(value: object, file: str, path: JsonPath) -> int | None:
-    if value is None:
+def _int_rule(
+    value: object, file: str, path: JsonPath, decoded: Decoded, positions: Positions
+) -> int | None:
+    if not isinstance(value, float):
         return None
-    number = int(cast(float, value))
+    where = format_json_path(path)
+    if not value.is_integer():
+        _raise_at(f"{where}: {value} is not an integer", file, path, decoded, positions)
+    number = int(value)
     if not -(2**63) <= number < 2**63:
-        raise ManifestError(
-            f"{file}: {format_json_path(path)}: {value} does not fit a Go int",
-            file=file,
-            json_path=format_json_path(path),
-        )
+        _raise_at(f"{where}: {number} does not fit a Go int", file, path, decoded, positions)
     return number
 
 
+def _items(value: object) -> list[Mapping[str, Any]]:
+    """A decoded slice of structs (nil: empty)."""
+    return cast(list[Mapping[str, Any]], value or [])
+
+
+def _raw_at(document: object, path: JsonPath) -> object:
+    for key in path:
+        if isinstance(key, int) and isinstance(document, list) and key < len(document):
+            document = document[key]
+        elif isinstance(key, str) and isinstance(document, dict):
+            document = document.get(key)
+        else:
+            return None
+    return document
+
+
 def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
-    """Parse and validate ``template.json``."""
-    document, floaty, positions = _decode(data, file)
-    _check_shape(document, "template.schema.json", file, positions)
+    """Decode ``template.json`` as the CLI does (raises ManifestError on its errors)."""
+    document, decoded, positions = _load(data, file, MANIFEST_MODEL)
+    config = cast(Mapping[str, Any], decoded.value)
     variables: list[Variable] = []
-    raw_variables = cast(Sequence[Mapping[str, Any]], document.get("variables") or [])
-    float_variables = cast(Sequence[Mapping[str, Any]], floaty.get("variables") or [])
-    for index, (raw, floated) in enumerate(zip(raw_variables, float_variables, strict=True)):
-        raw_validate = cast(Mapping[str, Any], raw.get("validate") or {})
+    for index, raw in enumerate(_items(config["variables"])):
         path: JsonPath = ("variables", index, "validate")
-        validate = Validate(
-            min=_int_in_range(raw_validate.get("min"), file, (*path, "min")),
-            max=_int_in_range(raw_validate.get("max"), file, (*path, "max")),
-            pattern=raw_validate.get("pattern"),
-            ignored=tuple(k for k in raw_validate if k not in ("min", "max", "pattern")),
-        )
+        rules = cast(Mapping[str, Any] | None, raw["validate"])
+        validate = Validate()
+        if rules is not None:
+            validate = Validate(
+                min=_int_rule(rules["min"], file, (*path, "min"), decoded, positions),
+                max=_int_rule(rules["max"], file, (*path, "max"), decoded, positions),
+                pattern=rules["pattern"] or None,
+                ignored=tuple(
+                    k for k in decoded.keys.get(path, ()) if VALIDATE_MODEL.field_for(k) is None
+                ),
+            )
         variables.append(
             Variable(
                 name=raw["name"],
-                type=raw.get("type", ""),
-                default=floated.get("default"),
-                description=raw.get("description", ""),
+                type=raw["type"],
+                default=raw["default"],
+                description=raw["description"] if isinstance(raw["description"], str) else "",
                 validate=validate,
                 index=index,
             )
         )
     return Manifest(
         variables=tuple(variables),
-        data=MappingProxyType(dict(document)),
+        data=MappingProxyType(document),
         positions=MappingProxyType(dict(positions)),
         file=file,
     )
 
 
-def _when(raw: Mapping[str, Any] | None) -> When | None:
+def _when(
+    raw: Mapping[str, Any] | None, path: JsonPath, file: str, decoded: Decoded, positions: Positions
+) -> When | None:
     if raw is None:
         return None
-    for kind in ("equals", "in", "contains"):
-        if kind in raw:
-            value = raw[kind]
-            values = tuple(value) if isinstance(value, list) else (value,)
-            return When(question_id=raw["questionId"], kind=kind, values=values)
-    raise AssertionError("the picker schema guarantees one of equals/in/contains")
+    given = [
+        found.name
+        for key in decoded.keys.get(path, ())
+        if (found := WHEN_MODEL.field_for(key)) is not None and found.name in WHEN_KINDS
+    ]
+    kinds = [kind for kind in WHEN_KINDS if kind in given]
+    if len(kinds) != 1:
+        message = f"{format_json_path(path)}: needs exactly one of equals, in and contains"
+        _raise_at(message, file, path, decoded, positions)
+    kind = kinds[0]
+    values = tuple(raw["in"] or ()) if kind == "in" else (raw[kind],)
+    return When(question_id=raw["questionId"], kind=kind, values=values)
 
 
 def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
-    """Parse and validate ``template.schema.json``."""
-    document, _, positions = _decode(data, file)
-    _check_shape(document, "picker.schema.json", file, positions)
+    """Decode ``template.schema.json`` as the CLI does (raises ManifestError on its errors)."""
+    document, decoded, positions = _load(data, file, PICKER_MODEL)
+    config = cast(Mapping[str, Any], decoded.value)
     phases: list[Phase] = []
-    for p_index, raw_phase in enumerate(document.get("phases") or []):
+    for p_index, raw_phase in enumerate(_items(config["phases"])):
+        p_path: JsonPath = ("phases", p_index)
         questions: list[Question] = []
-        for q_index, raw in enumerate(raw_phase.get("questions") or []):
-            options = tuple(
-                Option(
-                    value=o["value"],
-                    label=o.get("label", ""),
-                    extra=MappingProxyType(
-                        {k: v for k, v in o.items() if k not in ("value", "label")}
-                    ),
+        for q_index, raw in enumerate(_items(raw_phase["questions"])):
+            q_path: JsonPath = (*p_path, "questions", q_index)
+            options = []
+            for o_index, option in enumerate(_items(raw["options"])):
+                written = _raw_at(document, decoded.raw_path((*q_path, "options", o_index)))
+                extra = {
+                    k: v
+                    for k, v in (written.items() if isinstance(written, dict) else ())
+                    if OPTION_MODEL.field_for(k) is None
+                }
+                options.append(
+                    Option(
+                        value=option["value"], label=option["label"], extra=MappingProxyType(extra)
+                    )
                 )
-                for o in raw.get("options") or []
-            )
             questions.append(
                 Question(
                     id=raw["id"],
-                    label=raw.get("label", ""),
+                    label=raw["label"],
                     type=raw["type"],
-                    options=options,
-                    default=raw.get("default", ""),
-                    required=bool(raw.get("required", False)),
-                    secret=bool(raw.get("secret", False)),
-                    when=_when(raw.get("when")),
-                    json_path=("phases", p_index, "questions", q_index),
+                    options=tuple(options),
+                    default=raw["default"],
+                    required=raw["required"],
+                    secret=raw["secret"],
+                    when=_when(raw["when"], (*q_path, "when"), file, decoded, positions),
+                    json_path=decoded.raw_path(q_path),
                 )
             )
         phases.append(
             Phase(
-                when=_when(raw_phase.get("when")),
+                when=_when(raw_phase["when"], (*p_path, "when"), file, decoded, positions),
                 questions=tuple(questions),
-                json_path=("phases", p_index),
+                json_path=decoded.raw_path(p_path),
             )
         )
     return Picker(
         phases=tuple(phases),
-        data=MappingProxyType(dict(document)),
+        data=MappingProxyType(document),
         positions=MappingProxyType(dict(positions)),
         file=file,
     )

@@ -24,7 +24,8 @@ only.  The rule (:data:`DIRECTORY_RULE` says it in ``--help``):
 6. A template's rules file: the settings' ``rules-files`` entry, else
    ``<golden>/<language>/<name>.rules.yaml``; its stored baseline:
    ``<golden>/baseline/<language>/<name>/``; its sample values: the
-   settings' ``[sample-values."<language>/<name>"]``.
+   settings' ``[sample-values."<language>/<name>"]``.  The ``meta.json``
+   catalog: beside the languages, else at the root.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from wendy_llm.repo.config import (
     inside,
     load_settings,
 )
+from wendy_llm.wendycli.catalog import META_FILE
 
 DEFAULT_TEMPLATES_DIR = "templates"
 DEFAULT_GOLDEN_DIR = "golden"
@@ -211,6 +213,13 @@ class Layout:
             templates_root=self.templates_root,
             golden_dir=self.golden_dir,
         )
+
+    def meta_json(self) -> Path | None:
+        """The catalog ``wendy init`` reads: beside the language folders, else at the root."""
+        for directory in (self.templates_root, self.root):
+            if (directory / META_FILE).is_file():
+                return directory / META_FILE
+        return None
 
     def rules_path(self, template_id: str) -> Path:
         configured = self.settings.rules_files.get(template_id)

@@ -3,7 +3,7 @@
 A compact table (one row per template x pick, plus one ``(template)`` row
 per template for template-wide checks; one column per check: ``ok`` /
 ``FAIL`` / ``warn``, ``-`` where the check does not apply at that level),
-then the details of every failure (and warning), each as ``template pick
+then the details of every failure (and warning and note), each as ``template pick
 [check] file:line: message``. Functions return strings; the CLI prints.
 """
 
@@ -84,11 +84,13 @@ def finding_line(finding: Finding) -> str:
 
 
 def format_details(report: Report, *, warnings: bool = True, colour: bool = False) -> str:
-    """Every failure (then every warning), one finding per entry."""
+    """Every failure (then every warning and note), one finding per entry."""
     out: list[str] = []
     sections: list[tuple[str, Sequence[Finding], Status]] = [("Failures", report.errors, "fail")]
     if warnings:
         sections.append(("Warnings", report.warnings, "warn"))
+        # Notes never fail a run: what the Wendy CLI ignores by design.
+        sections.append(("Notes", report.notes, "ok"))
     for title, findings, status in sections:
         if not findings:
             continue

@@ -8,6 +8,7 @@ its meaning, is a new version.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,7 +18,8 @@ from wendy_llm.repo.layout import display_path
 from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
-    from wendy_llm.compare.diff import PolicyResult, Side, TemplateDiff
+    from wendy_llm.compare.diff import FileChange, PolicyResult, Side, TemplateDiff
+    from wendy_llm.device import DeviceProfile, DeviceView
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
     from wendy_llm.render.lint import LintWarning
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from wendy_llm.repo.selection import TemplateFailure
     from wendy_llm.validate.findings import Finding, Report
 
-ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff"]
+ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
 REPORT_KINDS: tuple[ReportKind, ...] = (
     "render",
     "picks",
@@ -33,6 +35,7 @@ REPORT_KINDS: tuple[ReportKind, ...] = (
     "golden-update",
     "check",
     "diff",
+    "plan",
 )
 VERSION = 1
 _SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -90,12 +93,15 @@ def picks_json(template: str, picks: Sequence[tuple[str, Mapping[str, str]]]) ->
 
 
 def _finding(finding: Finding) -> dict[str, object]:
-    return {
+    found: dict[str, object] = {
         "severity": finding.severity,
         "message": finding.message,
         "file": finding.file,
         "line": finding.line,
     }
+    if finding.variant is not None:
+        found["variant"] = finding.variant  # only where a variant input found it
+    return found
 
 
 def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
@@ -111,6 +117,7 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
                 **counts,
                 "errors": len(report.errors),
                 "warnings": len(report.warnings),
+                "notes": len(report.notes),
             },
             "checks": report.checks(),
             "results": [
@@ -197,11 +204,17 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
     policy = result.policy
     shown = diff.shown_diffs()
 
-    def file_json(slug: str, path: str, status: str) -> dict[str, object]:
-        at = shown.index[(slug, path)]
+    def file_json(slug: str, change: FileChange) -> dict[str, object]:
+        at = shown.index[(slug, change.path)]
         group = shown.groups[at]
         lines = list(group.diff) if group.picks[0] == slug else []
-        return {"path": path, "status": status, "diff": lines, "diff_index": at}
+        return {
+            "path": change.path,
+            "status": change.status,
+            "diff": lines,
+            "diff_index": at,
+            "variant": change.variant,
+        }
 
     picks = [
         {
@@ -210,8 +223,11 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             "answers": dict(p.answers),
             "base_answers": None if p.base_answers is None else dict(p.base_answers),
             "exempted": p.slug in result.exempted,
-            "files": [file_json(p.slug, f.path, f.status) for f in p.files],
+            "files": [file_json(p.slug, f) for f in p.files],
             "outside_scope": [{"path": f.path, "status": f.status} for f in p.outside_scope],
+            "compared_with": p.compared_with,
+            "reason": p.reason,
+            "skipped_inputs": [{"variant": label, "reason": why} for label, why in p.skipped],
         }
         for p in diff.picks
     ]
@@ -222,6 +238,10 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             "base": _side(diff.base),
             "head": _side(diff.head),
             "scope": {"files": list(diff.scope.globs), "source": diff.scope.source},
+            "inputs": [
+                {"label": i.label, "app_id": i.app_id, "vars": dict(i.overrides)}
+                for i in diff.inputs
+            ],
             "summary": diff.counts(),
             "policy": {
                 "expect_unchanged": policy.expect_unchanged,
@@ -235,9 +255,42 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             },
             "picks": picks,
             "diffs": [
-                {"path": g.path, "status": g.status, "picks": list(g.picks), "diff": list(g.diff)}
+                {
+                    "path": g.path,
+                    "status": g.status,
+                    "picks": list(g.picks),
+                    "diff": list(g.diff),
+                    "variant": g.variant,
+                }
                 for g in shown.groups
             ],
             "omitted_diff_lines": shown.omitted_lines,
+        },
+    )
+
+
+def plan_json(
+    view: DeviceView,
+    *,
+    template: str,
+    pick: str | None,
+    app_id: str,
+    answers: Mapping[str, str],
+    devices: Sequence[DeviceProfile],
+) -> dict[str, object]:
+    """``plan --json``: the device view with its field names (``view``), and the inputs."""
+    profiles = [
+        {"name": d.name, "label": d.label, "build_args": dict(d.build_args)} for d in devices
+    ]
+    return versioned(
+        "plan",
+        {
+            "template": template,
+            "pick": pick,
+            "app_id": app_id,
+            "answers": dict(answers),
+            "ok": not view.errors,
+            "profiles": profiles,
+            "view": dataclasses.asdict(view),
         },
     )

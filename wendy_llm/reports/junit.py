@@ -94,14 +94,19 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
     for template, results in by_template.items():
         cases = []
         for result in results:
-            failing = [f for f in result.findings if f.severity == "error" or strict]
+            failing = [
+                f
+                for f in result.findings
+                if f.severity == "error" or (strict and f.severity == "warning")
+            ]
+            # Warnings (and notes, which never fail) go to the case's output.
             warned = [f for f in result.findings if f not in failing]
             failure = None
             if failing:
                 first = finding_line(failing[0]).splitlines()[0]
                 text = "\n".join(finding_line(f) for f in failing)
                 failure = Failure(first, failing[0].severity, text)
-            output = "\n".join("warning: " + finding_line(f) for f in warned) or None
+            output = "\n".join(f"{f.severity}: {finding_line(f)}" for f in warned) or None
             name = f"{pick_label(result.pick)} {result.check}"
             cases.append(Case(template, name, failure, output))
         suites.append(Suite(template, cases))
@@ -132,8 +137,10 @@ def _diff_suite(diff: TemplateDiff, result: PolicyResult) -> Suite:
         if p.slug in violations:
             text = "\n".join(line for f in p.files for line in f.diff)
             failure = Failure(violations[p.slug], "policy", text)
-        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        files = ", ".join(f.describe() for f in p.files)
         note = " (allowed by --allow-changed)" if p.slug in result.exempted else ""
+        why = p.note() if p.status != "changed" else None
+        note += f" ({why})" if why else ""
         output = f"{p.status}{note}" + (f": {files}" if files else "")
         cases.append(Case(diff.template_id, f"{p.slug} diff", failure, output))
     warnings = "\n".join(f"warning: {w}" for w in result.warnings) or None

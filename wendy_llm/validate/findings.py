@@ -13,12 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-Severity = Literal["error", "warning"]
+#: ``error`` fails the run; ``warning`` fails it only with ``--strict``; ``note``
+#: never fails it (something the Wendy CLI ignores by design, e.g. an unknown
+#: ``wendy.json`` key, shown for the reader's information).
+Severity = Literal["error", "warning", "note"]
 Status = Literal["ok", "fail", "warn"]
 
 #: The pick column of results that concern a whole template (picker lint,
 #: template lint, a malformed rules file) rather than one pick.
 TEMPLATE_WIDE = ""
+#: The template column of results that concern the repository, not one
+#: template (the ``meta.json`` catalog: an entry that exists nowhere).
+REPOSITORY = "(repository)"
 
 #: Every validator id, in the order the report shows them.
 CHECK_IDS: tuple[str, ...] = (
@@ -27,9 +33,11 @@ CHECK_IDS: tuple[str, ...] = (
     "wendy-json",
     "shell",
     "dockerfile",
+    "device",
     "topology",
     "picker",
     "lint",
+    "catalog",
     "golden",
     "baseline",
 )
@@ -51,6 +59,7 @@ class Finding:
     line: int | None = None
     template: str = ""
     pick: str = TEMPLATE_WIDE
+    variant: str | None = None  # the variant input it was found with (None: canonical)
 
     @property
     def location(self) -> str:
@@ -63,6 +72,10 @@ class Finding:
         """This finding, attributed to a template and a pick."""
         return dataclasses.replace(self, template=template, pick=pick)
 
+    def with_variant(self, label: str) -> Finding:
+        """This finding, found with a variant input: its message starts by naming it."""
+        return dataclasses.replace(self, variant=label, message=f"variant {label}: {self.message}")
+
 
 def error(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
     """Shorthand for an error finding."""
@@ -72,6 +85,11 @@ def error(check: str, message: str, file: str | None = None, line: int | None = 
 def warning(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
     """Shorthand for a warning finding."""
     return Finding(check=check, severity="warning", message=message, file=file, line=line)
+
+
+def note(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
+    """Shorthand for a note: shown, never failing a run, not even with ``--strict``."""
+    return Finding(check=check, severity="note", message=message, file=file, line=line)
 
 
 @dataclass(frozen=True)
@@ -87,7 +105,7 @@ class CheckResult:
     def status(self) -> Status:
         if any(f.severity == "error" for f in self.findings):
             return "fail"
-        if self.findings:
+        if any(f.severity == "warning" for f in self.findings):
             return "warn"
         return "ok"
 
@@ -118,6 +136,10 @@ class Report:
     @property
     def warnings(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == "warning"]
+
+    @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "note"]
 
     def passed(self, *, strict: bool = False) -> bool:
         """True when nothing failed (with ``strict``, when nothing warned either)."""

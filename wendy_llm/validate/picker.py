@@ -7,11 +7,13 @@ that, this module lints what a schema cannot express:
 
 - option values are unique within a question;
 - the default is one of the options (each item, for a checkbox);
-- every option carries the descriptive fields (by default label, size,
-  parameters and comments; a rules file's ``picker.option_fields``
-  overrides) as non-empty text;
-- an option whose label or comment mentions "experimental" says so up
-  front: its comment starts with ``Experimental:``;
+- every option carries the descriptive fields a rules file's
+  ``picker.option_fields`` lists (python/llm: label, size, parameters and
+  comments) as non-empty text; none by default, since the CLI reads only
+  an option's value and label and ignores every other key;
+- where ``comments`` is one of them, an option whose label or comment
+  mentions "experimental" says so up front: its comment starts with
+  ``Experimental:``;
 - the colon rule, for the questions the rules file lists under
   ``sentinels``: an option value without a colon is not an Ollama tag, so
   only the declared sentinels may lack one (and a sentinel must lack one,
@@ -109,9 +111,8 @@ def _lint_question(
                 findings.append(error(CHECK, message, path, at("options", o_index)))
         label = str(option.get("label", ""))
         comments = str(option.get("comments", ""))
-        if "experimental" in (label + " " + comments).lower() and not comments.startswith(
-            "Experimental:"
-        ):
+        experimental = "experimental" in (label + " " + comments).lower()
+        if "comments" in fields and experimental and not comments.startswith("Experimental:"):
             message = f"{where} is experimental, so its comments must start with 'Experimental:'"
             findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
     findings += _default_findings(question, qid, values, path, at("default"))

@@ -41,8 +41,8 @@ import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError, quoted
-from wendy_llm.render.gostd import go_format_value
 from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
 from wendy_llm.validate.documents import Yaml12Loader
@@ -52,7 +52,9 @@ from wendy_llm.validate.schema import json_path, most_specific, validator_for, v
 SCHEMA = "rules.schema.json"
 OPERATORS = ("absent", "present", "equals", "contains", "excludes", "matches")
 DEFAULT_DOCUMENTS = ("compose", "wendy")
-DEFAULT_OPTION_FIELDS = ("label", "size", "parameters", "comments")
+#: No option field is required unless the rules file asks: the CLI reads only an
+#: option's value and label, and a catalogue's conventions are its own.
+DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
 
 Scalar = str | int | float | bool | None
 

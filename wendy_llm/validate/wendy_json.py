@@ -1,153 +1,108 @@
-"""The ``wendy-json`` validator: ``wendy.json`` parses, fits its schema, agrees with compose.
+"""The ``wendy-json`` validator: a render's ``wendy.json`` judged as the Wendy CLI judges it.
 
-``wendy.json`` says what compose cannot (app id, entitlements, readiness,
-hooks), so the two files describe one app and must agree:
+The CLI's reading (:mod:`wendy_llm.wendycli.wendy_json`): Go's decoder into
+its struct, then its validation.  What that gives, each finding with the
+JSON path in its message and the line in the file:
 
-- ``appId`` is the app id the render was made for;
-- every ``wendy.json`` service is a compose service, and its ``context``
-  is that service's compose build context (``./x``, ``x`` and ``x/`` are
-  the same directory);
-- the readiness TCP port is a host port some compose service publishes
-  (otherwise the device waits for a port nothing listens on, and the app
-  times out as "not ready").
+- invalid JSON, a decode error (a value of the wrong type) and a
+  validation error: errors (``wendy run`` refuses the app);
+- the CLI's own warnings (a deprecated or over-specified entitlement, a
+  platform-specific ``postStart`` command): warnings;
+- a key set twice (the CLI silently keeps the last): a warning, since the
+  first value is lost without a word;
+- a key the CLI does not read: a **note**.  The CLI ignores unknown keys by
+  design (``$schema``, comments, keys of newer CLIs), so it is not a defect
+  and must not fail ``check --strict``; it is still shown, because a
+  misspelt key (``entitlement``) is silently dropped.
+- ``appId`` not containing the app id the render was made for: a warning.
+  The CLI accepts any non-empty ``appId`` (``wendy init`` just renders the
+  file), so it is no failure, but a template that ignores ``{{.APP_ID}}``
+  gives every project made from it the same id.
 
-The schema (``wendy_llm/schemas/wendy.schema.json``) is strict: unknown
-keys are errors where the shape is known, and ports are integers.
+These hold on every path ``wendy run`` may take: the file is the CLI's
+format wherever it ships.  Nothing is cross-checked with the compose file:
+on the compose path the CLI does not read ``wendy.json`` at all (what the
+device gets there is the compose file's business), and on the other paths
+there is no compose file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import PurePosixPath
+from collections.abc import Callable, Mapping
 
-from wendy_llm.validate import compose_model
-from wendy_llm.validate.documents import Documents, Parsed, parse_documents
-from wendy_llm.validate.findings import Finding, error
-from wendy_llm.validate.schema import describe, validator_for, violations
+from wendy_llm.errors import quoted
+from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError
+from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.validate.findings import Finding, error, note, warning
+from wendy_llm.wendycli.wendy_json import FILE, judge
 
 CHECK = "wendy-json"
-SCHEMA = "wendy.schema.json"
+
+LineOf = Callable[[JsonPath], int | None]
 
 
-def validate_wendy_json(
-    tree: Mapping[str, bytes], app_id: str, docs: Documents | None = None
-) -> list[Finding]:
-    """Validate the render's ``wendy.json`` (no findings when it has none).
-
-    ``docs`` are the render's parsed documents when the caller has them.
-    """
-    if docs is None:
-        docs = parse_documents(tree)
-    wendy = docs.wendy
-    if wendy is None:
+def validate_wendy_json(tree: Mapping[str, bytes], app_id: str) -> list[Finding]:
+    """Judge the render's ``wendy.json`` (no findings when it has none)."""
+    data = tree.get(FILE)
+    if data is None:
         return []
-    if wendy.problem is not None:
-        return [wendy.problem]
-    findings = schema_findings(wendy)
-    if findings or not isinstance(wendy.data, Mapping):
-        # Cross-checks read fields whose shape the schema vouches for.
-        return findings
-    return _cross_file(wendy, wendy.data, app_id, docs.compose)
+    text = data.decode("utf-8", errors="replace")
+    try:
+        judged = judge(text)
+    except GoJsonSyntaxError as exc:
+        where = "" if exc.line is None else f" (line {exc.line}, column {exc.column})"
+        return [error(CHECK, f"JSON: {exc.message}{where}", FILE, exc.line)]
+    positions = value_positions(text)
+    decoded = judged.decoded
 
+    def line(path: JsonPath) -> int | None:
+        raw = decoded.raw_path(path)
+        while raw not in positions and raw:
+            raw = raw[:-1]
+        found = positions.get(raw)
+        return None if found is None else found[0]
 
-def schema_findings(wendy: Parsed) -> list[Finding]:
-    out = []
-    for err in violations(validator_for(SCHEMA), wendy.data):
-        line = wendy.lines.line(list(err.absolute_path))
-        out.append(error(CHECK, f"schema: {describe(err)}", wendy.path, line))
-    return out
-
-
-def _cross_file(
-    wendy: Parsed, data: Mapping[str, object], app_id: str, compose: Parsed | None
-) -> list[Finding]:
-    findings: list[Finding] = []
-    if data.get("appId") != app_id:
-        findings.append(
-            error(
-                CHECK,
-                f"appId is {data.get('appId')!r}, but the app id is {app_id!r}",
-                wendy.path,
-                wendy.line("appId"),
-            )
-        )
-    services = data.get("services")
-    readiness = data.get("readiness")
-    if not isinstance(services, Mapping) and not isinstance(readiness, Mapping):
-        return findings
-    if compose is None:
-        message = "wendy.json declares services or readiness, but the render has no compose file"
-        return [*findings, error(CHECK, message, wendy.path, 1)]
-    if compose.problem is not None:
-        message = f"cannot cross-check with {compose.path}: it does not parse"
-        return [*findings, error(CHECK, message, wendy.path)]
-    compose_services = compose_model.services(compose.data)
-    base = str(PurePosixPath(compose.path).parent)
-    if isinstance(services, Mapping):
-        for name, service in services.items():
-            findings += _service_findings(
-                wendy, str(name), service, compose, compose_services, base
-            )
-    if isinstance(readiness, Mapping):
-        findings += _readiness_findings(wendy, readiness, compose, compose_services)
+    findings = [
+        (error if p.severity == "error" else warning)(CHECK, str(p), FILE, line(p.path))
+        for p in judged.problems
+    ]
+    findings += _repeated(decoded, line)
+    findings += _ignored(decoded, line)
+    config = decoded.value
+    if not decoded.errors and isinstance(config, Mapping):
+        findings += _app_id(str(config["appId"]), app_id, line(("appId",)))
     return findings
 
 
-def _service_findings(
-    wendy: Parsed,
-    name: str,
-    service: object,
-    compose: Parsed,
-    compose_services: Mapping[str, Mapping[str, object]],
-    base: str,
-) -> list[Finding]:
-    line = wendy.line("services", name)
-    if name not in compose_services:
-        known = ", ".join(sorted(compose_services)) or "none"
-        message = f"service {name!r} is not a service in {compose.path} (it has: {known})"
-        return [error(CHECK, message, wendy.path, line)]
-    if not isinstance(service, Mapping) or not isinstance(service.get("context"), str):
-        return []
-    context = str(service["context"])
-    build = compose_model.build_of(compose_services[name])
-    if build is None:
-        message = (
-            f"service {name!r} has context {context!r}, but its compose service has no build "
-            "section"
-        )
-        return [error(CHECK, message, wendy.path, wendy.line("services", name, "context"))]
-    ours = compose_model.normalise_path(context)
-    theirs = compose_model.normalise_path(build.context, base)
-    if ours != theirs:
-        message = (
-            f"service {name!r} has context {context!r}, but {compose.path} builds it from "
-            f"{build.context!r}"
-        )
-        return [error(CHECK, message, wendy.path, wendy.line("services", name, "context"))]
-    return []
+def _at(path: JsonPath, key: str) -> str:
+    return format_json_path((*path, key))
 
 
-def _readiness_findings(
-    wendy: Parsed,
-    readiness: Mapping[str, object],
-    compose: Parsed,
-    compose_services: Mapping[str, Mapping[str, object]],
-) -> list[Finding]:
-    socket = readiness.get("tcpSocket")
-    port = socket.get("port") if isinstance(socket, Mapping) else None
-    if not isinstance(port, int):
+def _repeated(decoded: Decoded, line: LineOf) -> list[Finding]:
+    return [
+        warning(
+            CHECK,
+            f"{_at(path, key)}: set more than once; the Wendy CLI keeps only the last",
+            FILE,
+            line((*path, key)),
+        )
+        for path, key in decoded.repeated
+    ]
+
+
+def _ignored(decoded: Decoded, line: LineOf) -> list[Finding]:
+    out = []
+    for path, key in decoded.ignored:
+        message = f"{_at(path, key)}: not a key the Wendy CLI reads (it ignores it)"
+        out.append(note(CHECK, message, FILE, line((*path, key))))
+    return out
+
+
+def _app_id(rendered: str, app_id: str, line: int | None) -> list[Finding]:
+    if not rendered or app_id in rendered:
         return []
-    published = {
-        p.port: name
-        for name, service in compose_services.items()
-        for p in compose_model.published_ports(service)
-        if p.protocol == "tcp"
-    }
-    if port in published:
-        return []
-    shown = ", ".join(f"{p} ({published[p]})" for p in sorted(published)) or "none"
     message = (
-        f"readiness port {port} is not published by any service in {compose.path} "
-        f"(published TCP ports: {shown})"
+        f"appId: {quoted(rendered)} does not contain the app id {quoted(app_id)}: every project "
+        "made from this template gets the same appId (render it from {{.APP_ID}})"
     )
-    return [error(CHECK, message, wendy.path, wendy.line("readiness", "tcpSocket", "port"))]
+    return [warning(CHECK, message, FILE, line)]

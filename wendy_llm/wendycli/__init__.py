@@ -3,7 +3,9 @@
 The facts are read off the CLI's source (see :data:`REVISION`); when the CLI
 changes, these modules change, and nothing else in the package encodes a
 Wendy behaviour.  ``project`` says which path ``wendy run`` takes for a
-project directory.
+project directory; ``wendy_json`` is ``wendy.json``'s Go struct and the
+CLI's validation of it; ``catalog`` is the ``meta.json`` catalog
+``wendy init`` offers templates from.
 """
 
 from __future__ import annotations

@@ -1,0 +1,74 @@
+"""The device view of the bundled python/llm, pinned: the DFlash pick and an Ollama pick.
+
+The expected documents are committed in ``tests/data/device_views/``; a
+difference fails with the diff and the refresh command (see
+``harness.device_views``), never a silent rewrite.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+import pytest
+from _cli_helpers import run_module, validate_report
+from harness.device_views import PINNED, REFRESH, TEMPLATE, document, pinned_path
+
+from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.template import load_template
+from wendy_llm.validate.device import build_view
+
+
+@pytest.mark.parametrize("slug", PINNED)
+def test_the_device_view_is_pinned(slug: str) -> None:
+    expected = pinned_path(slug).read_text(encoding="utf-8")
+    actual = document(slug)
+    if actual != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(), actual.splitlines(), "committed", "now", lineterm=""
+        )
+        pytest.fail(
+            f"the device view of {slug} changed:\n"
+            + "\n".join(list(diff)[:80])
+            + f"\nIf intended, refresh and commit: {REFRESH}"
+        )
+
+
+def test_the_pinned_documents_follow_the_plan_schema() -> None:
+    for slug in PINNED:
+        validate_report(pinned_path(slug).read_text(encoding="utf-8"), "plan")
+
+
+def test_what_the_pins_say_about_a_device() -> None:
+    dflash = json.loads(pinned_path("laguna-s-2.1-dflash").read_text(encoding="utf-8"))["view"]
+    vllm, webui = dflash["services"]
+    assert (vllm["name"], webui["name"]) == ("vllm", "open-webui")  # vllm is created first
+    assert vllm["restart"]["policy"] == "unless-stopped"
+    assert webui["restart"]["policy"] == "never"
+    assert all(e["type"] != "gpu" for s in dflash["services"] for e in s["entitlements"])
+    assert vllm["environment"]["values"]["VLLM_API_KEY"] == "wendy-local-dflash"
+    missing = {d["name"] for d in webui["dropped_environment"] if d["outcome"] == "absent"}
+    assert "OPENAI_API_BASE_URL" in missing  # only compose says vLLM
+    ollama = json.loads(pinned_path("gemma4-e4b").read_text(encoding="utf-8"))["view"]
+    model = ollama["services"][0]["dropped_environment"][0]
+    assert (model["name"], model["compose"], model["image"], model["outcome"]) == (
+        "OLLAMA_MODEL",
+        "gemma4:e4b",
+        "gemma4:e2b",
+        "differs",
+    )
+
+
+def test_the_plan_command_prints_the_pinned_document() -> None:
+    run = run_module("plan", str(TEMPLATE), "--pick", "laguna-s-2.1-dflash", "--json")
+    assert run.code == 0, run.err
+    assert run.out == pinned_path("laguna-s-2.1-dflash").read_text(encoding="utf-8")
+
+
+def test_every_pick_of_the_bundled_template_deploys() -> None:
+    template = load_template(TEMPLATE)
+    for pick in template.picks():
+        tree = template.render(CANONICAL_APP_ID, dict(pick.answers))
+        view = build_view(tree, CANONICAL_APP_ID)
+        assert view.errors == (), (pick.slug, view.errors)
+        assert view.path == "compose"

@@ -1,0 +1,119 @@
+"""``wendy-llm plan``: what ``wendy run`` would deploy on a WendyOS device for one pick."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from wendy_llm.cli.style import parse_var
+from wendy_llm.device import PROFILES, profiles
+from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.template import load_template
+from wendy_llm.reports.json import dumps, plan_json
+from wendy_llm.reports.plan import format_plan
+from wendy_llm.reports.terminal import use_colour
+from wendy_llm.validate.device import build_view
+from wendy_llm.wendycli import REVISION
+
+_NAMES = ", ".join(p.name for p in PROFILES)
+
+EPILOG = f"""\
+examples:
+  wendy-llm plan templates/python/llm --pick laguna-s-2.1-dflash
+  wendy-llm plan templates/python/llm --pick gemma4-e4b --device thor --device pi5
+  wendy-llm plan templates/python/llm --var OLLAMA_MODEL=gemma4:e4b --var PORT=3000
+  wendy-llm plan templates/python/llm --pick laguna-s-2.1-dflash --json | jq .view.services
+
+The pick is rendered as `wendy init` would (--app-id, default {CANONICAL_APP_ID}; --var
+overrides the pick's answers) and read as the Wendy CLI at {REVISION} reads it: the
+path `wendy run` takes, then each app in creation order with its image or build,
+build args, argv, restart policy, ports, entitlements and the environment the
+container really gets; then what the device ignores (compose environment,
+healthcheck, wendy.json on the compose path, ...) and the findings.
+The project directory is taken to be named after the app id.
+Devices ({_NAMES}): the build args the Wendy CLI passes
+differ by device; with --device only those profiles are evaluated, else all of
+them, and values that differ are shown per device. Profile values are
+assumptions (the spec names the args, not their values): marked *.
+--json prints the document of docs/json-reports.md (version 1).
+Exit status: 0 wendy run would deploy it (warnings do not count), 1 a finding
+says wendy run fails, 2 usage or input error (unknown pick or device, a bad
+--var or app id, a render error).
+"""
+
+
+def add_parser(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "plan",
+        help="show what `wendy run` would deploy on a WendyOS device for a pick",
+        description=(
+            "Render a pick and show what `wendy run` deploys on a WendyOS device: each "
+            "app, what it gets, what is dropped or ignored, and the findings."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
+    p.add_argument("--pick", metavar="SLUG", help="start from this pick's answers")
+    p.add_argument(
+        "--app-id",
+        default=CANONICAL_APP_ID,
+        metavar="ID",
+        help=f"the app id (APP_ID) and project directory name (default: {CANONICAL_APP_ID})",
+    )
+    p.add_argument(
+        "--var",
+        action="append",
+        type=parse_var,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a variable or picker answer (repeatable; the last one for a key wins)",
+    )
+    p.add_argument(
+        "--device",
+        action="append",
+        dest="devices",
+        default=[],
+        metavar="PROFILE",
+        help=f"evaluate for this device profile only (repeatable; {_NAMES})",
+    )
+    p.add_argument(
+        "--no-strict", action="store_true", help="accept any app id and answer wendy init accepts"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    devices = profiles(args.devices)
+    template = load_template(args.template_dir)
+    answers: dict[str, str] = {}
+    if args.pick is not None:
+        answers.update(template.pick(args.pick).answers)
+    answers.update(dict(args.var))
+    tree = template.render(args.app_id, answers, strict=not args.no_strict)
+    view = build_view(tree, args.app_id, devices=devices)
+    out = sys.stdout
+    if args.json:
+        document = plan_json(
+            view,
+            template=template.id,
+            pick=args.pick,
+            app_id=args.app_id,
+            answers=answers,
+            devices=devices,
+        )
+        out.write(dumps(document))
+    else:
+        out.write(
+            format_plan(
+                view,
+                template=template.id,
+                pick=args.pick,
+                app_id=args.app_id,
+                devices=devices,
+                colour=use_colour(out),
+            )
+        )
+    return 1 if view.errors else 0

@@ -1,0 +1,264 @@
+"""The compose path: each service of the CLI's model as the app the device runs.
+
+From a service's draft (:mod:`compose_read`) and its built image
+(:mod:`images`): the app and image names, the argv, the restart policy, the
+synthesised entitlements (network host, network with the published ports,
+persist per named volume; nothing else), the environment the container
+really gets and the compose ``environment`` that does not reach it; and
+``wendy.json``, which this path never reads, with what it held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from wendy_llm.device.compose_keys import ServiceDraft
+from wendy_llm.device.compose_read import creation_order, read_compose
+from wendy_llm.device.images import built_image, uninjected_args, uninjected_message
+from wendy_llm.device.model import (
+    Build,
+    Command,
+    CommandSource,
+    DroppedVariable,
+    Entitlement,
+    Environment,
+    Restart,
+    Service,
+)
+from wendy_llm.device.notes import Document, Located, Notes
+from wendy_llm.device.profiles import DeviceProfile
+from wendy_llm.device.wendy_json import wendy_items
+from wendy_llm.docker.command import ImageCommand
+from wendy_llm.wendycli import REVISION
+from wendy_llm.wendycli.compose import (
+    GRANTED_ENTITLEMENTS,
+    app_name,
+    qualify_image,
+    restart_policy,
+)
+from wendy_llm.wendycli.compose import built_image as built_image_name
+
+WENDY_JSON = "wendy.json"
+_NOTHING_KNOWN = Environment(False, {}, {}, (), ())
+
+
+def compose_services(
+    tree: Mapping[str, bytes],
+    compose: Document,
+    wendy: Document | None,
+    project: str,
+    devices: Sequence[DeviceProfile],
+    notes: Notes,
+) -> tuple[Service, ...]:
+    """The apps the device runs for a compose project, in creation order."""
+    at = Located(notes, compose)
+    services = _services(at, tree, project, devices)
+    _wendy_json_lost(tree, wendy, compose.path, notes, services)
+    return services
+
+
+def _services(
+    at: Located, tree: Mapping[str, bytes], project: str, devices: Sequence[DeviceProfile]
+) -> tuple[Service, ...]:
+    compose = at.document
+    if not compose.ok:
+        at.error(f"{compose.path} does not parse as YAML: wendy run fails to load it")
+        return ()
+    drafts = read_compose(at)
+    if drafts is None:
+        return ()
+    order, cycle = creation_order(drafts)
+    for service, dep in cycle:
+        at.warn(
+            f"services.{service}.depends_on: {dep} closes a dependency cycle; the Wendy CLI "
+            f"ignores it when ordering creation (order: {', '.join(order)})",
+            "services",
+            service,
+            "depends_on",
+        )
+    by_name = {d.name: d for d in drafts}
+    return tuple(_service(at, by_name[n], tree, project, devices) for n in order)
+
+
+def _wendy_json_lost(
+    tree: Mapping[str, bytes],
+    wendy: Document | None,
+    compose_file: str,
+    notes: Notes,
+    services: Sequence[Service],
+) -> None:
+    if WENDY_JSON not in tree:
+        return
+    reason = (
+        f"not read on the compose path (wendy run deploys {compose_file}): its services, "
+        "entitlements, readiness and hooks never reach the device"
+    )
+    notes.ignore(WENDY_JSON, reason, WENDY_JSON, 1)
+    if wendy is None or not wendy.ok:
+        return
+    at = Located(notes, wendy)
+    by_name = {s.name: s for s in services}
+    for item in wendy_items(wendy.data):
+        service = by_name.get(item.service or "")
+        wanted = item.entitlement
+        if wanted is not None and service is not None and _granted(wanted, service):
+            # Not read, but the compose path grants the same from compose.
+            reason = f"not read; the compose path grants the same from {compose_file}"
+            at.ignore(reason, *item.path, warn=False)
+            continue
+        why = f"{WENDY_JSON} is not read on the compose path"
+        if "entitlement" in item.what:
+            why += f", which grants only {' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
+        reason = f"{item.what} is lost on a device ({why})"
+        if item.what.startswith("the gpu "):
+            reason += ": no GPU"
+        at.ignore(reason, *item.path)
+
+
+def _granted(wanted: Entitlement, service: Service) -> bool:
+    """Does the compose path give ``service`` what a ``wendy.json`` entitlement asks?"""
+    for got in service.entitlements:
+        if got.type != wanted.type:
+            continue
+        if wanted.type == "network" and wanted.mode in (None, got.mode):
+            return True
+        if wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path):
+            return True
+    return False
+
+
+def _service(
+    at: Located,
+    draft: ServiceDraft,
+    tree: Mapping[str, bytes],
+    project: str,
+    devices: Sequence[DeviceProfile],
+) -> Service:
+    build, environment, image_command = _image(at.notes, draft, tree, devices)
+    image: str | None
+    if draft.build is not None:
+        image = built_image_name(project, draft.name)
+    else:
+        image = None if draft.image is None else qualify_image(draft.image)
+        if draft.image is not None:
+            at.notes.unknown(
+                f"service {draft.name} runs the image {image}: its ENV, ENTRYPOINT and CMD "
+                "are not in the render"
+            )
+    dropped = _dropped(draft.environment, environment)
+    if draft.environment:
+        at.ignore(_environment_message(dropped), "services", draft.name, "environment")
+    return Service(
+        name=draft.name,
+        app=app_name(project, draft.name),
+        image=image,
+        image_written=draft.image,
+        build=build,
+        command=_command(draft.command, image_command),
+        restart=Restart(draft.restart, restart_policy(draft.restart)),
+        depends_on=tuple(draft.depends_on),
+        ports=tuple(draft.ports),
+        dropped_ports=tuple(draft.dropped_ports),
+        volumes=tuple(draft.volumes),
+        network_mode=draft.network_mode,
+        entitlements=_entitlements(draft),
+        environment=environment,
+        dropped_environment=dropped,
+        ignored_keys=tuple(draft.ignored_keys),
+        line=draft.line,
+    )
+
+
+def _image(
+    notes: Notes, draft: ServiceDraft, tree: Mapping[str, bytes], devices: Sequence[DeviceProfile]
+) -> tuple[Build | None, Environment, ImageCommand | None]:
+    spec = draft.build
+    if spec is None:
+        return None, _NOTHING_KNOWN, None
+    if spec.directory is None or spec.dockerfile is None:
+        notes.unknown(f"service {draft.name} builds from {spec.context}: not in the render")
+        return Build(spec.context, spec.context, "", False, (), None, ()), _NOTHING_KNOWN, None
+    data = tree.get(spec.dockerfile)
+    if data is None:
+        notes.unknown(f"service {draft.name}: {spec.dockerfile} is not in the render")
+        build = Build(spec.context, spec.directory, spec.dockerfile, False, (), None, ())
+        return build, _NOTHING_KNOWN, None
+    text = data.decode("utf-8", "replace")
+    built = built_image(text, spec.args, devices)
+    if built.problem is not None:
+        notes.unknown(f"service {draft.name}: {spec.dockerfile}: {built.problem}")
+    for arg in uninjected_args(text, spec.args):
+        notes.warn(uninjected_message(arg), spec.dockerfile, arg.line)
+    build = Build(
+        spec.context,
+        spec.directory,
+        spec.dockerfile,
+        True,
+        built.args,
+        built.stage,
+        built.base_images,
+    )
+    return build, built.environment, built.command
+
+
+def _command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
+    entrypoint = None if image is None else image.entrypoint
+    cmd = compose if compose is not None else (None if image is None else image.cmd)
+    source: CommandSource = "compose" if compose is not None else "image"
+    if cmd is None:
+        source = "unknown"
+    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
+    return Command(argv, entrypoint, cmd, source)
+
+
+def _entitlements(draft: ServiceDraft) -> tuple[Entitlement, ...]:
+    out = []
+    if draft.network_mode == "host":
+        out.append(Entitlement("network", mode="host"))
+    elif draft.ports:
+        out.append(Entitlement("network", ports=tuple(draft.ports)))
+    for volume in draft.volumes:
+        if volume.mounted:
+            out.append(Entitlement("persist", name=volume.source, path=volume.target))
+    return tuple(out)
+
+
+def _dropped(
+    entries: Sequence[tuple[str, str | None]], env: Environment
+) -> tuple[DroppedVariable, ...]:
+    out = []
+    for name, value in entries:
+        if not env.known or name in env.unknown:
+            out.append(DroppedVariable(name, value, None, "unknown"))
+        elif name in env.by_device:
+            out.append(DroppedVariable(name, value, None, "varies"))
+        elif name in env.values:
+            image = env.values[name]
+            out.append(DroppedVariable(name, value, image, "same" if image == value else "differs"))
+        else:
+            out.append(DroppedVariable(name, value, None, "absent"))
+    return tuple(out)
+
+
+def _environment_message(dropped: Sequence[DroppedVariable]) -> str:
+    parts = []
+    same = [d.name for d in dropped if d.outcome == "same"]
+    if same:
+        parts.append(f"its image sets {', '.join(same)} to the same value")
+    for d in dropped:
+        if d.outcome == "differs":
+            parts.append(f'its image has {d.name}="{d.image}", not "{d.compose}"')
+    absent = [d.name for d in dropped if d.outcome == "absent"]
+    if absent:
+        parts.append(f"its Dockerfile does not set {', '.join(absent)}")
+    varies = [d.name for d in dropped if d.outcome == "varies"]
+    if varies:
+        parts.append(f"{', '.join(varies)} vary by device")
+    unknown = [d.name for d in dropped if d.outcome == "unknown"]
+    if unknown:
+        parts.append(f"nothing is known of {', '.join(unknown)} in its image")
+    detail = f": {'; '.join(parts)}" if parts else ""
+    return (
+        f"not sent to the device (a TODO in the Wendy CLI at {REVISION}): the container "
+        f"gets only its image's ENV{detail}"
+    )

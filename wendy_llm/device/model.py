@@ -1,0 +1,183 @@
+"""The device view: what ``wendy run`` deploys on a WendyOS device, as frozen data.
+
+A :class:`DeviceView` is computed for a render and a set of device profiles
+(:mod:`wendy_llm.device.profiles`).  Field names are stable: rules select
+services by them (image, base image, port, mount target, env key, build
+context) and ``plan --json`` prints them (``dataclasses.asdict`` order).
+What varies between the profiles considered is given per profile
+(``by_device``: profile name -> value, None where it is absent); what is
+the same on every one is given plainly.  What cannot be known (the ``ENV``
+of an external base image, the ``ENTRYPOINT`` it ships) is None or listed as
+unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from wendy_llm.wendycli.compose import RestartPolicy, VolumeKind
+
+Severity = Literal["error", "warning"]
+CommandSource = Literal["compose", "image", "unknown"]
+
+
+@dataclass(frozen=True)
+class DeviceFinding:
+    """What makes ``wendy run`` fail (error) or what the device silently drops (warning)."""
+
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """Something the render says that never reaches the device, and why."""
+
+    what: str  # a key path (``services.vllm.healthcheck``) or a file (``wendy.json``)
+    reason: str
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class BuildArg:
+    """One build arg a built service gets (after the Wendy ones, its own win)."""
+
+    name: str
+    value: str | None  # the same on every device considered; None when it varies
+    by_device: Mapping[str, str | None]  # when it varies: profile -> value (None: not passed)
+    source: Literal["wendy", "compose"]  # compose: the service's own build.args
+    assumed: bool  # a profile's value: the spec names the Wendy args, not their values
+
+
+@dataclass(frozen=True)
+class Build:
+    """How a service's image is built on the device."""
+
+    context: str  # as written in compose
+    directory: str  # the context as a path in the render (``.`` for its root)
+    dockerfile: str  # the Dockerfile's path in the render
+    found: bool  # the render holds that Dockerfile (else nothing below is known)
+    args: tuple[BuildArg, ...]
+    stage: str | None  # the stage built: its AS name, else its index (``target`` is not read)
+    base_images: tuple[str, ...]  # the external images the built stage ends on, per device
+
+
+@dataclass(frozen=True)
+class Command:
+    """The process the container starts."""
+
+    argv: tuple[str, ...] | None  # ENTRYPOINT + CMD; None when part of it is unknown
+    entrypoint: tuple[str, ...] | None  # the image's (): none; None: an unseen base image's
+    cmd: tuple[str, ...] | None  # compose ``command`` if given, else the image's CMD
+    source: CommandSource  # where ``cmd`` comes from
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The environment the container gets: its image's ``ENV``, nothing from compose."""
+
+    known: bool  # False for an ``image:`` service: nothing of its ENV is known here
+    values: Mapping[str, str]  # set to exactly this on every device considered
+    by_device: Mapping[str, Mapping[str, str | None]]  # name -> profile -> value (None: unset)
+    unknown: tuple[str, ...]  # set, to a value that depends on something unseen
+    inherits_from: tuple[str, ...]  # external base images whose own (unseen) ENV it also gets
+
+
+@dataclass(frozen=True)
+class DroppedVariable:
+    """A compose ``environment`` entry, which is not sent, against the image's ``ENV``."""
+
+    name: str
+    compose: str | None  # None: no value written (``KEY`` or ``KEY:``)
+    image: str | None  # the image's value where known and the same on every device
+    outcome: Literal["same", "differs", "absent", "unknown", "varies"]
+
+
+@dataclass(frozen=True)
+class Port:
+    """A port mapping the device publishes (a network entitlement)."""
+
+    host: int
+    container: int
+    entry: str  # as written
+
+
+@dataclass(frozen=True)
+class Volume:
+    """A short-syntax volume entry and what the device does with it."""
+
+    entry: str
+    source: str | None
+    target: str
+    mode: str | None
+    kind: VolumeKind
+    mounted: bool  # only named volumes are (as persist entitlements)
+
+
+@dataclass(frozen=True)
+class Entitlement:
+    """An entitlement the device grants, in ``wendy.json``'s shape."""
+
+    type: str
+    mode: str | None = None  # network: ``host``
+    ports: tuple[Port, ...] = ()  # network: the published ports
+    name: str | None = None  # persist: the volume
+    path: str | None = None  # persist: where it is mounted
+
+
+@dataclass(frozen=True)
+class Restart:
+    """The restart policy; a restart flag given to ``wendy run`` wins over it."""
+
+    written: str | None  # compose ``restart`` as written (None: absent)
+    policy: RestartPolicy
+
+
+@dataclass(frozen=True)
+class Service:
+    """One container the device runs (an app), in creation order."""
+
+    name: str
+    app: str  # ``<project>-<service>``
+    image: str | None  # what the device runs: the built image, else the qualified ``image``
+    image_written: str | None  # compose ``image`` as written
+    build: Build | None
+    command: Command
+    restart: Restart
+    depends_on: tuple[str, ...]
+    ports: tuple[Port, ...]
+    dropped_ports: tuple[str, ...]  # entries that do not parse to two positive numbers
+    volumes: tuple[Volume, ...]
+    network_mode: str | None
+    entitlements: tuple[Entitlement, ...]
+    environment: Environment
+    dropped_environment: tuple[DroppedVariable, ...]
+    ignored_keys: tuple[str, ...]
+    line: int | None = None  # where the service is defined
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """What ``wendy run`` deploys for one render, at one CLI revision."""
+
+    revision: str  # the Wendy CLI revision the facts describe
+    path: str  # compose, docker, swift, xcode, python, none
+    path_file: str | None  # the file that decided the path
+    project: str  # the project directory's name (apps are named after it)
+    devices: tuple[str, ...]  # the profiles considered
+    services: tuple[Service, ...]  # in creation order
+    ignored: tuple[Ignored, ...]
+    findings: tuple[DeviceFinding, ...]
+    not_modelled: tuple[str, ...] = field(default=())  # what the spec does not say
+
+    @property
+    def errors(self) -> tuple[DeviceFinding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    def service(self, name: str) -> Service | None:
+        return next((s for s in self.services if s.name == name), None)

@@ -1,0 +1,91 @@
+"""The paths other than compose: what the spec says of them, and what it does not.
+
+On the docker path (a root ``Dockerfile``, no compose file) the CLI builds
+that Dockerfile and loads ``wendy.json`` (validated by the ``wendy-json``
+check); the app gets ``wendy.json``'s entitlements.  The spec does not say
+how the app and its image are named, which build args it gets, its restart
+policy, or what becomes of ``wendy.json``'s ``services``: those are listed
+as not modelled, and the image is built with no build args.  Of the swift,
+xcode and python paths the spec says only that ``wendy.json`` is loaded, and
+of a render with none of their markers (a Wendy Lite app, a ``wendy.json``
+with services only) nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from wendy_llm.device.images import built_image
+from wendy_llm.device.model import Build, Command, Environment, Restart, Service
+from wendy_llm.device.notes import Document, Notes
+from wendy_llm.device.profiles import DeviceProfile
+from wendy_llm.device.wendy_json import app_entitlements, service_names
+from wendy_llm.wendycli.compose import project_name
+from wendy_llm.wendycli.project import ProjectPath
+
+WENDY_JSON = "wendy.json"
+# The docker path's build args are not in the spec: the image is modelled without any.
+_NO_ARGS = DeviceProfile("none", "no build args (not modelled)", {})
+
+
+def other_services(
+    path: ProjectPath,
+    tree: Mapping[str, bytes],
+    wendy: Document | None,
+    project: str,
+    notes: Notes,
+) -> tuple[Service, ...]:
+    """The apps of a project that is not on the compose path (at most one: the docker path's)."""
+    if path.kind == "none":
+        # Not a warning: a Wendy Lite app (Cargo.toml) or a wendy.json with
+        # services only is ordinary; the spec just does not say how it runs.
+        names = service_names(wendy.data if wendy is not None and wendy.ok else None)
+        held = f" ({WENDY_JSON} services: {', '.join(names)})" if names else ""
+        notes.unknown(
+            "no compose file, Dockerfile, Package.swift, *.xcodeproj or Python project at the "
+            f"top of the render{held}: the spec does not say what wendy run does with it"
+        )
+        return ()
+    if WENDY_JSON not in tree:
+        notes.unknown(f"the {path.kind} path loads {WENDY_JSON}, and the render has none")
+    wendy_data = wendy.data if wendy is not None and wendy.ok else None
+    if path.kind != "docker":
+        notes.unknown(
+            f"the {path.kind} path: the spec says only that it loads and validates {WENDY_JSON}"
+        )
+        return ()
+    for what in ("app and image names", "build args", "restart policy"):
+        notes.unknown(f"the docker path's {what}")
+    names = service_names(wendy_data)
+    if names:
+        notes.unknown(f"what the docker path does with {WENDY_JSON} services ({', '.join(names)})")
+    text = tree["Dockerfile"].decode("utf-8", "replace")
+    built = built_image(text, {}, (_NO_ARGS,))
+    if built.problem is not None:
+        notes.unknown(f"Dockerfile: {built.problem}")
+    image_command = built.command
+    entrypoint = None if image_command is None else image_command.entrypoint
+    cmd = None if image_command is None else image_command.cmd
+    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
+    name = project_name(project)
+    environment: Environment = built.environment
+    return (
+        Service(
+            name=name,
+            app=name,
+            image=None,
+            image_written=None,
+            build=Build(".", ".", "Dockerfile", True, built.args, built.stage, built.base_images),
+            command=Command(argv, entrypoint, cmd, "unknown" if cmd is None else "image"),
+            restart=Restart(None, "device-default"),
+            depends_on=(),
+            ports=(),
+            dropped_ports=(),
+            volumes=(),
+            network_mode=None,
+            entitlements=app_entitlements(wendy_data),
+            environment=environment,
+            dropped_environment=(),
+            ignored_keys=(),
+        ),
+    )

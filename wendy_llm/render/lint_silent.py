@@ -1,0 +1,126 @@
+"""Lints for what ``wendy init`` accepts without a word, though the author may not mean it.
+
+``unknown-question-type``
+    A picker question whose ``type`` is not ``radio``, ``checkbox`` or
+    ``input`` (``text``, or none): the CLI collects it as an input (free
+    text, its default if given), and so does this library.
+``unnamed``
+    A ``template.json`` variable without ``name`` or a picker question
+    without ``id``: Go decodes the missing key as ``""``, so the value is
+    stored under the empty name, where no template can read it.
+``binary-content``
+    A file wendy init renders (by its extension or name, e.g. a ``.json``
+    calibration blob) holding NUL bytes or invalid UTF-8: it goes through
+    the template engine anyway, unchanged only while it holds no ``{{``;
+    a manifest with invalid UTF-8 is read with U+FFFD in its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wendy_llm.errors import quoted
+from wendy_llm.render.lintwarning import LintWarning, line_of
+from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, QUESTION_TYPES
+
+if TYPE_CHECKING:
+    from wendy_llm.render.template import Template
+
+
+@dataclass(frozen=True)
+class BinaryContent:
+    """Why a file is not text, and where that first shows (byte offset, 1-based line)."""
+
+    reason: str
+    offset: int
+    line: int
+
+
+def binary_content(data: bytes) -> BinaryContent | None:
+    """The first NUL byte or invalid UTF-8 sequence in ``data`` (None: it is text)."""
+    nul = data.find(b"\0")
+    try:
+        data.decode("utf-8")
+        invalid = -1
+    except UnicodeDecodeError as exc:
+        invalid = exc.start
+    found = [(at, why) for at, why in ((nul, "a NUL byte"), (invalid, "invalid UTF-8")) if at >= 0]
+    if not found:
+        return None
+    offset, reason = min(found)
+    return BinaryContent(reason, offset, line_of(data, offset))
+
+
+def silent_lints(template: Template) -> Iterable[LintWarning]:
+    """Every warning of this module for ``template``."""
+    yield from _unnamed(template)
+    yield from _question_types(template)
+    yield from _binary(template)
+
+
+def _unnamed(template: Template) -> Iterable[LintWarning]:
+    manifest = template.manifest
+    for variable in manifest.variables:
+        if not variable.name:
+            yield LintWarning(
+                MANIFEST_FILE,
+                manifest.line_of(variable.json_path),
+                "unnamed",
+                f"variables[{variable.index}] has no name: wendy init stores its value under "
+                "the empty name, which no template can read",
+            )
+    picker = template.picker
+    for question in () if picker is None else picker.questions:
+        if not question.id:
+            yield LintWarning(
+                PICKER_FILE,
+                picker.line_of(question.json_path) if picker is not None else None,
+                "unnamed",
+                "a question has no id: wendy init stores its answer under the empty name, "
+                "which no template can read",
+            )
+
+
+def _question_types(template: Template) -> Iterable[LintWarning]:
+    picker = template.picker
+    if picker is None:
+        return
+    for question in picker.questions:
+        if question.known_type:
+            continue
+        what = f"type {quoted(question.type)}" if question.type else "no type"
+        default = f"its default {quoted(question.default)}" if question.default else '""'
+        yield LintWarning(
+            PICKER_FILE,
+            picker.line_of((*question.json_path, "type")) or picker.line_of(question.json_path),
+            "unknown-question-type",
+            f"question {question.id} has {what}, which wendy init does not list "
+            f"({', '.join(QUESTION_TYPES)}): it is collected as an input (free text; "
+            f"unanswered: {default})",
+        )
+
+
+def _binary(template: Template) -> Iterable[LintWarning]:
+    rendered = [(s.path, s.data) for s in template.sources if s.rendered]
+    manifests = [
+        (p, template.files[p]) for p in (MANIFEST_FILE, PICKER_FILE) if p in template.files
+    ]
+    for path, data in rendered + manifests:
+        found = binary_content(data)
+        if found is None:
+            continue
+        if path in (MANIFEST_FILE, PICKER_FILE):
+            effect = "wendy init reads it with U+FFFD in place of the bad bytes"
+        else:
+            effect = (
+                "wendy init still renders it as a Go template because of its name, so it "
+                "stays intact only while it holds no '{{'; is it meant to be a template?"
+            )
+        yield LintWarning(
+            path,
+            found.line,
+            "binary-content",
+            f"{found.reason} at byte {found.offset}: {effect}",
+        )

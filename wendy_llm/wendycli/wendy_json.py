@@ -1,0 +1,309 @@
+"""``wendy.json`` as the Wendy CLI reads it: its Go struct, its validation errors and warnings.
+
+The CLI decodes the file with ``encoding/json`` into :data:`APP_CONFIG`
+(unknown keys ignored, keys matched case-insensitively, a value of the
+wrong type a decode error: :mod:`wendy_llm.render.gojson`), then validates
+it (spec: wendy-run.md section 2).  :func:`judge` returns both, each
+:class:`Problem` with the JSON path it concerns; a file with decode errors
+is not validated (the CLI stops at the first decode error).
+
+Assumptions where the spec gives no type or leaves a rule open (each the
+lenient reading, so a valid file is never refused):
+
+- entitlement ``ports``, ``pins`` and ``allowlist`` are decoded as
+  ``interface{}`` (any JSON value); ``port`` (mcp) is an ``int``;
+- ``readiness`` present (not null) needs ``tcpSocket.port`` in 1..65535
+  (absent is port 0); ``timeoutSeconds`` 0 means the default (30);
+- ``files[].to`` may be empty; when given it follows ``path``'s rules;
+- a service ``context`` escapes when, cleaned, it is ``..`` or starts
+  with ``../`` (``a/../b`` stays inside); paths are absolute when they
+  start with ``/``;
+- the platform-specific ``hooks.postStart.cli`` is one whose first word
+  is ``open``, ``xdg-open`` or ``start``;
+- entitlement keys are compared with the allowed set as written (a key
+  differing only in case is decoded, but still warned about).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from wendy_llm.errors import quoted
+from wendy_llm.render.gojson import (
+    ANY,
+    BOOL,
+    INT,
+    STRING,
+    Decoded,
+    Map,
+    Pointer,
+    Slice,
+    decode,
+    struct,
+)
+from wendy_llm.render.jsonpos import JsonPath, format_json_path
+
+FILE: Final = "wendy.json"
+
+
+ENTITLEMENT: Final = struct(
+    "Entitlement",
+    type=STRING,
+    mode=STRING,
+    ports=ANY,
+    allowlist=ANY,
+    name=STRING,
+    path=STRING,
+    device=STRING,
+    pins=ANY,
+    port=INT,
+)
+SERVICE: Final = struct(
+    "ServiceConfig", context=STRING, entitlements=Slice(ENTITLEMENT), dependsOn=Slice(STRING)
+)
+
+APP_CONFIG: Final = struct(
+    "AppConfig",
+    appId=STRING,
+    version=STRING,
+    platform=STRING,
+    language=STRING,
+    xcode=Pointer(struct("XcodeConfig", scheme=STRING)),
+    run=Pointer(struct("RunConfig", args=Slice(STRING))),
+    entitlements=Slice(ENTITLEMENT),
+    readiness=Pointer(
+        struct(
+            "Readiness",
+            tcpSocket=Pointer(struct("TCPSocket", port=INT)),
+            timeoutSeconds=INT,
+        )
+    ),
+    hooks=Pointer(
+        struct(
+            "Hooks",
+            postStart=Pointer(struct("PostStart", openURL=STRING, cli=STRING, agent=STRING)),
+        )
+    ),
+    python=Pointer(struct("PythonConfig", sourceRoot=STRING)),
+    debug=BOOL,
+    files=Slice(struct("FileMapping", path=STRING, to=STRING)),
+    services=Map(Pointer(SERVICE)),
+)
+
+#: Every entitlement type the CLI knows, and the keys each may carry.
+ENTITLEMENT_KEYS: Final[Mapping[str, frozenset[str]]] = {
+    "network": frozenset({"type", "mode", "ports"}),
+    "bluetooth": frozenset({"type", "mode"}),
+    "video": frozenset({"type", "mode", "allowlist"}),
+    "camera": frozenset({"type", "mode", "allowlist"}),
+    "gpu": frozenset({"type"}),
+    "persist": frozenset({"type", "name", "path"}),
+    "audio": frozenset({"type"}),
+    "usb": frozenset({"type"}),
+    "i2c": frozenset({"type", "device"}),
+    "gpio": frozenset({"type", "pins"}),
+    "spi": frozenset({"type"}),
+    "input": frozenset({"type"}),
+    "mcp": frozenset({"type", "port"}),
+}
+NETWORK_MODES: Final = ("", "host", "none")
+DEPRECATED_ENTITLEMENTS: Final = {"video": "camera"}
+PLATFORM_OPENERS: Final = ("open", "xdg-open", "start")
+_I2C_DEVICE: Final = re.compile(r"i2c-[0-9]+")
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A decode or validation error (the CLI refuses the app) or a warning it prints."""
+
+    severity: Severity
+    path: JsonPath
+    message: str
+
+    def __str__(self) -> str:
+        where = format_json_path(self.path)
+        return f"{where}: {self.message}" if where else self.message
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What the CLI makes of a ``wendy.json``: the decode, and its problems."""
+
+    decoded: Decoded
+    problems: tuple[Problem, ...]
+
+
+def judge(text: str | bytes) -> Judged:
+    """Decode and validate ``wendy.json`` text (raises GoJsonSyntaxError on bad JSON)."""
+    decoded = decode(APP_CONFIG, text)
+    if decoded.errors:
+        problems = [Problem("error", e.path, e.message) for e in decoded.errors]
+        return Judged(decoded, tuple(problems))
+    return Judged(decoded, tuple(validate(decoded)))
+
+
+def validate(decoded: Decoded) -> list[Problem]:
+    """The CLI's validation of a decoded ``wendy.json`` (no decode errors)."""
+    config = decoded.value
+    assert isinstance(config, Mapping)
+    out: list[Problem] = []
+    if not config["appId"]:
+        out.append(Problem("error", ("appId",), "appId is required"))
+    out += _entitlements(decoded, config["entitlements"], ("entitlements",))
+    out += _readiness(config["readiness"])
+    out += _hooks(config["hooks"])
+    for index, mapping in enumerate(config["files"] or ()):
+        out += _file_mapping(mapping, ("files", index))
+    out += _services(decoded, config["services"])
+    return out
+
+
+def _entitlements(decoded: Decoded, items: object, path: JsonPath) -> list[Problem]:
+    out: list[Problem] = []
+    mcp = 0
+    for index, item in enumerate(items if isinstance(items, Sequence) else ()):
+        at = (*path, index)
+        assert isinstance(item, Mapping)
+        kind = item["type"]
+        if not kind:
+            out.append(Problem("error", at, "entitlement type is required"))
+            continue
+        allowed = ENTITLEMENT_KEYS.get(kind)
+        if allowed is None:
+            known = ", ".join(ENTITLEMENT_KEYS)
+            message = f"unknown entitlement type {quoted(kind)} (known: {known})"
+            out.append(Problem("error", (*at, "type"), message))
+            continue
+        if kind in DEPRECATED_ENTITLEMENTS:
+            instead = quoted(DEPRECATED_ENTITLEMENTS[kind])
+            message = f"entitlement {quoted(kind)} is deprecated: use {instead}"
+            out.append(Problem("warning", (*at, "type"), message))
+        for key in decoded.keys.get(at, ()):
+            if key not in allowed:
+                message = (
+                    f"{quoted(key)} is not a key of a {kind} entitlement "
+                    f"(it takes {', '.join(sorted(allowed))})"
+                )
+                out.append(Problem("warning", (*at, key), message))
+        mcp += kind == "mcp"
+        if kind == "mcp" and mcp == 2:
+            out.append(Problem("error", at, "only one mcp entitlement is allowed in a list"))
+        out += _entitlement_rules(kind, item, at)
+    return out
+
+
+def _entitlement_rules(kind: str, item: Mapping[str, object], at: JsonPath) -> list[Problem]:
+    if kind == "network" and item["mode"] not in NETWORK_MODES:
+        message = f'network mode {quoted(str(item["mode"]))} is not valid (empty, "host" or "none")'
+        return [Problem("error", (*at, "mode"), message)]
+    if kind == "persist":
+        out = [
+            Problem("error", at, f"a persist entitlement needs a {key}")
+            for key in ("name", "path")
+            if not item[key]
+        ]
+        path = str(item["path"])
+        if path and not path.startswith("/"):
+            message = f"persist path {quoted(path)} must be absolute"
+            out.append(Problem("error", (*at, "path"), message))
+        elif ".." in path.split("/"):
+            message = f'persist path {quoted(path)} must not contain a ".." component'
+            out.append(Problem("error", (*at, "path"), message))
+        return out
+    if kind == "i2c":
+        device = str(item["device"])
+        if not device:
+            return [Problem("error", at, "an i2c entitlement needs a device")]
+        if not _I2C_DEVICE.fullmatch(device):
+            message = f"i2c device {quoted(device)} must be i2c-<number>"
+            return [Problem("error", (*at, "device"), message)]
+    port = item["port"]
+    if kind == "mcp" and isinstance(port, int) and not 1 <= port <= 65535:
+        return [Problem("error", (*at, "port"), f"mcp port {item['port']} is outside 1..65535")]
+    return []
+
+
+def _readiness(readiness: object) -> list[Problem]:
+    if not isinstance(readiness, Mapping):
+        return []
+    out: list[Problem] = []
+    socket = readiness["tcpSocket"]
+    port = socket["port"] if isinstance(socket, Mapping) else 0
+    if isinstance(port, int) and not 1 <= port <= 65535:
+        path = ("readiness", "tcpSocket", "port") if socket is not None else ("readiness",)
+        message = f"readiness tcpSocket port {port} is outside 1..65535"
+        out.append(Problem("error", path, message))
+    timeout = readiness["timeoutSeconds"]
+    if isinstance(timeout, int) and timeout < 0:
+        message = f"readiness timeoutSeconds {timeout} must not be negative"
+        out.append(Problem("error", ("readiness", "timeoutSeconds"), message))
+    return out
+
+
+def _hooks(hooks: object) -> list[Problem]:
+    post_start = hooks["postStart"] if isinstance(hooks, Mapping) else None
+    if not isinstance(post_start, Mapping):
+        return []
+    words = str(post_start["cli"]).split()
+    if words and words[0] in PLATFORM_OPENERS:
+        message = (
+            f"{quoted(words[0])} opens a URL on one platform only: "
+            "hooks.postStart.openURL is the portable field"
+        )
+        return [Problem("warning", ("hooks", "postStart", "cli"), message)]
+    return []
+
+
+def _relative_path_problems(value: str, path: JsonPath, what: str) -> list[Problem]:
+    if value.startswith("/"):
+        return [Problem("error", path, f"{what} {quoted(value)} must be relative")]
+    if ".." in value.split("/"):
+        return [Problem("error", path, f'{what} {quoted(value)} must not contain a ".." component')]
+    return []
+
+
+def _file_mapping(mapping: object, at: JsonPath) -> list[Problem]:
+    assert isinstance(mapping, Mapping)
+    if not mapping["path"]:
+        return [Problem("error", at, "a files entry needs a path")]
+    out = _relative_path_problems(str(mapping["path"]), (*at, "path"), "files path")
+    if mapping["to"]:
+        out += _relative_path_problems(str(mapping["to"]), (*at, "to"), "files to")
+    return out
+
+
+def _services(decoded: Decoded, services: object) -> list[Problem]:
+    if not isinstance(services, Mapping):
+        return []
+    out: list[Problem] = []
+    names = sorted(services)
+    for name, service in services.items():
+        at: JsonPath = ("services", name)
+        if service is None:
+            out.append(Problem("error", at, f"service {quoted(name)} is null"))
+            continue
+        context = str(service["context"])
+        cleaned = posixpath.normpath(context) if context else ""
+        if not context:
+            out.append(Problem("error", at, f"service {quoted(name)} needs a context"))
+        elif context.startswith("/"):
+            message = f"context {quoted(context)} must be relative"
+            out.append(Problem("error", (*at, "context"), message))
+        elif cleaned == ".." or cleaned.startswith("../"):
+            message = f'context {quoted(context)} escapes the project with ".."'
+            out.append(Problem("error", (*at, "context"), message))
+        out += _entitlements(decoded, service["entitlements"], (*at, "entitlements"))
+        for index, dependency in enumerate(service["dependsOn"] or ()):
+            if dependency not in services:
+                message = (
+                    f"service {quoted(name)} depends on {quoted(dependency)}, "
+                    f"which is not a service (services: {', '.join(names)})"
+                )
+                out.append(Problem("error", (*at, "dependsOn", index), message))
+    return out
