@@ -33,7 +33,9 @@ def test_the_dflash_plan_reads_like_a_deployment_plan(capsys: pytest.CaptureFixt
     assert '   restart  unless-stopped (compose restart: "unless-stopped")' in out
     assert "   entitle  network ports=8000:8000" in out
     assert "            VLLM_API_KEY=wendy-local-dflash" in out
-    assert "OPENAI_API_BASE_URL=http://vllm:8000/v1: the image's Dockerfile does not set it" in out
+    # Open WebUI's image carries the pick's wiring to vLLM, as compose does.
+    assert "            OPENAI_API_BASE_URL=http://vllm:8000/v1\n" in out
+    assert "OPENAI_API_BASE_URL=http://vllm:8000/v1: the image sets the same" in out
     # Then what is ignored, then the verdict.
     ignored = out.index("Ignored on the device:")
     assert out.index("docker-compose.yml:20: services.vllm.healthcheck") > ignored
