@@ -39,7 +39,7 @@ def test_the_dflash_plan_reads_like_a_deployment_plan(capsys: pytest.CaptureFixt
     # Then what is ignored, then the verdict.
     ignored = out.index("Ignored on the device:")
     assert out.index("docker-compose.yml:20: services.vllm.healthcheck") > ignored
-    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 6 warning")
+    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 5 warning")
     assert "\x1b[" not in out
 
 
@@ -83,7 +83,7 @@ def test_exit_1_when_wendy_run_would_fail(
     code, out, _ = plan(capsys, str(templates / "py" / "mini"))
     assert code == 1
     assert "error docker-compose.yml:" in out and "long syntax" in out
-    assert out.rstrip().splitlines()[-1].startswith("wendy run fails: 1 error(s)")
+    assert out.rstrip().splitlines()[-1].startswith("wrong on a device: 1 error(s)")
     code, out, _ = plan(capsys, str(templates / "py" / "mini"), "--json")
     assert code == 1 and json.loads(out)["ok"] is False
 

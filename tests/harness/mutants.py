@@ -237,6 +237,28 @@ MUTANTS: Final[tuple[Mutant, ...]] = (
     ),
     # --- issue 14 item 7: the template true on a device -------------------------
     Mutant(
+        "ollama-image-pulls-the-default",
+        "the Ollama image pulls gemma4:e2b whatever was picked (only compose has the pick)",
+        (
+            Edit(
+                "ollama/Dockerfile",
+                "{{else}}{{.OLLAMA_MODEL}}{{end}}",
+                "{{else}}gemma4:e2b{{end}}",
+            ),
+        ),
+    ),
+    Mutant(
+        "dflash-webui-image-points-at-ollama",
+        "Open WebUI's image keeps the Ollama wiring in the DFlash pick (only compose says vLLM)",
+        (
+            Edit(
+                "open-webui/Dockerfile",
+                f'{{{{- if eq .OLLAMA_MODEL "{_SENTINEL}"}}}}',
+                '{{- if eq .OLLAMA_MODEL "no-such-pick"}}',
+            ),
+        ),
+    ),
+    Mutant(
         "webui-rewrites-only-with-hostname",
         "Open WebUI rewrites backend URLs only if WENDY_HOSTNAME is set (a device may not set it)",
         (Edit(_WEBUI_SH, '    if resolves "$service"; then', "    if true; then"),),
