@@ -17,7 +17,9 @@ Compose runs once per distinct input: the cache key is the compose file's
 path and bytes plus every path it references (build contexts, ``.env``,
 ``env_file``) and whether or how that path exists in the render.  Picks
 that render the same compose file share one run; the others run in
-parallel.
+parallel.  Given a :class:`~wendy_llm.validate.toolcache.ResultCache`,
+results are also kept on disk between runs, keyed by that input, the
+``docker-compose`` binary and this module's code.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
 
 CHECK = "compose"
@@ -82,13 +85,19 @@ class ComposeValidator:
     """
 
     def __init__(
-        self, *, binary: Path | None = None, workers: int = 3, timeout: float = 60.0
+        self,
+        *,
+        binary: Path | None = None,
+        workers: int = 3,
+        timeout: float = 60.0,
+        results: ResultCache | None = None,
     ) -> None:
         self._binary = binary
         self._workers = max(1, workers)
         self._timeout = timeout
         self._cache: dict[str, list[Finding]] = {}
         self._lock = threading.Lock()
+        self._results = results
         self.runs = 0  # how many times Compose actually ran (for tests and bench)
 
     def validate(
@@ -122,6 +131,12 @@ class ComposeValidator:
                     cached = job.key in self._cache
                 if not cached and job.key not in pending:
                     pending[job.key] = job
+        if pending and self._results is not None:
+            answered, pending = self._results.answer(
+                CHECK, pending, lambda _, job: self._disk_key(job), _decode
+            )
+            with self._lock:
+                self._cache.update(answered)
         if pending:
             self._run_pending(list(pending.values()), trees, write)
         for job in jobs:
@@ -153,12 +168,40 @@ class ComposeValidator:
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
+                if self._results is not None:
+                    self._results.put(CHECK, self._disk_key(job), _encode(found))
 
             if len(jobs) == 1:
                 run(jobs[0])
             else:
                 with ThreadPoolExecutor(max_workers=self._workers) as pool:
                     list(pool.map(run, jobs))
+
+    def _disk_key(self, job: _Job) -> str:
+        binary = self._binary or find_tool("docker-compose")
+        return content_hash(
+            job.key.encode(), tool_identity(binary).encode(), code_version(__file__).encode()
+        )
+
+
+def _encode(findings: Sequence[Finding]) -> list[dict[str, object]]:
+    return [{"severity": f.severity, "message": f.message, "line": f.line} for f in findings]
+
+
+def _decode(value: object) -> list[Finding]:
+    """Stored findings back; raises ``TypeError``/``ValueError`` on a wrong shape."""
+    if not isinstance(value, list):
+        raise TypeError("not a list of findings")
+    out: list[Finding] = []
+    for item in value:
+        severity, message, line = item["severity"], item["message"], item["line"]
+        if not isinstance(message, str) or not (line is None or type(line) is int):
+            raise TypeError("not a finding")
+        if severity not in ("error", "warning"):
+            raise ValueError(f"unknown severity {severity!r}")
+        make = error if severity == "error" else warning
+        out.append(make(CHECK, message, None, line))
+    return out
 
 
 def _isolated_env(home: Path) -> dict[str, str]:

@@ -41,8 +41,8 @@ import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError, quoted
-from wendy_llm.render.gostd import go_format_value
 from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
 from wendy_llm.validate.documents import Yaml12Loader

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
-from wendy_llm.render.gostd import go_format_value
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.validate.docpath import DocPath, Match, resolve
 from wendy_llm.validate.documents import Documents, Parsed, parse_json, parse_yaml
 from wendy_llm.validate.findings import Finding, error
