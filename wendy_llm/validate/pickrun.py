@@ -28,6 +28,7 @@ from wendy_llm.validate.device import validate_device
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.leftovers import unrendered_actions
 from wendy_llm.validate.picker import check_sentinel_renders
 from wendy_llm.validate.rules import Rules
 from wendy_llm.validate.topology import check_topology, rule_documents
@@ -115,7 +116,7 @@ def render_pick(pick_run: PickRun) -> None:
         pick_run.findings["render"] = [error("render", str(exc))]
         return
     pick_run.docs = parse_documents(pick_run.tree)
-    pick_run.findings["render"] = []
+    pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
 
 
 def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
