@@ -77,15 +77,7 @@ def realistic_repository(root: Path) -> dict[str, dict[str, str]]:
 
 REPOSITORIES = [
     pytest.param(small_repository, id="small"),
-    pytest.param(
-        realistic_repository,
-        id="realistic",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="issue 13 item 5: python/sensor-hub's CMD argument (redis.conf) is taken "
-            "for a script without an execute bit",
-        ),
-    ),
+    pytest.param(realistic_repository, id="realistic"),
 ]
 
 

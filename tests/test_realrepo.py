@@ -3,9 +3,8 @@
 Run as a new user would: ``golden --update`` then ``check`` at the root
 with no arguments, on the repository ``tests/_realrepo`` builds (its
 validity is ``test_realrepo_fixture.py``), then with each real defect of
-``_realrepo.defects``.  What still fails is marked ``xfail(strict=True)``
-with the reason (:data:`ISSUE_13`): whoever implements it flips the test.  What
-today's wendy-llm says about the repository is ``docs/realrepo-census.md``.
+``_realrepo.defects``.  What wendy-llm said about the repository
+before issue 13, and after, is ``docs/realrepo-census.md``.
 """
 
 from __future__ import annotations
@@ -22,24 +21,6 @@ from _cli_helpers import Run, cli_env, run_module
 from _realrepo import DEFECTS, SETTINGS_FILE, Defect, RepoFixture, build_repository
 from _realrepo import spec as shapes
 from _realrepo.builder import write_settings
-
-#: What still fails, and why: python/sensor-hub's store/Dockerfile runs
-#: ``CMD ["redis-server", "/usr/local/etc/redis/redis.conf"]``, and the
-#: dockerfile check takes the config file argument for a script without an
-#: execute bit (issue 13 item 5; docs/realrepo-census.md), so its 8 picks
-#: fail on a valid repository.
-ISSUE_13 = pytest.mark.xfail(
-    strict=True, reason="issue 13 item 5: a CMD's argument taken for a script (redis.conf)"
-)
-#: The defects that pass while python/sensor-hub still fails (item 5): only
-#: the one injected into python/sensor-hub itself, since "only its template
-#: fails" holds for it; every other defect is caught but shares the run with
-#: that false failure.
-CAUGHT = {"depends-on-unknown-service"}
-
-
-def defect_marks(name: str) -> tuple[pytest.MarkDecorator, ...]:
-    return () if name in CAUGHT else (ISSUE_13,)
 
 
 @dataclass
@@ -97,7 +78,6 @@ def results_of(report: Mapping[str, Any], template_id: str) -> list[dict[str, An
     return [r for r in report["results"] if r["template"] == template_id]
 
 
-@ISSUE_13
 def test_golden_update_then_check_at_the_root_passes(root_run: RootRun) -> None:
     report = root_run.report()
     root = root_run.fixture.root
@@ -145,7 +125,7 @@ def copy_of(run: RootRun, tmp_path: Path) -> RepoFixture:
 
 @pytest.mark.parametrize(
     "defect",
-    [pytest.param(d, id=d.name, marks=defect_marks(d.name)) for d in DEFECTS],
+    [pytest.param(d, id=d.name) for d in DEFECTS],
 )
 def test_each_defect_fails_naming_file_and_line(
     defect: Defect, root_run: RootRun, tmp_path: Path
@@ -168,7 +148,6 @@ def test_each_defect_fails_naming_file_and_line(
     assert caught, f"no failure says {expected}"
 
 
-@ISSUE_13
 def test_a_missing_sample_value_says_which_setting_to_add(
     root_run: RootRun, tmp_path: Path
 ) -> None:
