@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from wendy_llm.errors import GoldenError as GoldenError
     from wendy_llm.errors import GoldenManifestError as GoldenManifestError
     from wendy_llm.errors import GoldenUpdateRefused as GoldenUpdateRefused
+    from wendy_llm.errors import LayoutError as LayoutError
     from wendy_llm.errors import ManifestError as ManifestError
+    from wendy_llm.errors import MissingValueError as MissingValueError
     from wendy_llm.errors import NotAGitRepository as NotAGitRepository
     from wendy_llm.errors import NoTemplateAtRevision as NoTemplateAtRevision
     from wendy_llm.errors import OutputDirNotEmpty as OutputDirNotEmpty
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from wendy_llm.errors import RenderError as RenderError
     from wendy_llm.errors import RenderTimeout as RenderTimeout
     from wendy_llm.errors import RulesError as RulesError
+    from wendy_llm.errors import SettingsError as SettingsError
     from wendy_llm.errors import TemplateError as TemplateError
     from wendy_llm.errors import TemplateExecError as TemplateExecError
     from wendy_llm.errors import TemplateLoadError as TemplateLoadError
@@ -64,12 +67,17 @@ if TYPE_CHECKING:
     from wendy_llm.render.picks import Pick as Pick
     from wendy_llm.render.readdir import SkippedEntry as SkippedEntry
     from wendy_llm.render.template import Template as Template
-    from wendy_llm.render.template import discover_templates as discover_templates
     from wendy_llm.render.template import load_template as load_template
     from wendy_llm.render.template import template_from_files as template_from_files
     from wendy_llm.render.tree import RenderedFile as RenderedFile
     from wendy_llm.render.tree import RenderedTree as RenderedTree
+    from wendy_llm.repo.config import Settings as Settings
+    from wendy_llm.repo.config import load_settings as load_settings
     from wendy_llm.repo.gitsource import template_at_revision as template_at_revision
+    from wendy_llm.repo.layout import Layout as Layout
+    from wendy_llm.repo.layout import TemplateDir as TemplateDir
+    from wendy_llm.repo.layout import discover_templates as discover_templates
+    from wendy_llm.repo.layout import find_layout as find_layout
     from wendy_llm.validate.findings import CheckResult as CheckResult
     from wendy_llm.validate.findings import Finding as Finding
     from wendy_llm.validate.findings import Report as Report
@@ -94,8 +102,11 @@ _EXPORTS: dict[str, str] = {
     "GoldenProblem": "wendy_llm.golden",
     "GoldenUpdate": "wendy_llm.golden",
     "GoldenUpdateRefused": "wendy_llm.errors",
+    "Layout": "wendy_llm.repo.layout",
+    "LayoutError": "wendy_llm.errors",
     "LintWarning": "wendy_llm.render.lint",
     "ManifestError": "wendy_llm.errors",
+    "MissingValueError": "wendy_llm.errors",
     "NoTemplateAtRevision": "wendy_llm.errors",
     "NotAGitRepository": "wendy_llm.errors",
     "OutputDirNotEmpty": "wendy_llm.errors",
@@ -115,10 +126,13 @@ _EXPORTS: dict[str, str] = {
     "Renderer": "wendy_llm.engine.client",
     "Report": "wendy_llm.validate.findings",
     "RulesError": "wendy_llm.errors",
+    "Settings": "wendy_llm.repo.config",
+    "SettingsError": "wendy_llm.errors",
     "Side": "wendy_llm.compare.diff",
     "SkippedEntry": "wendy_llm.render.readdir",
     "Template": "wendy_llm.render.template",
     "TemplateDiff": "wendy_llm.compare.diff",
+    "TemplateDir": "wendy_llm.repo.layout",
     "TemplateError": "wendy_llm.errors",
     "TemplateExecError": "wendy_llm.errors",
     "TemplateLoadError": "wendy_llm.errors",
@@ -132,8 +146,10 @@ _EXPORTS: dict[str, str] = {
     "WendyLlmError": "wendy_llm.errors",
     "check_golden": "wendy_llm.golden",
     "diff_template": "wendy_llm.compare.diff",
-    "discover_templates": "wendy_llm.render.template",
+    "discover_templates": "wendy_llm.repo.layout",
     "evaluate_policy": "wendy_llm.compare.diff",
+    "find_layout": "wendy_llm.repo.layout",
+    "load_settings": "wendy_llm.repo.config",
     "load_template": "wendy_llm.render.template",
     "run_check": "wendy_llm.validate.run",
     "shared_renderer": "wendy_llm.engine.client",

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wendy_llm import options
 from wendy_llm.errors import WendyLlmError, quoted
+
+if TYPE_CHECKING:
+    from wendy_llm.repo.layout import Layout
 
 __all__ = [
     "add_directories",
@@ -25,7 +29,7 @@ __all__ = [
     "add_selection",
     "add_template_dir",
     "add_vars",
-    "directories",
+    "layout",
     "parse_var",
 ]
 
@@ -134,16 +138,18 @@ def add_max_diff_lines(parser: argparse.ArgumentParser, diffs: str) -> None:
 def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
     """``[TEMPLATES_DIR]`` (alias ``--templates-dir DIR``) and ``--golden-dir`` alike everywhere.
 
-    Defaults follow :data:`wendy_llm.repo.dirs.DIRECTORY_RULE`; they
-    are resolved by :func:`directories`, not here, so the rule lives in one
-    place.
+    Defaults follow :mod:`wendy_llm.repo.layout`; they are resolved by
+    :func:`layout`, not here, so the rule lives in one place.
     """
     parser.add_argument(
         "templates_dir",
         nargs="?",
         default=None,
         metavar="TEMPLATES_DIR",
-        help="directory of <language>/<name>/ templates (default: ./templates)",
+        help=(
+            "directory of <language>/<name>/ templates (default: the repository's templates/ "
+            "when it holds templates, else the repository root)"
+        ),
     )
     parser.add_argument(
         "--templates-dir",
@@ -156,19 +162,19 @@ def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture
         "--golden-dir",
         default=None,
         metavar="DIR",
-        help=f"{golden_help} (default: the golden/ next to TEMPLATES_DIR)",
+        help=f"{golden_help} (default: golden/ at the repository root; never outside it)",
     )
 
 
-def directories(args: argparse.Namespace) -> tuple[Path, Path]:
-    """The (templates, golden) directories of a run from :func:`add_directories` flags."""
+def layout(args: argparse.Namespace) -> Layout:
+    """Where a run looks, from :func:`add_directories` flags (:func:`find_layout`)."""
     # lazy: render and picks declare their options here too, and never look for
-    # a templates directory.
-    from wendy_llm.repo.dirs import resolve_dirs
+    # a repository layout.
+    from wendy_llm.repo.layout import find_layout
 
     positional, option = args.templates_dir, args.templates_dir_option
     if positional is not None and option is not None and Path(positional) != Path(option):
         raise WendyLlmError(
             f"two templates directories: {positional} and --templates-dir {option}; give one"
         )
-    return resolve_dirs(positional if positional is not None else option, args.golden_dir)
+    return find_layout(positional if positional is not None else option, args.golden_dir)

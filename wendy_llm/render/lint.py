@@ -266,7 +266,10 @@ def _typing_message(name: str, default: object, typed: object, default_fails: bo
 
 
 def _render_lints(
-    template: TemplateSource, picks: Sequence[Pick], renderer: Renderer | None
+    template: TemplateSource,
+    picks: Sequence[Pick],
+    renderer: Renderer | None,
+    overrides: Mapping[str, str],
 ) -> Iterable[LintWarning]:
     rendered = [s for s in template.sources if s.rendered]
     if not rendered:
@@ -275,7 +278,7 @@ def _render_lints(
     maps: list[Mapping[str, object]] = []
     for pick in picks:
         try:
-            base = template.values(CANONICAL_APP_ID, dict(pick.answers), strict=False)
+            base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
             planned.append(
                 LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
@@ -366,16 +369,15 @@ def _go_calls(template: TemplateSource) -> Iterator[bytes]:
 
 
 def lint_template(
-    template: TemplateSource, picks: Sequence[Pick], *, renderer: Renderer | None = None
+    template: TemplateSource,
+    picks: Sequence[Pick],
+    *,
+    renderer: Renderer | None = None,
+    values: Mapping[str, str] | None = None,
 ) -> list[LintWarning]:
-    """Every warning for ``template``, whose picks are ``picks`` (see the module docstring)."""
+    """Every warning for ``template``, whose picks are ``picks`` (module docstring);
+    ``values`` as for ``Template.lint``."""
     gofuncs.prefetch(_go_calls(template))
-    return _dedupe(
-        [
-            *_variable_lints(template),
-            *_picker_lints(template),
-            *silent_lints(template),
-            *_file_lints(template),
-            *_render_lints(template, picks, renderer),
-        ]
-    )
+    found = [*_variable_lints(template), *_picker_lints(template), *silent_lints(template)]
+    found += [*_file_lints(template), *_render_lints(template, picks, renderer, values or {})]
+    return _dedupe(found)

@@ -2,8 +2,8 @@
 
 ``load_template(dir)`` reads a template directory into memory (a snapshot:
 later edits on disk are not seen); ``template_from_files(name, files)``
-builds one from a path -> bytes mapping (e.g. a git revision);
-``discover_templates(root)`` finds every ``<root>/<language>/<name>/``.
+builds one from a path -> bytes mapping (e.g. a git revision).  Finding
+templates in a repository is :mod:`wendy_llm.repo.layout`'s job.
 Rendering is :class:`~wendy_llm.render.source.TemplateSource`'s; what the
 library assumes where the CLI's behaviour had to be inferred (a template's
 name, symlinks, cleaned paths) is in docs/wendy-init-semantics.md.
@@ -20,7 +20,6 @@ from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.lint import lint_template
 from wendy_llm.render.lintwarning import LintWarning
-from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.picks import Pick, enumerate_picks, find_pick
 from wendy_llm.render.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.source import TemplateSource
@@ -28,7 +27,6 @@ from wendy_llm.render.source import TemplateSource
 __all__ = [
     "Template",
     "TemplateSource",
-    "discover_templates",
     "load_template",
     "template_from_files",
 ]
@@ -36,7 +34,7 @@ __all__ = [
 
 class Template(TemplateSource):
     """One template.  Build it with ``load_template``, ``template_from_files``
-    or ``discover_templates``."""
+    or :func:`wendy_llm.repo.layout.discover_templates`."""
 
     _picks: list[Pick] | None = None  # enumerated on first use
 
@@ -50,10 +48,15 @@ class Template(TemplateSource):
         """The pick with this slug (``PickError`` when there is none)."""
         return find_pick(self.id, self.picks(), slug)
 
-    def lint(self, renderer: Renderer | None = None) -> list[LintWarning]:
+    def lint(
+        self, renderer: Renderer | None = None, *, values: Mapping[str, str] | None = None
+    ) -> list[LintWarning]:
         """Warnings about constructs that make `wendy init` misbehave, after the
-        ``skipped-entry`` warnings of :meth:`skipped_warnings`."""
-        return self.skipped_warnings() + lint_template(self, self.picks(), renderer=renderer)
+        ``skipped-entry`` warnings of :meth:`skipped_warnings`.  ``values``
+        (``--var`` answers) are given to every pick the render lints try."""
+        return self.skipped_warnings() + lint_template(
+            self, self.picks(), renderer=renderer, values=values
+        )
 
     def skipped_warnings(self) -> list[LintWarning]:
         """A ``skipped-entry`` warning for each of ``skipped`` (cheap: no render)."""
@@ -81,20 +84,3 @@ def template_from_files(name: str, files: Mapping[str, bytes]) -> Template:
         cleaned[norm] = data
     short = name.rstrip("/").rsplit("/", 1)[-1]
     return Template(id=name, name=short, root=None, files=cleaned)
-
-
-def discover_templates(root: str | os.PathLike[str]) -> list[Template]:
-    """Every ``<root>/<language>/<name>/`` holding a ``template.json``, sorted;
-    ids are ``<language>/<name>``."""
-    base = Path(root)
-    if not base.is_dir():
-        raise TemplateLoadError(f"{root}: not a directory", path=str(root))
-    found: list[Template] = []
-    for language in sorted(base.iterdir()):
-        if language.name.startswith(".") or not language.is_dir():
-            continue
-        for candidate in sorted(language.iterdir()):
-            # lexists: a symlinked template.json is an error that says so, not "no template".
-            if candidate.is_dir() and os.path.lexists(candidate / MANIFEST_FILE):
-                found.append(load_template(candidate, id=f"{language.name}/{candidate.name}"))
-    return found

@@ -59,11 +59,6 @@ DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
 Scalar = str | int | float | bool | None
 
 
-def rules_path(golden_dir: Path, template_id: str) -> Path:
-    """Where the rules of ``template_id`` (``python/llm``) live."""
-    return golden_dir / f"{template_id}.rules.yaml"
-
-
 @dataclass(frozen=True)
 class PickSelector:
     """Which picks a rule applies to; every given condition must hold."""
