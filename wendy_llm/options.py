@@ -22,8 +22,9 @@ RENDER_TIMEOUT_S: Final = 10.0
 RENDER_MAX_OUTPUT_BYTES: Final = 64 * _MIB
 #: Renders per request: the helper renders one batch while Python encodes the next.
 RENDER_BATCH_JOBS: Final = 64
-#: Parsed templates the helper keeps, and their estimated memory: clearing the
-#: cache costs only a re-parse, holding too much costs the machine's memory.
+#: Parsed templates the helper keeps, and their estimated memory (passed on its
+#: command line): clearing the cache costs only a re-parse, holding too much
+#: costs the machine's memory.
 PARSE_CACHE_TEMPLATES: Final = 4096
 PARSE_CACHE_BYTES: Final = 64 * _MIB
 #: Seconds the helper gets to exit after its input closes before it is killed.

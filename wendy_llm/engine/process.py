@@ -70,7 +70,11 @@ class Helper:
         self.stderr: IO[bytes] = _anonymous_file()
         try:
             self.proc = subprocess.Popen(
-                [str(binary)],
+                [
+                    str(binary),
+                    f"-parse-cache-templates={options.PARSE_CACHE_TEMPLATES}",
+                    f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
+                ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
