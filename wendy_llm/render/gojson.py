@@ -115,6 +115,8 @@ def go_type_name(go_type: GoType) -> str:
 
 
 def _fold(name: str) -> str:
+    if name.isascii():  # every key of a real manifest: one call, not one per letter
+        return name.lower()
     # Go folds with Unicode simple folding; the long s and the Kelvin sign
     # are the non-ASCII letters that fold onto ASCII field names.
     return "".join("s" if ch == "\u017f" else ch.lower() for ch in name)

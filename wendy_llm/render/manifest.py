@@ -18,7 +18,7 @@ from typing import Any, Final, Literal, cast
 from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
 from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, Struct, decode_parsed, parse
-from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.render.jsonpos import JsonPath, LazyPositions, format_json_path
 from wendy_llm.render.manifest_model import (
     MANIFEST_MODEL,
     OPTION_MODEL,
@@ -170,7 +170,7 @@ def _load(data: bytes, file: str, model: Struct) -> tuple[dict[str, Any], Decode
             f"{where}: invalid JSON: {exc.message}", file=file, line=exc.line, column=exc.column
         ) from None
     decoded = decode_parsed(model, raw)
-    positions = value_positions(text)
+    positions = LazyPositions(text)
     if decoded.errors:
         # Go reports the first decode error; errors are in document order.
         first = decoded.errors[0]
@@ -253,7 +253,7 @@ def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
     return Manifest(
         variables=tuple(variables),
         data=MappingProxyType(document),
-        positions=MappingProxyType(dict(positions)),
+        positions=positions,  # read-only, walked on first use
         file=file,
     )
 
@@ -323,6 +323,6 @@ def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
     return Picker(
         phases=tuple(phases),
         data=MappingProxyType(document),
-        positions=MappingProxyType(dict(positions)),
+        positions=positions,  # read-only, walked on first use
         file=file,
     )
