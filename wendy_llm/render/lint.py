@@ -9,6 +9,7 @@ docs/wendy-init-semantics.md, section 7); what the CLI accepts silently is
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -39,12 +40,11 @@ def _variable_lints(template: TemplateSource) -> Iterable[LintWarning]:
     seen: set[str] = set()
     for variable in manifest.variables:
         path = variable.json_path
-        line = manifest.line_of(path)
         name = variable.name
         if name in seen:
             yield LintWarning(
                 MANIFEST_FILE,
-                line,
+                manifest.line_of(path),
                 "duplicate-variable",
                 f"variable {name} is declared more than once; wendy init keeps the last one",
             )
@@ -105,14 +105,15 @@ def _default_lints(template: TemplateSource, variable: Variable) -> Iterable[Lin
     default = variable.default
     if default is None:
         return
-    line = template.manifest.line_of((*variable.json_path, "default"))
+    # Lines are looked up only for a warning: finding one walks the whole file.
+    line = functools.partial(template.manifest.line_of, (*variable.json_path, "default"))
     name = variable.name
     if isinstance(default, float) and math.isfinite(default):
         shown = gofuncs.format_value(default)
         if "e" in shown:
             yield LintWarning(
                 MANIFEST_FILE,
-                line,
+                line(),
                 "large-number",
                 f"default of {name} ({_number_text(default)}) renders as {shown}: wendy init "
                 "decodes JSON numbers as float64; use a string default or a smaller number",
@@ -129,7 +130,7 @@ def _default_lints(template: TemplateSource, variable: Variable) -> Iterable[Lin
             problem = f"default of {name} breaks its own rule ({exc})"
     if problem is not None:
         yield LintWarning(
-            MANIFEST_FILE, line, "default-invalid", f"{problem}; wendy init never checks defaults"
+            MANIFEST_FILE, line(), "default-invalid", f"{problem}; wendy init never checks defaults"
         )
 
 
@@ -164,12 +165,11 @@ def _picker_lints(template: TemplateSource) -> Iterable[LintWarning]:
     ids = {q.id for q in picker.questions}
     whens = [(phase.json_path, phase.when) for phase in picker.phases]
     for question in picker.questions:
-        line = picker.line_of(question.json_path)
         whens.append((question.json_path, question.when))
         if question.id in names:
             yield LintWarning(
                 PICKER_FILE,
-                line,
+                picker.line_of(question.json_path),
                 "shadowed-question",
                 f"question {question.id} is never asked: a template.json variable "
                 f"{question.id} already holds the value",
