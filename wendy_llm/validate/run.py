@@ -20,7 +20,11 @@ and its compose file and ``wendy.json`` parsed once.  Then:
 The validators that run external tools go first and in the background:
 Compose (one process per distinct compose render, a few in parallel) and
 the shell checks (one ShellCheck process for every distinct script); the
-pure-Python validators run meanwhile.
+pure-Python validators run meanwhile.  The rules (``topology``, and the
+``picker``'s per-pick sentinel check) come last: they read the normalised
+Compose model that the same Compose runs print, and the device view.  A
+rule that reads the baseline gets the stored baseline rendered with the
+pick's answers; those renders join the batch of Compose runs.
 
 Where things are looked for:
 
@@ -43,6 +47,7 @@ from typing import TypeVar
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
+from wendy_llm.device import DeviceView
 from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
@@ -55,8 +60,8 @@ from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.catalog import check_catalog
-from wendy_llm.validate.compose import ComposeValidator
-from wendy_llm.validate.device import validate_device
+from wendy_llm.validate.compose import ComposeResult, ComposeValidator
+from wendy_llm.validate.device import build_view, device_findings
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
@@ -68,10 +73,16 @@ from wendy_llm.validate.findings import (
     Report,
     error,
 )
-from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
+from wendy_llm.validate.picker import lint_picker
+from wendy_llm.validate.rulerun import (
+    BaselineRender,
+    baseline_renders,
+    check_rules,
+    rule_subject,
+)
 from wendy_llm.validate.rules import Rules, load_rules, rules_path
 from wendy_llm.validate.shell import ShellValidator
-from wendy_llm.validate.topology import check_topology, rule_coverage, rule_documents
+from wendy_llm.validate.topology import rule_coverage
 from wendy_llm.validate.wendy_json import validate_wendy_json
 
 _T = TypeVar("_T")
@@ -103,6 +114,10 @@ class _PickRun:
     values: dict[str, object]
     tree: RenderedTree | None = None
     docs: Documents | None = None
+    view: DeviceView | None = None
+    compose: ComposeResult | None = None
+    baseline: BaselineRender | None = None  # for rules that read it
+    baseline_compose: ComposeResult | None = None
     findings: dict[str, list[Finding]] = field(default_factory=dict)
 
 
@@ -177,18 +192,25 @@ def run_check(
         for run in runs:
             for pick_run in run.picks:
                 _render(pick_run)
+        _baseline_renders(runs, golden_root)
     rendered = [p for run in runs for p in run.picks if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
+    based = [p for p in rendered if p.baseline is not None and p.baseline.tree is not None]
+    base_trees = [p.baseline.tree for p in based if p.baseline is not None and p.baseline.tree]
 
     compose = ComposeValidator(workers=compose_workers)
     shell = ShellValidator()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        compose_future = pool.submit(timer.run, "compose", lambda: compose.validate_many(trees))
+        compose_future = pool.submit(
+            timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
+        )
         shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
         for run in runs:
             _pure_checks(run, timer)
-        _attach(rendered, "compose", compose_future)
+        _attach_compose(rendered, based, compose_future)
         _attach(rendered, "shell", shell_future)
+    for run in runs:
+        _rule_checks(run, timer)
     if golden:
         with timer("golden"):
             existing = [template_id for template_id, _ in found]
@@ -321,19 +343,47 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
             pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
         with timer("device"):
             # The project directory `wendy init` makes is named after the app id.
-            pick_run.findings["device"] = validate_device(tree, CANONICAL_APP_ID, docs)
+            pick_run.view = build_view(tree, CANONICAL_APP_ID, docs)
+            pick_run.findings["device"] = device_findings(pick_run.view)
+
+
+def _baseline_renders(runs: Sequence[_TemplateRun], golden_root: Path) -> None:
+    """The stored baseline rendered with each pick's answers, where a rule reads it."""
+    for run in runs:
+        if run.rules is not None:
+            wanted = [(p.pick.slug, p.values, p.pick.answers) for p in run.picks if p.tree]
+            found = baseline_renders(run.rules, golden_root, run.template_id, wanted)
+            for pick_run in run.picks:
+                pick_run.baseline = found.get(pick_run.pick.slug)
+
+
+def _rule_checks(run: _TemplateRun, timer: _Timer) -> None:
+    """``topology`` and the per-pick ``picker`` check: the rules, on each pick's render."""
+    rules = run.rules
+    for pick_run in run.picks:
+        tree, docs = pick_run.tree, pick_run.docs
+        if tree is None or docs is None:
+            continue
+        if rules is None:
+            pick_run.findings["topology"] = []
+            pick_run.findings["picker"] = []
+            continue
         with timer("topology"):
-            pick_run.findings["topology"] = (
-                []
-                if rules is None
-                else check_topology(rules, pick_run.pick.slug, pick_run.values, tree, docs)
+            subject = rule_subject(
+                rules,
+                pick_run.pick.slug,
+                pick_run.values,
+                tree,
+                docs,
+                compose=pick_run.compose,
+                view=pick_run.view,
+                baseline=pick_run.baseline,
+                baseline_compose=pick_run.baseline_compose,
+                project=CANONICAL_APP_ID,
             )
-        with timer("picker"):
-            pick_run.findings["picker"] = (
-                []
-                if rules is None
-                else check_sentinel_renders(rules, rule_documents(rules, tree, docs))
-            )
+            topology, picker = check_rules(rules, subject)
+        pick_run.findings["topology"] = topology
+        pick_run.findings["picker"] = picker
 
 
 def _all_pick_values(
@@ -352,6 +402,24 @@ def _all_pick_values(
                 continue
         out.append((pick.slug, values))
     return out
+
+
+def _attach_compose(
+    rendered: Sequence[_PickRun], based: Sequence[_PickRun], future: Future[list[ComposeResult]]
+) -> None:
+    """The compose findings of each render, and the results the rules read."""
+    try:
+        results = future.result()
+    except WendyLlmError as exc:
+        # A missing tool fails the check for every pick, with the reason.
+        for pick_run in rendered:
+            pick_run.findings["compose"] = [error("compose", str(exc))]
+        return
+    for pick_run, result in zip(rendered, results, strict=False):
+        pick_run.findings["compose"] = result.findings
+        pick_run.compose = result
+    for pick_run, result in zip(based, results[len(rendered) :], strict=True):
+        pick_run.baseline_compose = result
 
 
 def _attach(rendered: Sequence[_PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
