@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: install helper test lint check golden bench mutants clean
+.PHONY: install helper test lint check golden bench fuzz mutants clean
 
 install: $(STAMP) helper
 
@@ -24,6 +24,7 @@ lint: install
 	$(VENV)/bin/ruff check wendy_llm tests bench examples
 	$(VENV)/bin/ruff format --check wendy_llm tests bench examples
 	$(VENV)/bin/mypy
+	$(PY) -m wendy_llm.engine.toolchain vet
 
 test: lint
 	$(VENV)/bin/pytest $(ARGS)
@@ -36,6 +37,10 @@ golden: install
 
 bench: install
 	$(PY) bench/run.py $(ARGS)
+
+# Random templates, data and manifests through the library (not in CI: minutes).
+fuzz: install
+	$(PY) bench/fuzz.py $(ARGS)
 
 mutants: install
 	PYTHONPATH=tests $(PY) -m harness.mutants $(ARGS)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from _template_helpers import checkbox, make_template, phase, radio, text_input
 
+from wendy_llm.engine import gofuncs
+from wendy_llm.engine.client import shared_renderer
 from wendy_llm.errors import PickError
 from wendy_llm.render.manifest import Option, Question
 from wendy_llm.render.picks import (
@@ -109,6 +112,15 @@ def test_slugify_non_ascii_answers_get_a_stable_hash() -> None:
 
 def _one_radio(tmp_path: Path, values: list[str]) -> Template:
     return make_template(tmp_path, phases=[phase(radio("M", values))])
+
+
+def test_answers_with_lone_surrogates_get_slugs(tmp_path: Path) -> None:
+    # JSON escapes can spell a lone surrogate ("\udc80"); slugging it must not crash.
+    t = _one_radio(tmp_path, ["\udc80", "\ud800", "é\udc80", "a\udc80", "a\ud800"])
+    slugs = [p.slug for p in t.picks()]
+    assert len(set(slugs)) == 5
+    for slug in slugs:
+        assert_safe(slug)
 
 
 def test_reserved_names_json_suffix_and_length(tmp_path: Path) -> None:
@@ -332,3 +344,33 @@ def test_picks_are_cached_and_returned_as_copies(tmp_path: Path) -> None:
     first.clear()
     assert len(t.picks()) == 2
     assert hash(t.picks()[0]) == hash(Pick(slug="a", answers={"M": "a"}))
+
+
+def test_enumeration_costs_two_round_trips_at_most(tmp_path: Path) -> None:
+    t = make_template(
+        tmp_path,
+        variables=[{"name": "PORT", "type": "integer", "default": 8080}],
+        phases=[
+            phase(
+                checkbox("FEAT", ["gpu", "web", "db"], default="gpu, web"),
+                radio("SIZE", ["s", "m"], when={"questionId": "FEAT", "contains": "db"}),
+                radio("MODE", ["a", "b"], when={"questionId": "PORT", "equals": "8080"}),
+            )
+        ],
+    )
+    renderer = shared_renderer()
+    batches: list[int] = []
+    evaluate = renderer.evaluate
+
+    def counting(calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
+        batches.append(len(calls))
+        return evaluate(calls)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gofuncs, "_answers", {})  # a cold cache
+        patch.setattr(renderer, "evaluate", counting)
+        picks = t.picks()
+    assert len(batches) <= 2, batches
+    # The walk compared as Go does: SIZE only where FEAT contains db, MODE always.
+    assert all("MODE" in p.answers for p in picks)
+    assert {("db" in p.answers.get("FEAT", "")) for p in picks if "SIZE" in p.answers} == {True}

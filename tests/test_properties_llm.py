@@ -59,6 +59,7 @@ from hypothesis import strategies as st
 
 from wendy_llm.cli import main as cli_main
 from wendy_llm.engine.client import Renderer, RenderJob
+from wendy_llm.engine.gofuncs import trim_space
 from wendy_llm.errors import (
     AppIdError,
     DataTypeError,
@@ -68,9 +69,9 @@ from wendy_llm.errors import (
     ValuesError,
     WendyLlmError,
 )
-from wendy_llm.render.gostd import go_quote, go_trim_space
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template
+from wendy_llm.render.values import shown
 
 COMPOSE = "docker-compose.yml"
 WENDY_JSON = "wendy.json"
@@ -312,9 +313,9 @@ def assert_refused(
 def test_app_ids_breaking_the_project_name_rule_are_refused(
     renderer: Renderer, out_root: Path, app_id: str
 ) -> None:
-    shown = go_quote(go_trim_space(app_id))
+    quoted = shown(trim_space(app_id))
     message = (
-        f"invalid app id {shown}: use ASCII letters, digits, '.', '_' and '-', not starting "
+        f"invalid app id {quoted}: use ASCII letters, digits, '.', '_' and '-', not starting "
         f"with '-' or '.' (wendy's project-name rule); {NO_STRICT}"
     )
     assert_refused(renderer, out_root, app_id, {}, AppIdError, message)
@@ -327,7 +328,7 @@ def test_app_ids_yaml_reads_as_another_type_are_refused(
 ) -> None:
     app_id, kind = case
     message = (
-        f"app id {go_quote(app_id)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
+        f"app id {shown(app_id)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
         "would change the structure of a rendered YAML or JSON file; use an id YAML reads "
         f"as a string (e.g. {app_id}-app); {NO_STRICT}"
     )
@@ -357,7 +358,7 @@ def test_ports_outside_the_range_are_refused(
     low, high = port_range()
     if not INT64_MIN <= port <= INT64_MAX:
         # strconv.Atoi's range error: the CLI words it as any non-integer.
-        message = f"invalid value for PORT: expected integer, got {go_quote(str(port))}"
+        message = f"invalid value for PORT: expected integer, got {shown(str(port))}"
     elif port < low:
         message = f"PORT must be at least {low}"
     else:
@@ -370,7 +371,7 @@ def test_ports_outside_the_range_are_refused(
 def test_non_numeric_ports_are_refused(
     renderer: Renderer, out_root: Path, raw: str, app_id: str
 ) -> None:
-    message = f"invalid value for PORT: expected integer, got {go_quote(raw)}"
+    message = f"invalid value for PORT: expected integer, got {shown(raw)}"
     assert_refused(renderer, out_root, app_id, {"PORT": raw}, ValuesError, message)
 
 
@@ -386,7 +387,7 @@ def test_unknown_picker_values_are_refused_in_strict_mode(
     )
     value = data.draw(st.one_of(st.text(), near_misses).filter(lambda v: v not in options))
     message = (
-        f"invalid value for {question.id}: {go_quote(value)} is not an option of radio "
+        f"invalid value for {question.id}: {shown(value)} is not an option of radio "
         f"question {question.id} (valid: {', '.join(options)}); {NO_STRICT}"
     )
     assert_refused(renderer, out_root, app_id, {question.id: value}, ValuesError, message)

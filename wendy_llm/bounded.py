@@ -54,9 +54,20 @@ def check_json_depth(text: str, limit: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
+def _int_or_float(text: str) -> int | float:
+    # int() refuses more than 4300 digits (sys.set_int_max_str_digits);
+    # such a number is far beyond float64, as Go reads every JSON number.
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def json_loads(text: str, **options: Any) -> Any:
-    """``json.loads(text, **options)``, refusing nesting deeper than :data:`MAX_DEPTH`."""
+    """``json.loads(text, **options)``, refusing nesting deeper than :data:`MAX_DEPTH`;
+    an integer too long for Python's ``int()`` reads as a float (``inf``)."""
     check_json_depth(text)
+    options.setdefault("parse_int", _int_or_float)
     return json.loads(text, **options)
 
 

@@ -69,6 +69,7 @@ from wendy_llm.engine.wire import (
     Record,
     RenderJob,
     bench_ns_per_render,
+    encode_calls,
     encode_request,
     template_error,
 )
@@ -147,7 +148,9 @@ class Renderer:
                 chunk = jobs[start : start + _CHUNK_JOBS]
                 yield encode_request(chunk, max_output), len(chunk)
 
-        records = self._request(requests, jobs)
+        records = self._request(
+            requests, lambda done: f"rendering {jobs[min(done, len(jobs) - 1)].name}"
+        )
         results: list[bytes | TemplateError] = []
         for job, (kind, payload) in zip(jobs, records, strict=True):
             if kind == KIND_OK:
@@ -174,7 +177,9 @@ class Renderer:
         request = encode_request([job], self.max_output_bytes, bench_iterations=iterations)
         # The timeout is per render, and this request renders `iterations` times.
         ((kind, payload),) = self._request(
-            lambda: iter([(request, 1)]), [job], timeout=self.timeout * iterations
+            lambda: iter([(request, 1)]),
+            lambda _: f"rendering {job.name}",
+            timeout=self.timeout * iterations,
         )
         if kind == KIND_BENCH:
             return bench_ns_per_render(payload)
@@ -185,6 +190,18 @@ class Renderer:
                 f"rendering {job.name} produced more than {self.max_output_bytes} bytes"
             )
         raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
+
+    def evaluate(self, calls: Sequence[bytes]) -> list[Record]:
+        """Answer Go function calls (``wire.encode_call``) in one round trip.
+
+        Each answer is a ``(kind, payload)`` record: ``KIND_OK`` and the
+        result, or ``KIND_CALL_ERROR`` and Go's error text.  Callers use
+        :mod:`wendy_llm.engine.gofuncs`, which decodes and caches them.
+        """
+        if not calls:
+            return []
+        request = encode_calls(calls)
+        return self._request(lambda: iter([(request, len(calls))]), lambda _: "evaluating Go calls")
 
     @property
     def pid(self) -> int | None:
@@ -233,9 +250,11 @@ class Renderer:
     def _request(
         self,
         requests: Callable[[], Iterator[tuple[bytearray, int]]],
-        jobs: Sequence[RenderJob],
+        doing: Callable[[int], str],
         timeout: float | None = None,
     ) -> list[Record]:
+        """Exchange requests with the helper; ``doing(i)`` describes answer ``i``
+        in errors (``rendering NAME``)."""
         with self._lock:
             if self._closed:
                 raise EngineError("this Renderer is closed")
@@ -248,9 +267,8 @@ class Renderer:
                 except HelperTimeout as exc:
                     self._slot.helper = None
                     helper.kill()
-                    name = jobs[min(exc.done, len(jobs) - 1)].name
                     raise RenderTimeout(
-                        f"rendering {name} took longer than {limit:g}s; the Go helper"
+                        f"{doing(exc.done)} took longer than {limit:g}s; the Go helper"
                         " was stopped (pass a larger Renderer(timeout=...) if the template"
                         " is merely slow)"
                     ) from None
@@ -264,7 +282,7 @@ class Renderer:
                     if len(failures) == 2:
                         raise EngineError(
                             f"the Go helper {helper.binary} failed twice in a row while"
-                            f" rendering {jobs[0].name}:\n  " + "\n  ".join(failures)
+                            f" {doing(0)}:\n  " + "\n  ".join(failures)
                         ) from None
                     continue
                 except BaseException:
@@ -294,12 +312,14 @@ _live_renderers: weakref.WeakSet[Renderer] = weakref.WeakSet()
 
 def _after_fork_in_child() -> None:
     # A lock held by another thread at fork time would stay held forever in
-    # the child; the child also must not talk to the parent's helper, which
-    # each renderer notices by pid and replaces on its next call.
+    # the child.  The child must not talk to the parent's helper, nor keep
+    # its pipes open: the parent's close() signals the helper by closing its
+    # input, which a child holding a copy would delay until the child exits.
     global _shared_lock
     _shared_lock = threading.Lock()
     for renderer in list(_live_renderers):
         renderer._lock = threading.Lock()
+        renderer._slot.release_inherited()
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -26,6 +26,9 @@ from wendy_llm.errors import EngineError, WendyLlmError
 _READ_SIZE: Final = 1 << 16
 _PIPE_SIZE: Final = 1 << 20
 _STDERR_TAIL_BYTES: Final = 4000
+# The helper exits when the process with this pid stops being its parent
+# (see exitWithParent in gohelper/parent_linux.go).
+PARENT_PID_ENV: Final = "WENDY_LLM_PARENT_PID"
 
 
 class HelperDied(Exception):
@@ -63,6 +66,7 @@ class Helper:
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
                 bufsize=0,
+                env={**os.environ, PARENT_PID_ENV: str(os.getpid())},
             )
         except OSError as exc:
             self.stderr.close()
@@ -136,6 +140,14 @@ class Helper:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self._close_files()
+
+    def release_inherited(self) -> None:
+        """In a forked child: close the parent's helper pipes without touching the helper.
+
+        A child holding the write end of the helper's input would keep the
+        helper from seeing end of input when the parent closes it.
+        """
         self._close_files()
 
     def _close_files(self) -> None:
@@ -254,3 +266,9 @@ class HelperSlot:
         helper, self.helper = self.helper, None
         if helper is not None:
             helper.shutdown()
+
+    def release_inherited(self) -> None:
+        """In a forked child: forget the parent's helper (the child starts its own)."""
+        helper, self.helper = self.helper, None
+        if helper is not None:
+            helper.release_inherited()

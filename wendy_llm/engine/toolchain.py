@@ -16,7 +16,10 @@ complete binary.
 The cache directory is ``WENDY_LLM_CACHE``, else ``$XDG_CACHE_HOME/wendy-llm``,
 else ``~/.cache/wendy-llm``.
 
-``python -m wendy_llm.engine.toolchain`` builds the helper (if needed) and prints its path.
+``python -m wendy_llm.engine.toolchain`` builds the helper (if needed) and
+prints its path; ``... toolchain vet`` and ``... toolchain test`` run ``go vet``
+and ``go test`` on the helper's source with the same Go (``make lint``, the
+tests).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm.atomic import write_file_atomically
@@ -40,7 +43,6 @@ from wendy_llm.errors import ToolchainError
 GO_ENV_VAR = "WENDY_LLM_GO"
 CACHE_ENV_VAR = "WENDY_LLM_CACHE"
 HELPER_SOURCE_DIR = Path(__file__).resolve().parent / "gohelper"
-_HELPER_SOURCE_NAMES = ("go.mod", "main.go")
 # text/template gained range over int (``{{range 5}}``) in Go 1.24: an older
 # Go would build a helper that rejects templates the CLI renders.
 MIN_GO_VERSION = (1, 24)
@@ -97,9 +99,11 @@ def cache_dir() -> Path:
 
 
 def helper_sources(source_dir: Path = HELPER_SOURCE_DIR) -> dict[str, bytes]:
-    """The helper's source files by name."""
+    """The helper's source files by name: ``go.mod`` and the non-test ``.go`` files."""
+    code = sorted(p.name for p in source_dir.glob("*.go") if not p.name.endswith("_test.go"))
+    names = ["go.mod", *code]
     try:
-        return {name: (source_dir / name).read_bytes() for name in _HELPER_SOURCE_NAMES}
+        return {name: (source_dir / name).read_bytes() for name in names}
     except OSError as exc:
         raise ToolchainError(f"the Go helper source is missing: {exc}") from exc
 
@@ -267,14 +271,41 @@ def helper_path() -> Path:
         return found
 
 
-def main() -> int:
-    """Build the helper and print its path (used by ``make install``)."""
+def run_go_tool(command: str) -> subprocess.CompletedProcess[str]:
+    """``go vet`` or ``go test`` on the helper's source, offline, with output captured."""
+    go = find_go()
+    env = build_env(go, cache_dir())
+    env["GOFLAGS"] = "-mod=mod"  # standard library only: no go.sum to check
     try:
-        print(helper_path())
+        return subprocess.run(
+            [str(go), command, "."],
+            cwd=HELPER_SOURCE_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ToolchainError(f"`go {command}` on the Go helper failed: {exc}") from exc
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build the helper and print its path (``make install``), or run ``vet``/``test``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args not in ([], ["vet"], ["test"]):
+        print("usage: python -m wendy_llm.engine.toolchain [vet | test]", file=sys.stderr)
+        return 2
+    try:
+        if not args:
+            print(helper_path())
+            return 0
+        proc = run_go_tool(args[0])
     except ToolchainError as exc:
         print(f"wendy-llm: error: {exc}", file=sys.stderr)
         return 2
-    return 0
+    sys.stdout.write(proc.stdout)
+    sys.stderr.write(proc.stderr)
+    return proc.returncode
 
 
 if __name__ == "__main__":

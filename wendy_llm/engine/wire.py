@@ -1,11 +1,11 @@
-"""The bytes between Python and the Go helper (``gohelper/main.go`` is the other side).
+"""The bytes between Python and the Go helper.
 
-A request is one frame: a u32 big-endian length, then the op (``R`` render,
-``B`` bench), the output cap, the distinct template texts, the distinct data
-maps (tagged values, so ``8080`` and ``8080.0`` stay an ``int`` and a
-``float64``), and the jobs as (name, text index, data index).  The answer is
-one record per job: a u32 length, a kind byte and the output or Go's error.
-See :mod:`wendy_llm.engine.client` for the Python-to-Go type table.
+The frame format is defined once, in the comment at the top of
+``gohelper/main.go``; this module writes requests (``encode_request`` for
+renders, ``encode_call`` and ``encode_calls`` for Go function calls) and
+splits the answer into records.  Data values are tagged, so ``8080`` and
+``8080.0`` stay an ``int`` and a ``float64``; see
+:mod:`wendy_llm.engine.client` for the Python-to-Go type table.
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ _MAX_DEPTH: Final = 200
 
 _OP_RENDER: Final = b"R"
 _OP_BENCH: Final = b"B"
+_OP_EVALUATE: Final = b"E"
 KIND_OK: Final = 0
 KIND_PARSE_ERROR: Final = 1
 KIND_EXEC_ERROR: Final = 2
 KIND_TOO_LARGE: Final = 3
 KIND_BENCH: Final = 4
 KIND_BAD_REQUEST: Final = 5
+KIND_CALL_ERROR: Final = 6
 
 _U32 = struct.Struct(">I").pack
 _I64 = struct.Struct(">q").pack
@@ -200,7 +202,7 @@ def _text_bytes(text: str | bytes, name: str) -> bytes:
 def encode_request(
     jobs: Sequence[RenderJob], max_output_bytes: int, *, bench_iterations: int | None = None
 ) -> bytearray:
-    """The framed request for ``jobs`` (see ``gohelper/main.go`` for the layout).
+    """The framed render request for ``jobs``.
 
     Texts and data maps shared between jobs (the same objects) are sent once.
     """
@@ -251,10 +253,53 @@ def encode_request(
             name = names[job.name] = _U32(len(raw)) + raw
         out += name
         out += _JOB_REF(ti, di)
+    return _finish_frame(out)
+
+
+def _finish_frame(out: bytearray) -> bytearray:
     if len(out) - 4 > MAX_REQUEST_BYTES:
-        raise EngineError(f"render request too large ({len(out)} bytes); split the batch")
+        raise EngineError(f"request to the Go helper too large ({len(out)} bytes); split it")
     struct.pack_into(">I", out, 0, len(out) - 4)
     return out
+
+
+def _data_type_error(exc: _Unsupported, where: str) -> DataTypeError:
+    path = "".join(reversed(exc.path))
+    return DataTypeError(f"{where}{path} {exc.reason}", path=path)
+
+
+def encode_call(function: bytes, *args: str) -> bytes:
+    """One Go call: the function letter (see ``evaluate`` in ``gohelper/calls.go``)
+    and its string arguments.  A string UTF-8 cannot encode raises ``DataTypeError``."""
+    out = bytearray(function)
+    for arg in args:
+        try:
+            raw = _utf8(arg)
+        except _Unsupported as exc:
+            raise _data_type_error(exc, "a text passed to Go") from None
+        out += _U32(len(raw))
+        out += raw
+    return bytes(out)
+
+
+def encode_value_call(function: bytes, value: object) -> bytes:
+    """One Go call whose argument is a data value (``%v`` formatting)."""
+    out = bytearray(function)
+    try:
+        _encode_value(value, out, 0)
+    except _Unsupported as exc:
+        raise _data_type_error(exc, "a value passed to Go") from None
+    return bytes(out)
+
+
+def encode_calls(calls: Sequence[bytes]) -> bytearray:
+    """The framed request evaluating ``calls`` (each from ``encode_call``)."""
+    out = bytearray(b"\0\0\0\0")
+    out += _OP_EVALUATE
+    out += _U32(len(calls))
+    for call in calls:
+        out += call
+    return _finish_frame(out)
 
 
 # --- answers -----------------------------------------------------------------

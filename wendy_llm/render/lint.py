@@ -18,8 +18,7 @@ Each ``LintWarning`` has a ``code``:
     A ``validate`` rule the CLI ignores: anything but ``min``/``max``
     (checked on integers only) and ``pattern`` (checked on strings only).
 ``invalid-pattern``
-    A ``validate.pattern`` that is not a Go regexp, or that this library
-    cannot evaluate.
+    A ``validate.pattern`` that is not a Go regexp (Go's own compile error).
 ``unknown-type``
     A variable ``type`` the CLI does not convert (only ``integer`` and
     ``boolean`` are): overrides stay strings.
@@ -56,18 +55,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from wendy_llm.errors import TemplateError, ValuesError, quoted
-from wendy_llm.render.goregexp import GoRegexpError, GoRegexpUnsupported, compile_go_regexp
-from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool
+from wendy_llm.engine import gofuncs
+from wendy_llm.errors import DataTypeError, TemplateError, ValuesError, quoted
 from wendy_llm.render.lint_silent import silent_lints
 from wendy_llm.render.lintwarning import LintWarning as LintWarning
 from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID
-from wendy_llm.render.values import APP_ID, check_rules, template_variables
+from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -134,20 +132,15 @@ def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]
             )
     if rules.pattern is not None and is_string:
         try:
-            compile_go_regexp(rules.pattern)
-        except GoRegexpUnsupported as exc:
+            error = gofuncs.regexp_error(rules.pattern)
+        except DataTypeError as exc:
+            error = str(exc)
+        if error is not None:
             yield LintWarning(
                 MANIFEST_FILE,
                 manifest.line_of((*path, "pattern")),
                 "invalid-pattern",
-                f"validate.pattern of {variable.name} cannot be checked by this library: {exc}",
-            )
-        except GoRegexpError as exc:
-            yield LintWarning(
-                MANIFEST_FILE,
-                manifest.line_of((*path, "pattern")),
-                "invalid-pattern",
-                f"validate.pattern of {variable.name} is not a Go regexp ({exc}): "
+                f"validate.pattern of {variable.name} is not a Go regexp ({error}): "
                 "every --var value for it is rejected",
             )
 
@@ -159,7 +152,7 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     line = template.manifest.line_of((*variable.json_path, "default"))
     name = variable.name
     if isinstance(default, float) and math.isfinite(default):
-        shown = go_format_value(default)
+        shown = gofuncs.format_value(default)
         if "e" in shown:
             yield LintWarning(
                 MANIFEST_FILE,
@@ -171,7 +164,7 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
     typed = typed_like_override(variable)
     problem: str | None = None
     if variable.type in ("integer", "boolean") and (typed is None or isinstance(default, str)):
-        written = quoted(default) if isinstance(default, str) else go_format_value(default)
+        written = quoted(default) if isinstance(default, str) else gofuncs.format_value(default)
         problem = f"default of {name} ({written}) is not a JSON {variable.type}"
     elif typed is not None and not isinstance(typed, bool):
         try:
@@ -190,15 +183,18 @@ def typed_like_override(variable: Variable) -> str | int | bool | None:
     default = variable.default
     if default is None:
         return None
-    if variable.type == "integer":
-        if isinstance(default, float) and default.is_integer() and abs(default) < 2**63:
-            return int(default)
-        return go_atoi(default) if isinstance(default, str) else None
-    if variable.type == "boolean":
-        if isinstance(default, bool):
-            return default
-        return go_parse_bool(default) if isinstance(default, str) else None
-    return go_format_value(default)
+    try:
+        if variable.type == "integer":
+            if isinstance(default, float) and default.is_integer() and abs(default) < 2**63:
+                return int(default)
+            return gofuncs.atoi(default) if isinstance(default, str) else None
+        if variable.type == "boolean":
+            if isinstance(default, bool):
+                return default
+            return gofuncs.parse_bool(default) if isinstance(default, str) else None
+        return gofuncs.format_value(default)
+    except DataTypeError:
+        return None  # a text Go cannot receive: no --var can say it either
 
 
 _GO_TYPE = {bool: "bool", int: "int", float: "float64", str: "string"}
@@ -226,7 +222,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
             parts = (
                 [question.default]
                 if question.type == "radio"
-                else [p.strip() for p in question.default.split(",") if p.strip()]
+                else [p for p in gofuncs.comma_parts(question.default) if p]
             )
             missing = [p for p in parts if p not in question.option_values]
             if missing:
@@ -373,8 +369,24 @@ def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
     return out
 
 
+def _go_calls(template: Template) -> Iterator[bytes]:
+    """The Go calls the lints make before the render lints' own value assemblies."""
+    yield gofuncs.call_trim_space(CANONICAL_APP_ID)
+    for variable in template.manifest.variables:
+        default, kind = variable.default, variable.type
+        if variable.validate.pattern is not None:
+            yield gofuncs.call_regexp_error(variable.validate.pattern)
+        if isinstance(default, str) and kind in ("integer", "boolean"):
+            yield (gofuncs.call_atoi if kind == "integer" else gofuncs.call_parse_bool)(default)
+        elif default is not None and not isinstance(default, str):
+            yield gofuncs.call_format(default)
+    if template.picker is not None:
+        yield from walk_calls(template.picker, {})  # the checkbox defaults' parts
+
+
 def lint_template(template: Template, *, renderer: Renderer | None = None) -> list[LintWarning]:
     """Every warning for ``template`` (see the module docstring)."""
+    gofuncs.prefetch(_go_calls(template))
     return _dedupe(
         [
             *_variable_lints(template),

@@ -78,9 +78,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
+from wendy_llm.engine import gofuncs
 from wendy_llm.errors import PickError, ValuesError, quoted
 from wendy_llm.render.manifest import Picker, Question
-from wendy_llm.render.values import APP_ID, answer_with_default, evaluate_when, template_variables
+from wendy_llm.render.values import (
+    APP_ID,
+    answer_with_default,
+    evaluate_when,
+    template_variables,
+    walk_calls,
+)
 
 if TYPE_CHECKING:
     from wendy_llm.render.template import Template
@@ -115,7 +122,8 @@ Answer = str | None
 
 
 def _digest(text: str, length: int) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+    # surrogatepass: an answer may hold a lone surrogate (a JSON "\\udc80").
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
 def _dedupe(values: Sequence[_T]) -> list[_T]:
@@ -123,7 +131,8 @@ def _dedupe(values: Sequence[_T]) -> list[_T]:
 
 
 def _selection(text: str) -> frozenset[str]:
-    return frozenset(p.strip() for p in text.split(",") if p.strip())
+    """The options a checkbox answer selects (the CLI's comma split and trim)."""
+    return frozenset(p for p in gofuncs.comma_parts(text) if p)
 
 
 def checkbox_choices(question: Question) -> list[Answer]:
@@ -457,7 +466,12 @@ def enumerate_picks(template: Template) -> list[Pick]:
     """Every pick of ``template`` (see the module docstring)."""
     if template.picker is None:
         return [Pick(slug="default", answers=MappingProxyType({}))]
-    walker = _Walker(template.picker, base_values(template))
+    base = base_values(template)
+    # Two prefetches at most: the choices need the checkbox defaults split.
+    gofuncs.prefetch(walk_calls(template.picker, base))
+    walker = _Walker(template.picker, base)
+    choices = {it.question.id: [c for c in it.choices if c is not None] for it in walker.items}
+    gofuncs.prefetch(walk_calls(template.picker, base, choices))
     paths = walker.full_product(MAX_PRODUCT)
     if paths is None:
         paths = _pairwise(walker)

@@ -2,14 +2,17 @@
 
 ``build_values`` follows spec section 2 step by step:
 
-1. ``APP_ID`` = the app id (trimmed as Go's ``strings.TrimSpace``; empty is
+1. ``APP_ID`` = the app id (trimmed by Go's ``strings.TrimSpace``; empty is
    an error).  A ``template.json`` variable named ``APP_ID`` is ignored.
 2. Each ``template.json`` variable in file order: an override is converted
    by ``type`` (``integer``: ``strconv.Atoi``; ``boolean``:
    ``strconv.ParseBool``; anything else: the raw string) and validated
    (integers: ``validate.min``/``max``; strings: ``validate.pattern``, an
    unanchored Go regexp); else the default as JSON decoding left it
-   (numbers are floats), unvalidated; else an error.
+   (numbers are floats), unvalidated; else an error.  ``Atoi``,
+   ``ParseBool``, the regexp, ``%v`` and the trimming are Go's own
+   functions, run in the helper (:mod:`wendy_llm.engine.gofuncs`): one
+   batch answers steps 1-3, a second (when needed) what ``when`` compares.
 3. Every override whose key is not yet in the map, as a raw string.
 4. The picker walk: phases then questions in order, skipping those whose
    ``when`` is false and questions whose id is already in the map; radio:
@@ -23,7 +26,8 @@
 
 Error texts (``ValuesError``, ``.variable`` names the variable):
 
-- ``invalid value for NAME: expected integer, got "x"`` (the CLI's);
+- ``invalid value for NAME: expected integer, got "x"`` (the CLI's; a value
+  over 64 characters is shown cut: ``got "123..."... (5000 characters)``);
 - ``invalid value for NAME: expected boolean, got "x"`` (assumed: same
   wording as the integer error);
 - ``NAME must be at least N`` / ``NAME must be at most N`` (the CLI's);
@@ -49,9 +53,6 @@ Strict mode (the library default; ``strict=False`` is the CLI exactly) adds:
 
 Assumptions where the spec is silent:
 
-- Pattern matching uses ``wendy_llm.render.goregexp``, a translation of Go's
-  RE2 syntax to Python's ``re`` checked against Go; the few constructs it
-  cannot express (``\\p{...}`` classes) raise a ``ValuesError`` saying so.
 - Duplicate variable names are processed in order, the last one wins (as
   repeated map assignments do); ``lint`` reports them.
 - A radio question that is not required and has neither default nor
@@ -68,13 +69,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 import yaml
 
-from wendy_llm.errors import AppIdError, ValuesError
-from wendy_llm.render.goregexp import GoRegexpError, compile_go_regexp
-from wendy_llm.render.gostd import go_atoi, go_format_value, go_parse_bool, go_quote, go_trim_space
+from wendy_llm.engine import gofuncs
+from wendy_llm.errors import AppIdError, DataTypeError, ValuesError
 from wendy_llm.render.manifest import Manifest, Picker, Question, Variable, When
 
 APP_ID = "APP_ID"
@@ -88,24 +88,35 @@ _YAML_NUMBER = re.compile(
     r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
 )
 _NO_STRICT_HINT = "pass strict=False (--no-strict) to render exactly as wendy init would"
+_SHOWN_CHARS = 64
+
+
+def shown(text: str) -> str:
+    """``text`` quoted by Go's ``strconv.Quote`` for a message; a long one is cut."""
+    if len(text) <= _SHOWN_CHARS:
+        return gofuncs.quote(text)
+    return f"{gofuncs.quote(text[:_SHOWN_CHARS])}... ({len(text)} characters)"
 
 
 def check_app_id(app_id: str, *, strict: bool = True) -> str:
     """The app id as the CLI uses it (trimmed); raises ``AppIdError``."""
-    trimmed = go_trim_space(app_id)
+    try:
+        trimmed = gofuncs.trim_space(app_id)
+    except DataTypeError as exc:
+        raise AppIdError(f"invalid app id: {exc}") from None
     if not trimmed:
         raise AppIdError("app id (APP_ID) must not be empty")
     if not strict:
         return trimmed
     if not _PROJECT_NAME.fullmatch(trimmed):
         raise AppIdError(
-            f"invalid app id {go_quote(trimmed)}: use ASCII letters, digits, '.', '_' and '-', "
+            f"invalid app id {shown(trimmed)}: use ASCII letters, digits, '.', '_' and '-', "
             f"not starting with '-' or '.' (wendy's project-name rule); {_NO_STRICT_HINT}"
         )
     kind = _yaml_kind(trimmed)
     if kind is not None:
         raise AppIdError(
-            f"app id {go_quote(trimmed)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
+            f"app id {shown(trimmed)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
             f"would change the structure of a rendered YAML or JSON file; use an id YAML reads "
             f"as a string (e.g. {trimmed}-app); {_NO_STRICT_HINT}"
         )
@@ -134,23 +145,37 @@ def _yaml_kind(text: str) -> str | None:
     return f"a {type(parsed).__name__}"
 
 
+def _override_calls(variable: Variable, raw: str) -> Iterator[bytes]:
+    """The Go calls converting and checking ``raw`` will make (to prefetch)."""
+    if variable.type == "integer":
+        yield gofuncs.call_atoi(raw)
+    elif variable.type == "boolean":
+        yield gofuncs.call_parse_bool(raw)
+    elif variable.validate.pattern is not None:
+        yield gofuncs.call_regexp_error(variable.validate.pattern)
+        yield gofuncs.call_match(variable.validate.pattern, raw)
+
+
 def parse_override(variable: Variable, raw: str) -> str | int | bool:
     """An override converted by the variable's ``type`` (no rule checks)."""
     name = variable.name
-    if variable.type == "integer":
-        number = go_atoi(raw)
-        if number is None:
-            raise ValuesError(
-                f"invalid value for {name}: expected integer, got {go_quote(raw)}", variable=name
-            )
-        return number
-    if variable.type == "boolean":
-        flag = go_parse_bool(raw)
-        if flag is None:
-            raise ValuesError(
-                f"invalid value for {name}: expected boolean, got {go_quote(raw)}", variable=name
-            )
-        return flag
+    try:
+        if variable.type == "integer":
+            number = gofuncs.atoi(raw)
+            if number is None:
+                raise ValuesError(
+                    f"invalid value for {name}: expected integer, got {shown(raw)}", variable=name
+                )
+            return number
+        if variable.type == "boolean":
+            flag = gofuncs.parse_bool(raw)
+            if flag is None:
+                raise ValuesError(
+                    f"invalid value for {name}: expected boolean, got {shown(raw)}", variable=name
+                )
+            return flag
+    except DataTypeError as exc:
+        raise ValuesError(f"invalid value for {name}: {exc}", variable=name) from None
     return raw
 
 
@@ -169,15 +194,17 @@ def check_rules(variable: Variable, value: str | int | bool) -> None:
     if rules.pattern is None:
         return
     try:
-        compiled = compile_go_regexp(rules.pattern)
-    except GoRegexpError as exc:
-        raise ValuesError(f"invalid validate.pattern for {name}: {exc}", variable=name) from None
-    if compiled.search(value) is None:
-        raise ValuesError(
-            f"invalid value for {name}: {go_quote(value)} does not match the pattern "
-            f"{rules.pattern}",
-            variable=name,
-        )
+        error = gofuncs.regexp_error(rules.pattern)
+        if error is not None:
+            raise ValuesError(f"invalid validate.pattern for {name}: {error}", variable=name)
+        if not gofuncs.match_string(rules.pattern, value):
+            raise ValuesError(
+                f"invalid value for {name}: {shown(value)} does not match the pattern "
+                f"{rules.pattern}",
+                variable=name,
+            )
+    except DataTypeError as exc:
+        raise ValuesError(f"invalid value for {name}: {exc}", variable=name) from None
 
 
 def convert_override(variable: Variable, raw: str) -> str | int | bool:
@@ -187,18 +214,41 @@ def convert_override(variable: Variable, raw: str) -> str | int | bool:
     return value
 
 
-def _parts(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",")]
-
-
 def evaluate_when(when: When, values: Mapping[str, object]) -> bool:
     """Whether a phase/question ``when`` holds for the map so far."""
     if when.question_id not in values:
         return False
-    answer = go_format_value(values[when.question_id])
+    answer = gofuncs.format_value(values[when.question_id])
     if when.kind == "contains":
-        return when.values[0] in _parts(answer)
+        return when.values[0] in gofuncs.comma_parts(answer)
     return answer in when.values
+
+
+def walk_calls(
+    picker: Picker,
+    values: Mapping[str, object],
+    answers: Mapping[str, Sequence[str]] | None = None,
+) -> Iterator[bytes]:
+    """The Go calls a walk of ``picker`` will make (to prefetch), starting from
+    ``values``, with ``answers`` the extra answers a question may get."""
+    questions = {q.id: q for q in picker.questions}
+    for question in picker.questions:
+        if question.type == "checkbox":
+            yield gofuncs.call_comma_parts(question.default)
+    whens = [p.when for p in picker.phases] + [q.when for q in picker.questions]
+    for when in whens:
+        if when is None:
+            continue
+        qid = when.question_id
+        stored: list[object] = [values[qid]] if qid in values else []
+        if qid in questions:
+            stored += [questions[qid].default, *questions[qid].option_values]
+        stored += (answers or {}).get(qid, ())
+        for value in stored:
+            if type(value) is not str:
+                yield gofuncs.call_format(value)
+            elif when.kind == "contains":
+                yield gofuncs.call_comma_parts(value)
 
 
 def _check_options(picker: Picker, overrides: Mapping[str, str], taken: set[str]) -> None:
@@ -212,11 +262,13 @@ def _check_options(picker: Picker, overrides: Mapping[str, str], taken: set[str]
         if key in taken or key not in valid:
             continue
         kind, values = valid[key]
-        wrong = [raw] if kind == "radio" else ([] if not raw.strip() else _parts(raw))
-        bad = [part for part in wrong if part not in values]
+        parts = (raw,) if kind == "radio" else gofuncs.comma_parts(raw)
+        if kind == "checkbox" and parts == ("",):
+            continue  # nothing selected
+        bad = [part for part in parts if part not in values]
         if bad:
             raise ValuesError(
-                f"invalid value for {key}: {go_quote(bad[0])} is not an option of {kind} question "
+                f"invalid value for {key}: {shown(bad[0])} is not an option of {kind} question "
                 f"{key} (valid: {', '.join(values)}); {_NO_STRICT_HINT}",
                 variable=key,
             )
@@ -235,7 +287,7 @@ def answer_with_default(question: Question, values: dict[str, object]) -> None:
                 f"missing answer for picker question {qid}: pass --var {qid}=VALUE", variable=qid
             )
     elif question.type == "checkbox":
-        chosen = set(_parts(question.default))
+        chosen = set(gofuncs.comma_parts(question.default))
         values[qid] = question.default
         for option in question.options:
             values[f"{qid}_{option.value}"] = option.value in chosen
@@ -267,6 +319,20 @@ def template_variables(manifest: Manifest) -> tuple[Variable, ...]:
     return tuple(v for v in manifest.variables if v.name != APP_ID)
 
 
+def _assembly_calls(
+    manifest: Manifest, picker: Picker | None, app_id: str, overrides: Mapping[str, str]
+) -> Iterator[bytes]:
+    """The Go calls ``build_values`` makes before the picker walk."""
+    yield gofuncs.call_trim_space(app_id)
+    for variable in template_variables(manifest):
+        if variable.name in overrides:
+            yield from _override_calls(variable, overrides[variable.name])
+    if picker is not None:
+        for question in picker.questions:
+            if question.type == "checkbox" and question.id in overrides:
+                yield gofuncs.call_comma_parts(overrides[question.id])
+
+
 def build_values(
     manifest: Manifest,
     picker: Picker | None,
@@ -277,6 +343,7 @@ def build_values(
 ) -> dict[str, object]:
     """The data map for one render (see the module docstring)."""
     overrides = {} if overrides is None else overrides
+    gofuncs.prefetch(_assembly_calls(manifest, picker, app_id, overrides))
     values: dict[str, object] = {APP_ID: check_app_id(app_id, strict=strict)}
     taken: set[str] = set()
     for variable in template_variables(manifest):
@@ -294,5 +361,6 @@ def build_values(
         if key not in values:
             values[key] = raw
     if picker is not None:
+        gofuncs.prefetch(walk_calls(picker, values))
         walk_picker(picker, values)
     return values

@@ -43,8 +43,8 @@ import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError
-from wendy_llm.render.gostd import go_format_value
 from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.assertions import (
     AnyAssertion,

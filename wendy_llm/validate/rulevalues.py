@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 
-from wendy_llm.render.gostd import go_format_value
+from wendy_llm.engine.gofuncs import format_value as go_format_value
 
 _VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
 

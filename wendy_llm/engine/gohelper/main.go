@@ -1,39 +1,55 @@
-// Command wendyhelper renders Go text/template templates for wendy-llm.
+// Command wendyhelper is wendy-llm's window on Go: it renders text/template
+// templates exactly as `wendy init` does, and answers the Go standard-library
+// calls the CLI's value rules make (strconv, fmt's %v, regexp, strings), so
+// Python never re-implements them.
 //
-// It is a long-lived process speaking a framed binary protocol on
-// stdin/stdout; the Python side (wendy_llm/engine/client.py) documents and tests it.
-// Templates are rendered exactly as `wendy init` does: text/template,
+// Templates are rendered as the CLI renders them: text/template,
 // Option("missingkey=error"), default delimiters, no extra functions, the
 // template named by the file's relative path, data a map[string]interface{}.
 //
-// Request frame:  u32 length, then
+// Files: main.go the protocol and the request loop; render.go rendering and
+// the parse cache; calls.go the Go calls; parent_linux.go (parent_other.go
+// elsewhere) noticing that the parent is gone. Standard library only.
 //
-//	u8 op ('R' render, 'B' bench), u64 max output bytes per render,
-//	[op 'B' only: u32 iterations],
-//	u32 nTexts, nTexts x (u32 len, bytes),
-//	u32 nData,  nData x value (a tagged map),
-//	u32 nJobs,  nJobs x (u32 len, name bytes, u32 text index, u32 data index).
+// It is a long-lived process speaking framed binary messages on stdin/stdout.
+// This comment is the protocol's one definition (wendy_llm/engine/wire.py is
+// the other side). All integers are big-endian.
+//
+// Request frame: u32 length, then u8 op and the op's body:
+//
+//	'R' render, 'B' bench:
+//	  u64 max output bytes per render, ['B' only: u32 iterations],
+//	  u32 nTexts, nTexts x (u32 len, bytes),
+//	  u32 nData,  nData x value (each a tagged map),
+//	  u32 nJobs,  nJobs x (u32 len, name bytes, u32 text index, u32 data index).
+//	'E' evaluate Go calls:
+//	  u32 nCalls, nCalls x (u8 function, arguments); see evaluate for the
+//	  functions, their arguments (strings are u32 len, bytes) and answers.
 //
 // Values are tagged: 'n' nil, 't'/'f' bool, 'i' int (i64), 'd' float64,
 // 's' string (u32 len, bytes), 'l' list (u32 n, values),
 // 'm' map (u32 n, n x (u32 len, key bytes, value)).
 //
-// Response: one record per job, in order: u32 length, u8 kind, payload.
+// Response: one record per job or call, in order: u32 length (counting the
+// kind byte), u8 kind, payload (the output, the answer or Go's error text).
 // A malformed request gets a single kindBadRequest record instead.
-// All integers are big-endian.
+//
+// The helper exits when its input ends, at once, even mid-render (see
+// watch): its parent closed the pipe or died. See exitWithParent for the
+// parent-death signal.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"text/template"
 	"time"
 )
@@ -45,19 +61,27 @@ const (
 	kindTooLarge   = 3
 	kindBench      = 4
 	kindBadRequest = 5
+	kindCallError  = 6
 
 	// Results of fast renders are batched into few pipe writes, but none is
 	// held back longer than this, so the Python side always knows which
 	// render is running and can time out each render on its own.
 	flushInterval = 5 * time.Millisecond
-	// Bounds the parsed-template cache; clearing it wholesale is simple and
-	// only costs a re-parse.
+	// How often a running request checks that its input is still open.
+	watchInterval = 50 * time.Millisecond
+	// The parsed-template cache holds at most this many templates and this
+	// much memory (see parsedSize: a parse tree takes 1 to 50 times its
+	// text). Clearing it wholesale is simple and only costs a re-parse; a
+	// template bigger than the whole budget is not cached.
 	maxCachedTemplates = 4096
-	// Buffers that grew past this are dropped after use instead of kept.
-	keepBufferBytes = 4 << 20
+	maxCacheBytes      = 64 << 20
+	// Buffers that grew past this are dropped after use instead of kept,
+	// and a request that parsed, rendered or dropped this much returns the
+	// freed memory to the OS at once rather than keep it for the next peak.
+	largeBytes = 4 << 20
+	// A soft ceiling: near it Go collects garbage sooner instead of growing.
+	memoryLimit = 256 << 20
 )
-
-var errTooLarge = errors.New("output too large")
 
 type badRequest struct{ msg string }
 
@@ -138,21 +162,6 @@ func (r *reader) mapValue(depth int) map[string]interface{} {
 	return m
 }
 
-// limitWriter fails the render once it would exceed its budget, so a runaway
-// template cannot exhaust memory.
-type limitWriter struct {
-	buf  *bytes.Buffer
-	left uint64
-}
-
-func (w *limitWriter) Write(p []byte) (int, error) {
-	if uint64(len(p)) > w.left {
-		return 0, errTooLarge
-	}
-	w.left -= uint64(len(p))
-	return w.buf.Write(p)
-}
-
 type job struct {
 	name       string
 	text, data int
@@ -165,6 +174,7 @@ type request struct {
 	texts      [][]byte
 	data       []map[string]interface{}
 	jobs       []job
+	calls      []call
 }
 
 type server struct {
@@ -175,17 +185,46 @@ type server struct {
 	// name -> text -> parsed template.  Keyed by the text itself: Go
 	// hashes a string key far faster than sha256 would, and a lookup with
 	// string(bytes) does not allocate.
-	cache  map[string]map[string]*template.Template
-	cached int
-	buf    bytes.Buffer
+	cache      map[string]map[string]*template.Template
+	cached     int
+	cacheBytes uint64
+	buf        bytes.Buffer
+	// Set when a request handled or dropped largeBytes or more.
+	freeMemory bool
+	busy       atomic.Bool // a request is being handled
+	watchdog   *time.Timer // calls watch while busy
+}
+
+func newServer(out io.Writer) *server {
+	s := &server{
+		out:   bufio.NewWriterSize(out, 64<<10),
+		cache: make(map[string]map[string]*template.Template),
+	}
+	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
+	s.flushTimer.Stop()
+	s.watchdog = time.AfterFunc(time.Hour, s.watch)
+	s.watchdog.Stop()
+	return s
 }
 
 func decodeRequest(payload []byte) (req request) {
 	r := &reader{b: payload}
 	req.op = r.u8()
-	if req.op != 'R' && req.op != 'B' {
+	switch req.op {
+	case 'R', 'B':
+		decodeRenders(r, &req)
+	case 'E':
+		req.calls = decodeCalls(r)
+	default:
 		r.fail("unknown op %q", req.op)
 	}
+	if r.off != len(payload) {
+		r.fail("%d trailing bytes", len(payload)-r.off)
+	}
+	return req
+}
+
+func decodeRenders(r *reader, req *request) {
 	req.maxOutput = r.u64()
 	if req.op == 'B' {
 		req.iterations = int(r.u32())
@@ -209,48 +248,6 @@ func decodeRequest(payload []byte) (req request) {
 			r.fail("job %d refers to text %d / data %d out of range", i, t, d)
 		}
 		req.jobs[i] = job{name, t, d}
-	}
-	if r.off != len(payload) {
-		r.fail("%d trailing bytes", len(payload)-r.off)
-	}
-	return req
-}
-
-// parse returns the template for (name, text), parsing it only on a cache miss.
-func (s *server) parse(name string, text []byte) (*template.Template, error) {
-	byText := s.cache[name]
-	if t, ok := byText[string(text)]; ok {
-		return t, nil
-	}
-	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
-	if err != nil {
-		return nil, err
-	}
-	if s.cached >= maxCachedTemplates {
-		s.cache = make(map[string]map[string]*template.Template)
-		s.cached = 0
-		byText = nil
-	}
-	if byText == nil {
-		byText = make(map[string]*template.Template)
-		s.cache[name] = byText
-	}
-	byText[string(text)] = t
-	s.cached++
-	return t, nil
-}
-
-// execute renders into s.buf and returns the record kind.
-func (s *server) execute(t *template.Template, data map[string]interface{}, maxOutput uint64) (byte, error) {
-	s.buf.Reset()
-	err := t.Execute(&limitWriter{&s.buf, maxOutput}, data)
-	switch {
-	case err == nil:
-		return kindOK, nil
-	case errors.Is(err, errTooLarge):
-		return kindTooLarge, err
-	default:
-		return kindExecError, err
 	}
 }
 
@@ -280,11 +277,33 @@ func (s *server) flush() {
 	}
 }
 
+// handle answers one request completely (records written and flushed).
 func (s *server) handle(payload []byte) {
+	s.answer(payload)
+	s.flushTimer.Stop()
+	s.flush()
+	if s.buf.Cap() > largeBytes {
+		s.buf = bytes.Buffer{}
+	}
+	if s.freeMemory || len(payload) >= largeBytes {
+		s.freeMemory = false
+		debug.FreeOSMemory()
+	}
+}
+
+func (s *server) answer(payload []byte) {
 	req, bad := safeDecode(payload)
 	if bad != "" {
 		s.record(kindBadRequest, []byte(bad))
 		return
+	}
+	for _, c := range req.calls {
+		answer, err := evaluate(c)
+		if err != nil {
+			s.record(kindCallError, []byte(err.Error()))
+		} else {
+			s.record(kindOK, answer)
+		}
 	}
 	for _, j := range req.jobs {
 		t, err := s.parse(j.name, req.texts[j.text])
@@ -303,26 +322,6 @@ func (s *server) handle(payload []byte) {
 			s.record(kind, s.buf.Bytes())
 		}
 	}
-	if s.buf.Cap() > keepBufferBytes {
-		s.buf = bytes.Buffer{}
-	}
-}
-
-// bench executes one parsed template many times and reports the total time,
-// the in-process floor the Python side's per-render cost is compared with.
-func (s *server) bench(t *template.Template, data map[string]interface{}, maxOutput uint64, n int) {
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		if kind, err := s.execute(t, data, maxOutput); err != nil {
-			s.record(kind, []byte(err.Error()))
-			return
-		}
-	}
-	elapsed := time.Since(start)
-	var payload [16]byte
-	binary.BigEndian.PutUint64(payload[:8], uint64(n))
-	binary.BigEndian.PutUint64(payload[8:], uint64(elapsed.Nanoseconds()))
-	s.record(kindBench, payload[:])
 }
 
 func safeDecode(payload []byte) (req request, bad string) {
@@ -338,41 +337,53 @@ func safeDecode(payload []byte) (req request, bad string) {
 	return decodeRequest(payload), ""
 }
 
-func main() {
-	// The helper's heap is small and short-lived; collecting less often is
-	// a cheap speed-up.
-	debug.SetGCPercent(400)
-	in := bufio.NewReaderSize(os.Stdin, 64<<10)
-	s := &server{
-		out:   bufio.NewWriterSize(os.Stdout, 64<<10),
-		cache: make(map[string]map[string]*template.Template),
-	}
-	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
-	s.flushTimer.Stop()
+// readFrame reads one request frame; the end of input ends the process.
+func readFrame(in *bufio.Reader) []byte {
 	var hdr [4]byte
-	var payload []byte
+	if _, err := io.ReadFull(in, hdr[:]); err != nil {
+		if err == io.EOF {
+			os.Exit(0) // a clean shutdown
+		}
+		fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
+		os.Exit(2)
+	}
+	payload := make([]byte, binary.BigEndian.Uint32(hdr[:]))
+	if _, err := io.ReadFull(in, payload); err != nil {
+		fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
+		os.Exit(2)
+	}
+	return payload
+}
+
+// watch ends the process when the input is closed while a request runs:
+// the parent closed the pipe or died, and nobody is left to want the
+// answer. (Between requests, reading sees the end of input at once.) The
+// main loop reads its input itself: handing frames over from a reader
+// goroutine cost each request a goroutine wake-up (~12 us).
+func (s *server) watch() {
+	if !s.busy.Load() {
+		return
+	}
+	if inputClosed(0) {
+		os.Exit(0)
+	}
+	s.watchdog.Reset(watchInterval)
+}
+
+func main() {
+	exitWithParent()
+	// The helper's heap is small and short-lived; collecting less often is
+	// a cheap speed-up, and the limit stops that from inflating big heaps.
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(memoryLimit)
+	s := newServer(os.Stdout)
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	for {
-		if _, err := io.ReadFull(in, hdr[:]); err != nil {
-			if err == io.EOF {
-				return // stdin closed: a clean shutdown
-			}
-			fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
-			os.Exit(2)
-		}
-		n := int(binary.BigEndian.Uint32(hdr[:]))
-		if cap(payload) < n {
-			payload = make([]byte, n)
-		}
-		payload = payload[:n]
-		if _, err := io.ReadFull(in, payload); err != nil {
-			fmt.Fprintln(os.Stderr, "wendyhelper: reading request:", err)
-			os.Exit(2)
-		}
+		payload := readFrame(in)
+		s.busy.Store(true)
+		s.watchdog.Reset(watchInterval)
 		s.handle(payload)
-		s.flushTimer.Stop()
-		s.flush()
-		if cap(payload) > keepBufferBytes {
-			payload = nil
-		}
+		s.busy.Store(false)
+		s.watchdog.Stop()
 	}
 }

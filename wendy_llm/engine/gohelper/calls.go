@@ -1,0 +1,92 @@
+package main
+
+// The 'E' request: Go standard-library calls the Wendy CLI's value rules make.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// call is one Go function call of an 'E' request.
+type call struct {
+	fn    byte
+	args  []string    // the string arguments
+	value interface{} // 'v' only
+}
+
+// Arguments of each function of an 'E' request (see evaluate).
+var callArgs = map[byte]int{'a': 1, 'b': 1, 'q': 1, 't': 1, 's': 1, 'c': 1, 'r': 2, 'v': 0}
+
+func decodeCalls(r *reader) []call {
+	calls := make([]call, r.count(2))
+	for i := range calls {
+		c := &calls[i]
+		c.fn = r.u8()
+		n, known := callArgs[c.fn]
+		if !known {
+			r.fail("unknown function %q", c.fn)
+		}
+		for ; n > 0; n-- {
+			c.args = append(c.args, string(r.blob()))
+		}
+		if c.fn == 'v' {
+			c.value = r.value(0)
+		}
+	}
+	return calls
+}
+
+// evaluate answers one call with the very function the Wendy CLI uses:
+//
+//	'a' strconv.Atoi(s)           -> i64
+//	'b' strconv.ParseBool(s)      -> u8 0 or 1
+//	'v' fmt.Sprintf("%v", value)  -> the text (the argument is a tagged value)
+//	'q' strconv.Quote(s)          -> the text
+//	't' strings.TrimSpace(s)      -> the text
+//	's' the CLI's "contains" split: strings.Split(s, ","), each part
+//	    TrimSpace'd               -> n x (u32 len, part)
+//	'c' regexp.Compile(pattern)   -> nothing
+//	'r' regexp.MatchString(pattern, s) -> u8 0 or 1
+//
+// A Go error (Atoi's, ParseBool's, a regexp's compile error) is the answer's
+// kindCallError payload.
+func evaluate(c call) ([]byte, error) {
+	switch c.fn {
+	case 'a':
+		n, err := strconv.Atoi(c.args[0])
+		return binary.BigEndian.AppendUint64(nil, uint64(int64(n))), err
+	case 'b':
+		b, err := strconv.ParseBool(c.args[0])
+		return flag(b), err
+	case 'v':
+		return []byte(fmt.Sprintf("%v", c.value)), nil
+	case 'q':
+		return []byte(strconv.Quote(c.args[0])), nil
+	case 't':
+		return []byte(strings.TrimSpace(c.args[0])), nil
+	case 's':
+		var out []byte
+		for _, part := range strings.Split(c.args[0], ",") {
+			part = strings.TrimSpace(part)
+			out = binary.BigEndian.AppendUint32(out, uint32(len(part)))
+			out = append(out, part...)
+		}
+		return out, nil
+	case 'c':
+		_, err := regexp.Compile(c.args[0])
+		return nil, err
+	default: // 'r'
+		matched, err := regexp.MatchString(c.args[0], c.args[1])
+		return flag(matched), err
+	}
+}
+
+func flag(b bool) []byte {
+	if b {
+		return []byte{1}
+	}
+	return []byte{0}
+}

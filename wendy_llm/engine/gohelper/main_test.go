@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// frame builds request payloads the way wendy_llm/engine/wire.py does.
+type frame struct{ b []byte }
+
+func (f *frame) u8(v byte) *frame    { f.b = append(f.b, v); return f }
+func (f *frame) u32(v uint32) *frame { f.b = binary.BigEndian.AppendUint32(f.b, v); return f }
+func (f *frame) u64(v uint64) *frame { f.b = binary.BigEndian.AppendUint64(f.b, v); return f }
+func (f *frame) str(s string) *frame { f.u32(uint32(len(s))); f.b = append(f.b, s...); return f }
+
+type record struct {
+	kind    byte
+	payload []byte
+}
+
+// exchange runs one request through a fresh server and splits its answer.
+func exchange(t *testing.T, s *server, out *bytes.Buffer, payload []byte) []record {
+	t.Helper()
+	out.Reset()
+	s.handle(payload)
+	var records []record
+	b := out.Bytes()
+	for len(b) > 0 {
+		if len(b) < 5 {
+			t.Fatalf("truncated record header: %q", b)
+		}
+		n := int(binary.BigEndian.Uint32(b))
+		records = append(records, record{b[4], append([]byte(nil), b[5:4+n]...)})
+		b = b[4+n:]
+	}
+	return records
+}
+
+func newTestServer() (*server, *bytes.Buffer) {
+	out := &bytes.Buffer{}
+	return newServer(out), out
+}
+
+// calls is an 'E' request of one-string-argument calls of function fn.
+func calls(fn byte, args ...string) []byte {
+	f := (&frame{}).u8('E').u32(uint32(len(args)))
+	for _, a := range args {
+		f.u8(fn).str(a)
+	}
+	return f.b
+}
+
+func TestAtoiIsStrconvAtoi(t *testing.T) {
+	s, out := newTestServer()
+	huge := strings.Repeat("9", 5000)
+	cases := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"5", 5, true}, {"-0", 0, true}, {"+7", 7, true}, {" 5", 0, false}, {"1_000", 0, false},
+		{"9223372036854775807", math.MaxInt64, true}, {"9223372036854775808", 0, false},
+		{"\uff19", 0, false}, {"", 0, false}, {huge, 0, false},
+	}
+	args := make([]string, len(cases))
+	for i, c := range cases {
+		args[i] = c.in
+	}
+	records := exchange(t, s, out, calls('a', args...))
+	if len(records) != len(cases) {
+		t.Fatalf("%d records for %d calls", len(records), len(cases))
+	}
+	for i, c := range cases {
+		r := records[i]
+		if ok := r.kind == kindOK; ok != c.ok {
+			t.Errorf("Atoi(%.20q): kind %d, want ok=%v", c.in, r.kind, c.ok)
+			continue
+		}
+		if c.ok && int64(binary.BigEndian.Uint64(r.payload)) != c.want {
+			t.Errorf("Atoi(%q) = %x, want %d", c.in, r.payload, c.want)
+		}
+		if !c.ok && !strings.HasPrefix(string(r.payload), "strconv.Atoi: parsing ") {
+			t.Errorf("Atoi(%.20q) error %q", c.in, r.payload)
+		}
+	}
+}
+
+func TestParseBoolQuoteTrimAndParts(t *testing.T) {
+	s, out := newTestServer()
+	for _, c := range []struct {
+		fn   byte
+		in   string
+		kind byte
+		want string
+	}{
+		{'b', "T", kindOK, "\x01"},
+		{'b', "False", kindOK, "\x00"},
+		{'b', "yes", kindCallError, `strconv.ParseBool: parsing "yes": invalid syntax`},
+		{'q', "a\"b\n\xff☃", kindOK, `"a\"b\n\xff☃"`},
+		{'t', "\u3000 x\x1c \u0085", kindOK, "x\x1c"},
+		{'s', " a , b,,\u00a0c", kindOK, "\x00\x00\x00\x01a\x00\x00\x00\x01b\x00\x00\x00\x00\x00\x00\x00\x01c"},
+		{'c', "(?=a)", kindCallError, "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"},
+		{'c', `\p{Greek}+`, kindOK, ""},
+	} {
+		records := exchange(t, s, out, calls(c.fn, c.in))
+		if len(records) != 1 || records[0].kind != c.kind || string(records[0].payload) != c.want {
+			t.Errorf("%c(%q) = %+v, want kind %d %q", c.fn, c.in, records, c.kind, c.want)
+		}
+	}
+}
+
+func TestMatchStringIsUnanchoredAndReportsCompileErrors(t *testing.T) {
+	s, out := newTestServer()
+	payload := (&frame{}).u8('E').u32(3).
+		u8('r').str("[0-9]").str("abc1").
+		u8('r').str(`^\p{Greek}+$`).str("αβx").
+		u8('r').str("a{1001}").str("a").b
+	records := exchange(t, s, out, payload)
+	want := []record{{kindOK, []byte{1}}, {kindOK, []byte{0}},
+		{kindCallError, []byte("error parsing regexp: invalid repeat count: `{1001}`")}}
+	if len(records) != 3 {
+		t.Fatalf("records %+v", records)
+	}
+	for i := range want {
+		if records[i].kind != want[i].kind || !bytes.Equal(records[i].payload, want[i].payload) {
+			t.Errorf("call %d: %+v, want %+v", i, records[i], want[i])
+		}
+	}
+}
+
+func TestFormatValueIsFmtV(t *testing.T) {
+	s, out := newTestServer()
+	f := (&frame{}).u8('E').u32(6)
+	f.u8('v').u8('d').u64(math.Float64bits(8080))
+	f.u8('v').u8('d').u64(math.Float64bits(1e6))
+	f.u8('v').u8('d').u64(math.Float64bits(math.Copysign(0, -1)))
+	f.u8('v').u8('i').u64(uint64(1000000))
+	f.u8('v').u8('n')
+	f.u8('v').u8('m').u32(2).str("b").u8('t').str("a").u8('l').u32(1).u8('s').str("x")
+	records := exchange(t, s, out, f.b)
+	want := []string{"8080", "1e+06", "-0", "1000000", "<nil>", "map[a:[x] b:true]"}
+	for i, w := range want {
+		if records[i].kind != kindOK || string(records[i].payload) != w {
+			t.Errorf("value %d: %+v, want %q", i, records[i], w)
+		}
+	}
+}
+
+func TestMalformedRequestsGetOneBadRequestRecord(t *testing.T) {
+	s, out := newTestServer()
+	for name, payload := range map[string][]byte{
+		"unknown op":       {'Z'},
+		"unknown function": (&frame{}).u8('E').u32(1).u8('?').str("x").b,
+		"trailing bytes":   append(calls('t', "x"), 0),
+		"short string":     (&frame{}).u8('E').u32(1).u8('t').u32(99).b,
+		"huge count":       (&frame{}).u8('E').u32(1 << 30).b,
+	} {
+		records := exchange(t, s, out, payload)
+		if len(records) != 1 || records[0].kind != kindBadRequest ||
+			!strings.HasPrefix(string(records[0].payload), "malformed request at byte ") {
+			t.Errorf("%s: %+v", name, records)
+		}
+	}
+}
+
+func renderRequest(name, text string) []byte {
+	f := (&frame{}).u8('R').u64(1 << 30)
+	f.u32(1).str(text)
+	f.u32(1).u8('m').u32(1).str("A").u8('i').u64(7)
+	f.u32(1).str(name).u32(0).u32(0)
+	return f.b
+}
+
+func TestRenderAndErrorsName(t *testing.T) {
+	s, out := newTestServer()
+	records := exchange(t, s, out, renderRequest("a.txt", "x{{.A}}"))
+	if len(records) != 1 || records[0].kind != kindOK || string(records[0].payload) != "x7" {
+		t.Fatalf("render: %+v", records)
+	}
+	records = exchange(t, s, out, renderRequest("b.txt", "{{.B}}"))
+	if records[0].kind != kindExecError || !strings.Contains(string(records[0].payload), "template: b.txt:1:2") {
+		t.Fatalf("exec error: %+v", records)
+	}
+}
+
+func TestTheParseCacheIsBoundedByBytesAndCount(t *testing.T) {
+	s, out := newTestServer()
+	// Each template's parse tree takes about 11 MB: ten of them pass the budget.
+	big := strings.Repeat("key: {{.A}}\n", 1<<15)
+	for i := 0; i < 10; i++ {
+		records := exchange(t, s, out, renderRequest("big", big+strings.Repeat(" ", i)))
+		if records[0].kind != kindOK {
+			t.Fatalf("render %d: kind %d", i, records[0].kind)
+		}
+		if s.cacheBytes > maxCacheBytes || s.cached > 9 {
+			t.Fatalf("after %d templates the cache holds %d templates, %d bytes", i+1, s.cached, s.cacheBytes)
+		}
+	}
+	if s.cached == 0 || s.cacheBytes < uint64(len(big)) {
+		t.Fatalf("nothing cached: %d templates, %d bytes", s.cached, s.cacheBytes)
+	}
+	// A template costing more than the whole budget is parsed but not kept.
+	s.remember("huge", "text", nil, maxCacheBytes+1)
+	if _, kept := s.cache["huge"]; kept {
+		t.Fatal("a template over the budget was cached")
+	}
+	for i := 0; i <= maxCachedTemplates; i++ {
+		s.remember("n", strings.Repeat("x", i), nil, 1)
+	}
+	if s.cached > maxCachedTemplates {
+		t.Fatalf("%d templates cached, bound %d", s.cached, maxCachedTemplates)
+	}
+}
+
+func TestInputClosedSeesAHangupWithoutReading(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checked on Linux only")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if inputClosed(int(r.Fd())) {
+		t.Fatal("an open pipe reads as closed")
+	}
+	w.Write([]byte("pending"))
+	if inputClosed(int(r.Fd())) {
+		t.Fatal("a pipe with data reads as closed")
+	}
+	w.Close()
+	if !inputClosed(int(r.Fd())) {
+		t.Fatal("a closed pipe reads as open")
+	}
+	if data, _ := io.ReadAll(r); string(data) != "pending" {
+		t.Fatalf("the check consumed input: %q left", data)
+	}
+}
+
+func TestParsedSizeCountsTextAndActions(t *testing.T) {
+	for text, want := range map[string]uint64{
+		"":                 0,
+		"plain text":       10,
+		"{{.A}}":           6 + 250 + 12*6,
+		"a{{.A}}b{{.BB}}c": 16 + 2*250 + 12*(6+7),
+		"unclosed {{.A":    13 + 250 + 12*6, // to the end, as if closed
+	} {
+		if got := parsedSize([]byte(text)); got != want {
+			t.Errorf("parsedSize(%q) = %d, want %d", text, got, want)
+		}
+	}
+}

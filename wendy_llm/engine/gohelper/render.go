@@ -1,0 +1,121 @@
+package main
+
+// Rendering: the parse cache, bounded by count and memory, and execution.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"text/template"
+	"time"
+)
+
+var errTooLarge = errors.New("output too large")
+
+// limitWriter fails the render once it would exceed its budget, so a runaway
+// template cannot exhaust memory.
+type limitWriter struct {
+	buf  *bytes.Buffer
+	left uint64
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if uint64(len(p)) > w.left {
+		return 0, errTooLarge
+	}
+	w.left -= uint64(len(p))
+	return w.buf.Write(p)
+}
+
+// parsedSize estimates the memory a parsed template holds: its text, 250
+// bytes per action and 12 per byte of action text. Measured with Go 1.24,
+// this is 0.9 to 1.7 times the real size for fields, ifs, ranges, printf
+// pipelines and compose files, in a thirtieth of a parse's time. (Reading
+// the allocator's counters instead cost each helper start ~0.1 ms, and they
+// count whole spans.)
+func parsedSize(text []byte) uint64 {
+	size := uint64(len(text))
+	for rest := text; ; {
+		start := bytes.Index(rest, []byte("{{"))
+		if start < 0 {
+			return size
+		}
+		rest = rest[start:]
+		end := bytes.Index(rest, []byte("}}"))
+		if end < 0 {
+			end = len(rest)
+		}
+		size += 250 + 12*uint64(end+2)
+		rest = rest[min(end+2, len(rest)):]
+	}
+}
+
+// parse returns the template for (name, text), parsing it only on a cache miss.
+func (s *server) parse(name string, text []byte) (*template.Template, error) {
+	if t, ok := s.cache[name][string(text)]; ok {
+		return t, nil
+	}
+	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
+	if err != nil {
+		return nil, err
+	}
+	s.remember(name, string(text), t, parsedSize(text))
+	return t, nil
+}
+
+// remember caches a parsed template that cost `cost` bytes to build,
+// clearing the cache first when it would outgrow its bounds.
+func (s *server) remember(name, text string, t *template.Template, cost uint64) {
+	// A large parse leaves as much garbage again (the lexer's items).
+	s.freeMemory = s.freeMemory || cost >= largeBytes
+	if cost > maxCacheBytes {
+		return
+	}
+	if s.cached >= maxCachedTemplates || s.cacheBytes+cost > maxCacheBytes {
+		s.freeMemory = s.freeMemory || s.cacheBytes >= largeBytes
+		s.cache = make(map[string]map[string]*template.Template)
+		s.cached, s.cacheBytes = 0, 0
+	}
+	byText := s.cache[name]
+	if byText == nil {
+		byText = make(map[string]*template.Template)
+		s.cache[name] = byText
+	}
+	byText[text] = t
+	s.cached++
+	s.cacheBytes += cost
+}
+
+// execute renders into s.buf and returns the record kind.
+func (s *server) execute(t *template.Template, data map[string]interface{}, maxOutput uint64) (byte, error) {
+	s.buf.Reset()
+	err := t.Execute(&limitWriter{&s.buf, maxOutput}, data)
+	if s.buf.Len() >= largeBytes {
+		s.freeMemory = true
+	}
+	switch {
+	case err == nil:
+		return kindOK, nil
+	case errors.Is(err, errTooLarge):
+		return kindTooLarge, err
+	default:
+		return kindExecError, err
+	}
+}
+
+// bench executes one parsed template many times and reports the total time,
+// the in-process floor the Python side's per-render cost is compared with.
+func (s *server) bench(t *template.Template, data map[string]interface{}, maxOutput uint64, n int) {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		if kind, err := s.execute(t, data, maxOutput); err != nil {
+			s.record(kind, []byte(err.Error()))
+			return
+		}
+	}
+	elapsed := time.Since(start)
+	var payload [16]byte
+	binary.BigEndian.PutUint64(payload[:8], uint64(n))
+	binary.BigEndian.PutUint64(payload[8:], uint64(elapsed.Nanoseconds()))
+	s.record(kindBench, payload[:])
+}
