@@ -18,6 +18,10 @@ from wendy_llm.engine.gofuncs import format_value as go_format_value
 _VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
 
 
+class RuleProblem(Exception):
+    """A rule cannot be evaluated on this render (the message says why)."""
+
+
 class UnknownVariable(Exception):
     """A ``${VAR}`` that is not a variable of the render."""
 

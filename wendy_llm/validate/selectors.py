@@ -65,10 +65,6 @@ COMBINATORS = ("any", "all", "not", "is")
 NESTED: Mapping[str, Kind] = {"mounted_by": "services", "baseline": "volumes"}
 
 
-class RuleProblem(Exception):
-    """A rule cannot be evaluated on this render (the message says why)."""
-
-
 class LocatedError(ValueError):
     """A mistake in the rules file; ``keys`` locate it (``rules[2].assert[0].path``)."""
 

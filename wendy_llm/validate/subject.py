@@ -33,8 +33,8 @@ from wendy_llm.validate.compose import ComposeResult
 from wendy_llm.validate.docpath import DocPath, Match, resolve
 from wendy_llm.validate.documents import Documents, Parsed, parse_json, parse_yaml
 from wendy_llm.validate.locate import LineIndex, PathKey
-from wendy_llm.validate.rulevalues import substitute
-from wendy_llm.validate.selectors import Evaluator, Named, Ref, RuleProblem
+from wendy_llm.validate.rulevalues import RuleProblem, substitute
+from wendy_llm.validate.selectors import Evaluator, Named, Ref
 
 CHECK = "topology"
 

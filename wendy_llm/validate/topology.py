@@ -44,6 +44,7 @@ from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.relations import check_same
 from wendy_llm.validate.rules import Rule, Rules
 from wendy_llm.validate.rulevalues import (
+    RuleProblem,
     UnknownVariable,
     describe_value,
     same_value,
@@ -51,7 +52,7 @@ from wendy_llm.validate.rulevalues import (
     substitute,
 )
 from wendy_llm.validate.schema import json_path
-from wendy_llm.validate.selectors import RuleProblem, describe
+from wendy_llm.validate.selectors import describe
 from wendy_llm.validate.subject import RuleDocument, Subject
 from wendy_llm.validate.textrules import check_text
 

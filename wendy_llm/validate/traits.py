@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from wendy_llm.validate.compose_model import normalise_path
 from wendy_llm.validate.facts import ServiceFacts, VolumeFacts, image_forms
+from wendy_llm.validate.rulevalues import RuleProblem
 
 Reasons = list[str]
 
@@ -25,7 +26,13 @@ def glob_match(patterns: Sequence[str | int], text: str) -> bool:
 
 
 def _ports(values: Sequence[str | int]) -> set[int]:
-    return {int(v) for v in values}
+    out = set()
+    for value in values:
+        text = str(value)
+        if not text.isdigit():
+            raise RuleProblem(f"the port {text!r} is not a number")
+        out.add(int(text))
+    return out
 
 
 def service_trait(name: str, values: Sequence[str | int], s: ServiceFacts) -> Reasons | None:
