@@ -410,3 +410,48 @@ def test_mistakes_in_the_rules_file_name_the_rule_and_assertion(text: str, messa
     with pytest.raises(RulesError) as caught:
         parse_rules(text, "t.yaml")
     assert str(caught.value) == message
+
+
+# --- the README's examples ----------------------------------------------------------
+
+
+def readme_rules_section() -> str:
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    return text.split("### The rules file", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_rules_example_is_a_valid_rules_file() -> None:
+    example = readme_rules_section().split("```yaml\n", 1)[1].split("```", 1)[0]
+    rules = parse_rules(example, "README.md")
+    assert [r.name for r in rules.rules] == ["dflash-has-no-ollama"]
+    assert set(rules.selectors) == {"ollama", "vllm", "ollama-data"}
+
+
+def _examples(table: str) -> list[str]:
+    """The example column of a README table (its second cell, in backquotes)."""
+    out = []
+    for line in table.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| `") and len(cells) > 2 and cells[1].startswith("`{"):
+            out.append(cells[1].strip("`"))
+    return out
+
+
+def test_every_example_in_the_readme_rules_section_parses() -> None:
+    section = readme_rules_section()
+    services, rest = section.split("| service trait |", 1)[1].split("| volume trait |", 1)
+    volumes, rest = rest.split("**Relations**", 1)
+    text = rest.split("**Text**", 1)[1]
+    head = (
+        "selectors:\n  services:\n    ollama: {port: 11434}\n    vllm: {port: 8000}\n"
+        "    open-webui: {port: 8080}\nrules:\n  - name: r\n    assert:\n"
+    )
+    assertions = [f"{{services: {e}, absent: true}}" for e in _examples(services)]
+    assertions += [f"{{volumes: {e}, absent: true}}" for e in _examples(volumes)]
+    assertions += _examples(text)
+    assert len(assertions) == 7 + 4 + 3
+    for assertion in assertions:
+        parse_rules(f"{head}      - {assertion}\n", "README.md")
+    [relations] = [b.split("```", 1)[0] for b in rest.split("```yaml\n")[1:2]]
+    indented = "".join(f"      {line}\n" for line in relations.splitlines())
+    assert len(parse_rules(head + indented, "README.md").rules[0].assertions) == 2
