@@ -9,6 +9,7 @@ sentinel) and its rules file, for end-to-end ``check`` runs.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -184,6 +185,8 @@ PICKER: dict[str, Any] = {
     ]
 }
 
+VLLM_SWITCH = '{{- $vllm := eq .OLLAMA_MODEL "big-dflash" -}}'
+
 TEMPLATE_COMPOSE = """\
 {{- $vllm := eq .OLLAMA_MODEL "big-dflash" -}}
 services:
@@ -299,3 +302,31 @@ def write_template(
         (golden / "py").mkdir(parents=True, exist_ok=True)
         (golden / "py" / "mini.rules.yaml").write_text(rules, encoding="utf-8")
     return templates, golden
+
+
+def picker_without(*values: str) -> str:
+    picker: dict[str, Any] = copy.deepcopy(PICKER)
+    question = picker["phases"][0]["questions"][0]
+    question["options"] = [o for o in question["options"] if o["value"] not in values]
+    return json.dumps(picker, indent=2) + "\n"
+
+
+def ollama_only(**changes: str) -> dict[str, str]:
+    """Baseline files from before the vLLM option: no option, no branch."""
+    never = "{{- $vllm := false -}}"
+    return {
+        "template.schema.json": picker_without("big-dflash"),
+        "docker-compose.yml": TEMPLATE_COMPOSE.replace(VLLM_SWITCH, never),
+        "wendy.json": TEMPLATE_WENDY.replace(VLLM_SWITCH, never),
+        **changes,
+    }
+
+
+def write_baseline(golden: Path, **changes: str) -> Path:
+    """The template's files as the stored baseline (``changes`` replace some)."""
+    root = golden / "baseline" / "py" / "mini"
+    for rel, text in {**template_files(), **changes}.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return root

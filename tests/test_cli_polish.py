@@ -187,8 +187,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(broken: Path) -> None
         diff.out,
         re.M,
     )
-    assert re.search(r"^  laguna-s-2.1-dflash +\x1b\[32madded\x1b\[0m$", diff.out, re.M)
-    assert re.search(r"^\x1b\[1;31mpolicy: expect unchanged: FAILS \(14\)\x1b\[0m$", diff.out, re.M)
+    assert re.search(
+        r"^  laguna-s-2.1-dflash +\x1b\[32mexempt\x1b\[0m +\(sentinel ", diff.out, re.M
+    )
+    assert re.search(r"^\x1b\[1;31mpolicy: expect unchanged: FAILS \(16\)\x1b\[0m$", diff.out, re.M)
     no_colour = run_in_terminal(
         "diff",
         "--baseline",
@@ -368,8 +370,8 @@ def test_quiet_prints_only_the_failures(broken: Path) -> None:
     assert diff.code == 1
     lines = diff.out.splitlines()
     assert lines[0].startswith("template python/llm: baseline golden/baseline/python/llm")
-    assert "=== every failing pick (14): docker-compose.yml (changed)" in lines
+    assert "=== every failing pick (16): docker-compose.yml (changed)" in lines
     assert "+" in lines  # the blank line the change added
-    assert "policy: expect unchanged: FAILS (14)" in lines
+    assert "policy: expect unchanged: FAILS (16)" in lines
     assert "  PICK" not in diff.out and "summary:" not in diff.out  # no table, no summary
-    assert "=== pick laguna-s-2.1-dflash" not in diff.out  # added picks do not fail the policy
+    assert "laguna-s-2.1-dflash" not in diff.out  # an exempt sentinel does not fail the policy

@@ -121,7 +121,13 @@ def test_diff_json(broken: Path) -> None:
     )
     doc = validate_report(holds.out, "diff")
     assert doc["policy"]["holds"] is True
-    assert doc["summary"] == {"unchanged": 14, "changed": 0, "added": 3, "removed": 0}
+    assert doc["summary"] == {
+        "unchanged": 16,
+        "changed": 0,
+        "added": 0,
+        "removed": 0,
+        "exempt": 1,
+    }
     fails = run_module("diff", "--baseline", BASELINE, "--expect-unchanged", "--json", cwd=broken)
     assert fails.code == 1
     doc = validate_report(fails.out, "diff")
@@ -150,7 +156,7 @@ def test_diff_junit_and_markdown(broken: Path) -> None:
     assert (root.get("name"), root.get("tests"), root.get("failures")) == (
         "wendy-llm diff",
         "17",
-        "14",
+        "16",  # the 14 picks of the baseline, and the 2 new Ollama picks held to it
     )
     cases = {c.get("name"): c for c in root.iter("testcase")}
     assert {c.get("classname") for c in cases.values()} == {LLM}
@@ -161,19 +167,26 @@ def test_diff_junit_and_markdown(broken: Path) -> None:
     )
     assert "+" in (failure.text or "").splitlines()
     dflash = cases["laguna-s-2.1-dflash diff"]
-    assert dflash.find("failure") is None and dflash.findtext("system-out") == "added"
+    assert dflash.find("failure") is None
+    assert dflash.findtext("system-out") == (
+        "exempt (sentinel OLLAMA_MODEL=laguna-s-2.1-dflash: checked by its rules, "
+        "not byte for byte)"
+    )
 
     summary = (broken / "reports" / "diff.md").read_text(encoding="utf-8")
     assert summary.startswith("### wendy-llm diff python/llm: policy FAILS\n")
-    assert "Picks: 0 unchanged, 14 changed, 3 added, 0 removed" in summary
+    assert "Picks: 0 unchanged, 16 changed, 0 added, 0 removed, 1 exempt" in summary
     assert (
         "| `gemma4-e2b` | changed | `docker-compose.yml` (changed) | **fails the policy** |"
         in summary
     )
-    assert "| `laguna-s-2.1-dflash` | added |  |  |" in summary
-    # The one change every changed pick shares is one block, not 14.
+    assert (
+        "| `laguna-s-2.1-dflash` | exempt | sentinel OLLAMA_MODEL=laguna-s-2.1-dflash: checked "
+        "by its rules, not byte for byte |  |" in summary
+    )
+    # The one change every changed pick shares is one block, not 16.
     assert summary.count("<details>") == 1
-    assert "<details><summary>every changed pick (14): docker-compose.yml (changed)</summary>" in (
+    assert "<details><summary>every changed pick (16): docker-compose.yml (changed)</summary>" in (
         summary
     )
     assert re.search(r"```diff\n--- docker-compose.yml \(baseline ", summary)

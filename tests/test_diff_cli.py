@@ -19,6 +19,14 @@ from _golden_helpers import (
 )
 
 TEMPLATE = "templates/py/mini"
+#: The rules file: the gate's scope, and "special" declared a sentinel (so a
+#: new pick answering it is exempt from the byte comparison).
+RULES = """\
+sentinels:
+  MODEL: {values: [special]}
+gate:
+  files: [docker-compose.yml]
+"""
 
 
 def write_template(repo: Path, files: dict[str, str | bytes]) -> None:
@@ -50,7 +58,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Two commits: the baseline, then the DFlash-like change (HEAD)."""
     repo = init_repo(tmp_path / "repo")
     write_template(repo, baseline_files())
-    write_files(repo / "golden/py", {"mini.rules.yaml": "gate:\n  files: [docker-compose.yml]\n"})
+    write_files(repo / "golden/py", {"mini.rules.yaml": RULES})
     commit_all(repo, "baseline: Ollama only")
     write_template(repo, dflash_like_files())
     commit_all(repo, "add the special mode")
@@ -69,15 +77,36 @@ def test_dflash_like_change_keeps_tag_picks_unchanged_in_gate_scope(repo: Path) 
     )
     assert (code, err) == (0, "")
     assert "scope: docker-compose.yml (from golden/py/mini.rules.yaml)" in out
+    assert "inputs: canonical (app id llm-app, defaults); variant app-id=my.app-2 PORT=9080" in out
     assert "  a-1      unchanged" in out
     assert "  b-2      unchanged" in out
-    assert "  special  added" in out
-    assert "summary: 2 unchanged, 0 changed, 1 added, 0 removed" in out
+    sentinel = "sentinel MODEL=special: checked by its rules, not byte for byte"
+    assert f"  special  exempt     ({sentinel})" in out
+    assert "summary: 2 unchanged, 0 changed, 0 added, 0 removed, 1 exempt" in out
     assert "policy: expect unchanged: holds" in out
     assert "README.md (changed in 2 picks)" in out
     assert "special/Dockerfile (added in 2 picks)" in out
     code, out, _ = run_cli("diff", "--base", "HEAD~1", "--template", "py/mini", "--json")
-    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "added"}
+    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "exempt"}
+    doc = json.loads(out)
+    assert doc["picks"][2]["reason"] == sentinel
+    assert [i["label"] for i in doc["inputs"]] == ["canonical", "app-id=my.app-2 PORT=9080"]
+
+
+def test_a_new_pick_that_is_no_declared_sentinel_is_compared_and_fails(repo: Path) -> None:
+    # Without the sentinel declared, "special" is an answer like any other:
+    # the base renders it as wendy init --var MODEL=special would (its
+    # backend service), so the swapped backend is a change.
+    (repo / "golden/py/mini.rules.yaml").write_text("gate:\n  files: [docker-compose.yml]\n")
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    assert code == 1
+    assert "  special  changed    docker-compose.yml (changed)  [FAILS the policy]" in out, out
+    assert "=== pick special: docker-compose.yml (changed)" in out
+    assert "-  backend:" in out and "+  special:" in out
+    assert (
+        "pick special changed (docker-compose.yml) but --expect-unchanged holds it to the base "
+        "rendered with its answers; if intended, exempt it with --allow-changed special"
+    ) in out
 
 
 def test_templates_dir_is_positional_like_check_and_golden(repo: Path) -> None:
@@ -90,18 +119,18 @@ def test_templates_dir_is_positional_like_check_and_golden(repo: Path) -> None:
         )
         assert (code, err) == (0, "")
         assert "scope: docker-compose.yml (from repo/golden/py/mini.rules.yaml)" in out
-        assert "  special  added" in out
+        assert "  special  exempt" in out
 
 
 def test_without_a_scope_every_common_pick_changed(repo: Path) -> None:
-    (repo / "golden/py/mini.rules.yaml").unlink()
+    (repo / "golden/py/mini.rules.yaml").write_text(RULES.split("gate:")[0])
     code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json")
     assert code == 1
     doc = json.loads(out)
-    assert statuses(out) == {"a-1": "changed", "b-2": "changed", "special": "added"}
+    assert statuses(out) == {"a-1": "changed", "b-2": "changed", "special": "exempt"}
     assert doc["scope"] == {"files": [], "source": None}
     assert doc["policy"]["failing_picks"] == ["a-1", "b-2"]
-    # --files overrides the (absent) rules file.
+    # --files narrows the scope the rules file leaves open.
     code, out, _ = run_cli(
         "diff", "--base", "HEAD~1", "--expect-unchanged", "--files", "docker-compose.yml"
     )
@@ -147,13 +176,15 @@ def test_removed_pick(repo: Path) -> None:
     write_template(repo, template_files(["a:1", "c:3"]))
     commit_all(repo, "drop b and special, add c")
     code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json")
-    assert code == 0  # removal is not a change of a pick on both sides...
+    assert code == 0  # removal is not a change of a compared pick...
     assert statuses(out) == {
         "a-1": "unchanged",
-        "c-3": "added",
+        "c-3": "unchanged",  # new, and held to the base rendered with MODEL=c:3
         "b-2": "removed",
         "special": "removed",
     }
+    doc = json.loads(out)
+    assert [p["compared_with"] for p in doc["picks"][:2]] == ["pick", "answers"]
     code, out, _ = run_cli("diff", "--base", "HEAD~1", "--forbid-removed")
     assert code == 1  # ...unless asked
     assert "pick b-2 exists at the base but was removed" in out
@@ -177,7 +208,7 @@ def test_baseline_directory(repo: Path, tmp_path: Path) -> None:
     assert code == 0
     doc = json.loads(out)
     assert doc["base"]["kind"] == "baseline"
-    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "added"}
+    assert statuses(out) == {"a-1": "unchanged", "b-2": "unchanged", "special": "exempt"}
 
 
 def test_unknown_revision_is_a_usage_error(repo: Path) -> None:
@@ -225,3 +256,12 @@ def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
     assert code == 2 and "gate.files must be a list" in err
     with pytest.raises(SystemExit):
         run_cli("diff", "--template", "py/mini")  # --base or --baseline is required
+
+
+def test_a_rules_file_that_does_not_load_is_a_usage_error(repo: Path) -> None:
+    # diff reads the sentinels from it: guessing without them would compare
+    # the sentinel pick byte for byte and fail it for no reason.
+    (repo / "golden/py/mini.rules.yaml").write_text("sentinels:\n  MODEL: {values: nope}\n")
+    code, out, err = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    assert (code, out) == (2, "")
+    assert err.startswith("wendy-llm: error: golden/py/mini.rules.yaml:2: sentinels")

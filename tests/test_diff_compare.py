@@ -75,7 +75,7 @@ def test_scope_limits_what_decides_the_status() -> None:
     assert change.path == "compose.yml"
     assert "-m: b" in change.diff and "+m: B" in change.diff
     assert change.diff[0] == "--- compose.yml (HEAD~1)"
-    assert diff.counts() == {"unchanged": 1, "changed": 1, "added": 1, "removed": 1}
+    assert diff.counts() == {"unchanged": 1, "changed": 1, "added": 1, "removed": 1, "exempt": 0}
 
 
 def test_expect_unchanged_fails_on_changed_picks_only() -> None:
@@ -135,7 +135,7 @@ def test_text_report_has_table_outside_scope_diffs_and_verdict() -> None:
     assert "  gone  removed" in lines
     assert "  README.md (changed in 2 picks)" in lines
     assert "=== pick b: compose.yml (changed)" in lines
-    assert "summary: 1 unchanged, 1 changed, 1 added, 1 removed" in lines
+    assert "summary: 1 unchanged, 1 changed, 1 added, 1 removed, 0 exempt" in lines
     assert "policy: expect unchanged: FAILS (1)" in lines
     assert text.endswith("--allow-changed b\n")
 
@@ -161,7 +161,7 @@ def test_json_report_is_versioned_and_complete() -> None:
         "commit": "0123456789abcdef0123",
     }
     assert doc["scope"] == {"files": ["compose.yml"], "source": "rules.yaml"}
-    assert doc["summary"] == {"unchanged": 1, "changed": 1, "added": 1, "removed": 1}
+    assert doc["summary"] == {"unchanged": 1, "changed": 1, "added": 1, "removed": 1, "exempt": 0}
     policy = doc["policy"]
     assert isinstance(policy, dict)
     assert policy["holds"] is False and policy["failing_picks"] == ["b"]

@@ -82,7 +82,13 @@ def test_a_change_in_every_pick_is_shown_once_naming_the_picks() -> None:
     # The other picks point at the shared diff instead of repeating it.
     for slug in SLUGS[1:]:
         [again] = [f for f in picks[slug]["files"] if f["path"] == "README.md"]
-        assert again == {"path": "README.md", "status": "changed", "diff": [], "diff_index": 0}
+        assert again == {
+            "path": "README.md",
+            "status": "changed",
+            "diff": [],
+            "diff_index": 0,
+            "variant": None,
+        }
 
     md = diff_markdown(diff, result)
     assert md.count("<details>") == 3

@@ -171,10 +171,14 @@ def test_the_change_passes_the_gate(baseline: Baseline, good: Path) -> None:
         f"-> working tree templates/{LLM}"
     )
     assert f"scope: docker-compose.yml, wendy.json (from golden/{LLM}.rules.yaml)" in lines
-    assert "summary: 14 unchanged, 0 changed, 3 added, 0 removed" in lines
+    assert "summary: 16 unchanged, 0 changed, 0 added, 0 removed, 1 exempt" in lines
     assert "policy: expect unchanged: holds" in lines
-    for slug in ("laguna-xs-2.1-q4_k_m", "laguna-s-2.1-q4_k_m", "laguna-s-2.1-dflash"):
-        assert re.search(rf"^  {re.escape(slug)} +added$", gate.diff.out, re.M)
+    # The new Ollama picks are held to the base rendered with their answers;
+    # the DFlash sentinel is exempt (its rules check it).
+    new = r"unchanged +\(new: compared with the base rendered with its answers\)"
+    for slug in ("laguna-xs-2.1-q4_k_m", "laguna-s-2.1-q4_k_m"):
+        assert re.search(rf"^  {re.escape(slug)} +{new}$", gate.diff.out, re.M)
+    assert re.search(r"^  laguna-s-2.1-dflash +exempt +\(sentinel ", gate.diff.out, re.M)
 
 
 def test_fixtures_not_refreshed(baseline: Baseline, tmp_path: Path) -> None:
@@ -211,9 +215,10 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
     assert ollama["device"] == "warn"  # what a device ignores
     assert {s for check, s in ollama.items() if check not in ("baseline", "device")} == {"ok", "-"}
     assert check_row(gate.check.out, "laguna-s-2.1-dflash")["baseline"] == "-"
+    assert check_row(gate.check.out, "laguna-xs-2.1-q4_k_m")["baseline"] == "FAIL"
     assert (
         f"  {LLM} gemma4-e2b [baseline] docker-compose.yml: docker-compose.yml differs from "
-        f"the stored baseline golden/baseline/{LLM}, the same for 14 picks; "
+        f"the stored baseline golden/baseline/{LLM}, the same for 16 picks; "
         f"the diff is under {LLM} (template)"
     ) in gate.check.out.splitlines()
     assert "gemma4-e2b baseline" in junit_failures(blank_line)
@@ -222,15 +227,21 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
         "  pick gemma4-e2b changed (docker-compose.yml) but --expect-unchanged holds it to its "
         "base render; if intended, exempt it with --allow-changed gemma4-e2b"
     ) in out.splitlines()
-    assert "policy: expect unchanged: FAILS (14)" in out.splitlines()
+    assert "policy: expect unchanged: FAILS (16)" in out.splitlines()
     assert re.search(
         r"^  gemma4-e2b +changed +docker-compose.yml \(changed\)  \[FAILS the policy\]$", out, re.M
     )
-    assert re.search(r"^  laguna-s-2.1-dflash +added$", out, re.M)  # new picks never fail it
+    # The new Ollama picks leak it too, and fail; the sentinel is exempt.
+    assert (
+        "  pick laguna-xs-2.1-q4_k_m changed (docker-compose.yml) but --expect-unchanged holds "
+        "it to the base rendered with its answers; if intended, exempt it with --allow-changed "
+        "laguna-xs-2.1-q4_k_m"
+    ) in out.splitlines()
+    assert re.search(r"^  laguna-s-2.1-dflash +exempt +\(sentinel ", out, re.M)
     # The diff shows the blank line itself, between the lines around it.
-    # The same change in all 14 picks is shown once, naming them.
+    # The same change in all 16 picks is shown once, naming them.
     assert out.count("\n=== ") == 1
-    block = out.split("=== every changed pick (14): docker-compose.yml (changed)\n", 1)[1]
+    block = out.split("=== every changed pick (16): docker-compose.yml (changed)\n", 1)[1]
     hunk = block.split("\n\n", 1)[0].splitlines()
     at = hunk.index("+")
     assert (
@@ -302,7 +313,7 @@ def test_the_workflow_passes_the_change(good: Path) -> None:
     assert "### wendy-llm check: passed" in summary
     assert f"### wendy-llm diff {LLM}: policy holds" in summary  # against origin/main
     assert summary.count("policy holds") == 2  # and against the stored baseline
-    assert "| `laguna-s-2.1-dflash` | added |  |  |" in summary
+    assert "| `laguna-s-2.1-dflash` | exempt | sentinel OLLAMA_MODEL=laguna-s-2.1-dflash" in summary
     reports = sorted(p.name for p in (good / "reports").iterdir())
     assert reports == [
         "baseline-python-llm.md", "baseline-python-llm.xml", "check.md", "check.xml",

@@ -75,7 +75,7 @@ def test_diff() -> None:
     diff = _diff()
     result = evaluate_policy(diff, Policy(expect_unchanged=True, forbid_removed=True))
     doc = validate_report(dumps(diff_json(diff, result)), "diff")
-    assert doc["summary"] == {"unchanged": 0, "changed": 2, "added": 1, "removed": 1}
+    assert doc["summary"] == {"unchanged": 0, "changed": 2, "added": 1, "removed": 1, "exempt": 0}
     assert [(d["path"], d["picks"]) for d in doc["diffs"]] == [("README.md", ["a", "b"])]
 
 

@@ -34,12 +34,12 @@ def test_the_library_example_runs(tmp_path: Path) -> None:
     )
     assert lines[4] == "golden: ok for llm-app renders"
     assert lines[5] == (
-        "vs baseline: {'unchanged': 14, 'changed': 0, 'added': 3, 'removed': 0}; added "
-        "['laguna-xs-2.1-q4_k_m', 'laguna-s-2.1-q4_k_m', 'laguna-s-2.1-dflash']; policy holds: True"
+        "vs baseline: {'unchanged': 16, 'changed': 0, 'added': 0, 'removed': 0, 'exempt': 1}; "
+        "exempt ['laguna-s-2.1-dflash']; policy holds: True"
     )
     assert re.fullmatch(
         r"vs HEAD \([0-9a-f]{12}\): \{'unchanged': \d+, 'changed': \d+, 'added': \d+, "
-        r"'removed': \d+\}",
+        r"'removed': \d+, 'exempt': \d+\}",
         lines[6],
     )
     assert len(lines) == 7

@@ -195,9 +195,9 @@ def test_a_baseline_selector_reads_the_baseline_rendered_with_the_same_answers(
     assert findings(rules, golden_root=golden, answers={"MODEL": "other"}) == []
     assert findings(rules, golden_root=golden, answers={"MODEL": "models"}) == [
         "docker-compose.yml:20: rule 'r': volume 'my.app-models' matches baseline mounted_by "
-        f"image ollama/* (the baseline {base} rendered with MODEL=models has a volume named "
-        "my.app-models: service 'old' mounts it at /models (its build ends on the image "
-        "ollama/ollama:0.32.5 (backend/Dockerfile))), which must be absent"
+        f"image ollama/* (the baseline {base} rendered with MODEL=models (app id my.app) has a "
+        "volume named my.app-models: service 'old' mounts it at /models (its build ends on the "
+        "image ollama/ollama:0.32.5 (backend/Dockerfile))), which must be absent"
     ]
 
 

@@ -31,15 +31,21 @@ examples:
   wendy-llm check --quiet --markdown reports/check.md  # CI: failures only, plus a summary
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
+Every pick is rendered with the canonical inputs (app id llm-app, defaults,
+the pick's answers) and with the template's variant (app id my.app-2, other
+numbers as --var types them: PORT=9080 for a PORT of 8080); every check but
+golden runs on both, and a variant's finding names it.
+
 Checks per pick: render, compose (YAML + `docker-compose config`), wendy-json
 (as the Wendy CLI decodes and validates it), shell (bash -n + ShellCheck),
 dockerfile (stage references for every build-arg combination, chmod of run
 scripts), device (what `wendy run` does with it on a WendyOS device: what
 makes it fail, what the device ignores; see `wendy-llm plan`), topology (the
 rules in golden/<language>/<name>.rules.yaml), picker (no sentinel reaches
-an Ollama pull), golden (fixtures match), baseline (a pick
-the stored baseline golden/baseline/<language>/<name>/ has renders its
-gate.files byte for byte as it does; '-' for new picks and for templates
+an Ollama pull), golden (fixtures match), baseline (every pick renders its
+gate.files byte for byte as the stored baseline
+golden/baseline/<language>/<name>/ does, with the same answers; a new pick
+the baseline cannot render warns; '-' for sentinel picks and for templates
 without a stored baseline). Per template: picker (manifests + lint), topology
 (the rules file itself), lint (warnings), catalog (listed in meta.json, when
 the repository has one; a (repository) row for the rest), baseline (picks it
@@ -60,9 +66,10 @@ def add_parser(subparsers: Any) -> None:
         "check",
         help="render every pick of every template and validate each render",
         description=(
-            "Render every pick of every template with the canonical inputs and validate "
-            "each render: Compose, wendy.json, scripts, Dockerfiles, topology rules, the "
-            "picker, the template's lints, the golden fixtures and the stored baseline."
+            "Render every pick of every template with the canonical inputs and a variant, "
+            "and validate each render: Compose, wendy.json, scripts, Dockerfiles, topology "
+            "rules, the picker, the template's lints, the golden fixtures and the stored "
+            "baseline."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -92,6 +99,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
     p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
     add_max_diff_lines(p, "each golden or baseline diff")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run docker-compose and ShellCheck on every input, without reading or writing "
+        "their results kept in the per-user cache",
+    )
     p.set_defaults(run=run)
 
 
@@ -104,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             picks=args.picks,
             golden_dir=golden_dir,
             max_diff_lines=args.max_diff_lines or None,
+            cache=not args.no_cache,
         )
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")

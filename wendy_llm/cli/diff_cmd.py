@@ -25,6 +25,7 @@ from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
+from wendy_llm.validate.baseline import sentinels_of
 from wendy_llm.validate.rules import rules_path
 
 EPILOG = f"""\
@@ -40,9 +41,15 @@ examples:
       --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
 
 Every pick is rendered on both sides with the canonical inputs (app id
-llm-app, defaults, the pick's answers) and classified unchanged, changed, added
-or removed. Without --files, the scope is gate.files of
-<golden-dir>/<language>/<name>.rules.yaml when present, else every file.
+llm-app, defaults, the pick's answers) and with the template's variant (app
+id my.app-2, other numbers typed as --var types them: PORT=9080 for a PORT
+of 8080), and classified: unchanged or changed (compared with the base pick
+of the same slug, or, for a new pick, with the base rendered with the same
+answers, as wendy init --var would), added (a new pick the base cannot
+render: the reason is shown), exempt (a new pick answering a sentinel of
+the rules file: its rules check it) or removed. Without --files, the scope
+is gate.files of <golden-dir>/<language>/<name>.rules.yaml when present,
+else every file.
 {DIRECTORY_RULE}
 A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
@@ -59,7 +66,7 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Render every pick of a template at a git revision (read through git, the "
             "work tree untouched) or in a baseline directory, and in the work tree; "
-            "classify each pick unchanged, changed, added or removed."
+            "classify each pick unchanged, changed, added, exempt or removed."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -79,7 +86,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--expect-unchanged",
         action="store_true",
-        help="fail when a pick present on both sides changed",
+        help="fail when a compared pick changed (on both sides, or new and compared with "
+        "the base rendered with its answers)",
     )
     p.add_argument(
         "--allow-changed",
@@ -135,8 +143,11 @@ def run(args: argparse.Namespace) -> int:
             raise DiffError(f"--baseline {baseline}: not a template directory (no template.json)")
         base = load_template(baseline)
         base_side = Side("baseline", display_path(baseline), display_path(baseline))
-    scope = scope_from_args(args.files, rules_path(golden_dir, template_id))
-    with Progress("diff", f"rendering every pick of {template_id}, twice", enabled=not args.quiet):
+    rules = rules_path(golden_dir, template_id)
+    scope = scope_from_args(args.files, rules)
+    sentinels = sentinels_of(rules)
+    task = f"rendering every pick of {template_id} on both sides, with every input"
+    with Progress("diff", task, enabled=not args.quiet):
         diff = diff_template(
             template_id,
             base,
@@ -144,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
             base_side=base_side,
             head_side=head_side,
             scope=scope,
+            sentinels=sentinels,
             max_diff_lines=args.max_diff_lines or None,
         )
     policy = Policy(

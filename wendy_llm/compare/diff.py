@@ -1,14 +1,27 @@
 """Compare two versions of a template pick by pick.
 
-Both sides are rendered with the canonical inputs (``canonical.py``), once
-per pick. Picks are matched by slug and classified:
+Every pick of the head is paired with a base render (``pairing.py``: the
+base pick of the same slug, else the base rendered with the pick's
+answers), and both sides are rendered with every input of the gate
+(``render/variants.py``: the canonical input and the variant), once per
+pick and input (``sides.py``). Each pick is classified:
 
-- ``unchanged``: on both sides, every in-scope file byte for byte equal;
-- ``changed``: on both sides, some in-scope file differs, appeared or went;
-- ``added`` / ``removed``: only in the head / only in the base.
+- ``unchanged``: for every input, every in-scope file byte for byte equal;
+- ``changed``: for some input, an in-scope file differs, appeared or went
+  (a variant's change is listed only for files the canonical input left
+  equal, so one mistake shows one diff);
+- ``added``: a new pick the base cannot render (``reason`` says why);
+- ``exempt``: a new pick answering a declared sentinel (its rules check it);
+- ``removed``: only in the base.
+
+``compared_with`` says what an unchanged or changed pick was held to:
+``pick`` (the base pick of its slug) or ``answers`` (the base rendered with
+its answers). An input the base cannot render (a variant its
+``template.json`` rejects) is skipped for that pick, with the reason.
 
 Files outside the scope never decide a pick's status; they are listed
-(``outside_scope``) so a reviewer still sees that they moved.
+(``outside_scope``, for the canonical input) so a reviewer still sees that
+they moved.
 
 Presentation (:meth:`TemplateDiff.shown_diffs`) goes through the comparison
 engine ``golden --check`` uses too (``changes.py``): a change that is the
@@ -19,118 +32,60 @@ Classification and policy never look at what is shown.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from wendy_llm.compare.changes import file_diff, group_changes
+from wendy_llm.compare.classify import classify, compare_files, compare_renders
+from wendy_llm.compare.model import (
+    PICK_STATUSES,
+    ComparedWith,
+    DiffGroup,
+    FileChange,
+    FileStatus,
+    PickComparison,
+    PickStatus,
+    ShownDiffs,
+    Side,
+    SideKind,
+    TemplateDiff,
+    group_diffs,
+)
+from wendy_llm.compare.pairing import Sentinels, pair_picks
 from wendy_llm.compare.scope import ALL_FILES, FileScope
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
+from wendy_llm.compare.sides import render_base, render_side
+from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
-from wendy_llm.render.canonical import PickRender, render_picks
+from wendy_llm.render.variants import CANONICAL, Inputs, gate_inputs
 
 if TYPE_CHECKING:
+    from wendy_llm.compare.sides import Key
     from wendy_llm.engine.client import Renderer
     from wendy_llm.render.template import Template
+    from wendy_llm.render.tree import RenderedTree
 
-PickStatus = Literal["unchanged", "changed", "added", "removed"]
-FileStatus = Literal["changed", "added", "removed"]
-SideKind = Literal["revision", "baseline", "working-tree"]
-PICK_STATUSES: tuple[PickStatus, ...] = ("unchanged", "changed", "added", "removed")
-
-
-@dataclass(frozen=True)
-class Side:
-    """Where one version of the template came from."""
-
-    kind: SideKind
-    label: str  # the revision as typed, or the directory
-    path: str  # the template directory (in the repository, for revisions)
-    commit: str | None = None
-
-    def describe(self) -> str:
-        if self.kind == "revision":
-            short = f" ({self.commit[:12]})" if self.commit else ""
-            return f"{self.label}{short}"
-        if self.kind == "baseline":
-            return f"baseline {self.label}"
-        return f"working tree {self.label}"
-
-
-@dataclass(frozen=True)
-class FileChange:
-    path: str
-    status: FileStatus
-    diff: tuple[str, ...] = ()  # cut to the run's --max-diff-lines
-    # SHA-256 of the whole diff before the cut: two picks' changes merge only
-    # when they are identical, not merely alike up to the cut.
-    digest: str = ""
-
-    def merge_key(self) -> tuple[object, ...]:
-        return (self.path, self.status, self.digest or self.diff)
-
-
-@dataclass(frozen=True)
-class PickComparison:
-    slug: str
-    status: PickStatus
-    answers: Mapping[str, str]
-    base_answers: Mapping[str, str] | None = None  # set when they differ from ``answers``
-    files: tuple[FileChange, ...] = ()  # in-scope changes
-    outside_scope: tuple[FileChange, ...] = ()  # changes the scope leaves out (no diffs)
-
-
-@dataclass(frozen=True)
-class TemplateDiff:
-    template_id: str
-    base: Side
-    head: Side
-    scope: FileScope
-    picks: tuple[PickComparison, ...]
-    max_diff_lines: int | None = DEFAULT_MAX_LINES  # None = no limit
-
-    def with_status(self, status: PickStatus) -> list[PickComparison]:
-        return [p for p in self.picks if p.status == status]
-
-    def counts(self) -> dict[str, int]:
-        return {s: len(self.with_status(s)) for s in PICK_STATUSES}
-
-    def shown_diffs(self, slugs: Collection[str] | None = None) -> ShownDiffs:
-        """The changed picks' diffs (only ``slugs``' when given), merged and capped."""
-        picks = [p for p in self.with_status("changed") if slugs is None or p.slug in slugs]
-        return group_diffs(picks, self.max_diff_lines)
-
-
-@dataclass(frozen=True)
-class DiffGroup:
-    """One in-scope file change, identical in every pick it names."""
-
-    path: str
-    status: FileStatus
-    picks: tuple[str, ...]
-    diff: tuple[str, ...]  # cut per file, then by the run's total budget
-
-
-@dataclass(frozen=True)
-class ShownDiffs:
-    groups: tuple[DiffGroup, ...]  # in order of first appearance (pick, then file)
-    omitted_lines: int  # diff lines the run's total budget left out
-    considered: tuple[str, ...]  # the picks whose diffs were grouped
-    index: Mapping[tuple[str, str], int]  # (slug, path) -> position in ``groups``
-
-
-def group_diffs(picks: Iterable[PickComparison], max_diff_lines: int | None) -> ShownDiffs:
-    """Merge identical file changes across ``picks`` and cap them all to
-    ``textdiff.total_budget(max_diff_lines)`` lines."""
-    considered = list(picks)
-    groups = group_changes((p.slug, p.files) for p in considered)
-    diffs, omitted = cap_total([g.change.diff for g in groups], total_budget(max_diff_lines))
-    shown = tuple(
-        DiffGroup(g.change.path, g.change.status, g.picks, tuple(d))
-        for g, d in zip(groups, diffs, strict=True)
-    )
-    index = {(slug, g.path): at for at, g in enumerate(shown) for slug in g.picks}
-    return ShownDiffs(shown, omitted, tuple(p.slug for p in considered), index)
+__all__ = [
+    "PICK_STATUSES",
+    "ComparedWith",
+    "DiffGroup",
+    "FileChange",
+    "FileStatus",
+    "PickComparison",
+    "PickStatus",
+    "Policy",
+    "PolicyResult",
+    "ShownDiffs",
+    "Side",
+    "SideKind",
+    "TemplateDiff",
+    "classify",
+    "compare_files",
+    "compare_renders",
+    "compare_templates",
+    "diff_template",
+    "evaluate_policy",
+    "group_diffs",
+]
 
 
 @dataclass(frozen=True)
@@ -156,89 +111,64 @@ class PolicyResult:
         return not self.violations
 
 
-def compare_files(
-    base: Mapping[str, bytes],
-    head: Mapping[str, bytes],
+def compare_templates(
+    template_id: str,
+    base: Template,
+    head: Template,
     *,
-    base_label: str,
-    head_label: str,
-    scope: FileScope,
-    max_diff_lines: int | None,
-) -> tuple[list[FileChange], list[FileChange]]:
-    """In-scope changes (with diffs) and out-of-scope changes (without)."""
-    inside: list[FileChange] = []
-    outside: list[FileChange] = []
-    for path in sorted(set(base) | set(head)):
-        old, new = base.get(path), head.get(path)
-        if old == new:
-            continue
-        status: FileStatus = "added" if old is None else "removed" if new is None else "changed"
-        if path not in scope:
-            outside.append(FileChange(path, status))
-            continue
-        # Labels name the sides, never the pick, so one change made in
-        # every pick gives the very same diff in each.
-        diff = file_diff(
-            old or b"",
-            new or b"",
-            old_label=f"{path} ({base_label})" if old is not None else "/dev/null",
-            new_label=f"{path} ({head_label})" if new is not None else "/dev/null",
-            max_lines=max_diff_lines,
-        )
-        inside.append(FileChange(path, status, diff.lines, diff.digest))
-    return inside, outside
-
-
-def compare_renders(
-    base: Sequence[PickRender],
-    head: Sequence[PickRender],
-    *,
-    base_label: str,
-    head_label: str,
+    base_side: Side,
+    head_side: Side,
     scope: FileScope = ALL_FILES,
+    sentinels: Sentinels | None = None,
+    inputs: Sequence[Inputs] | None = None,
+    slugs: Collection[str] | None = None,
+    head_trees: Mapping[Key, RenderedTree] | None = None,
+    renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
-) -> tuple[PickComparison, ...]:
-    """Classify every pick; head order first, then picks only the base has."""
-    by_slug = {r.slug: r for r in base}
-    head_slugs = {r.slug for r in head}
-    out: list[PickComparison] = []
-    for render in head:
-        old = by_slug.get(render.slug)
-        if old is None:
-            out.append(PickComparison(render.slug, "added", dict(render.answers)))
-            continue
-        inside, outside = compare_files(
-            {p: f.data for p, f in old.files.items()},
-            {p: f.data for p, f in render.files.items()},
-            base_label=base_label,
-            head_label=head_label,
-            scope=scope,
-            max_diff_lines=max_diff_lines,
-        )
-        base_answers = dict(old.answers) if dict(old.answers) != dict(render.answers) else None
-        out.append(
-            PickComparison(
-                render.slug,
-                "changed" if inside else "unchanged",
-                dict(render.answers),
-                base_answers=base_answers,
-                files=tuple(inside),
-                outside_scope=tuple(outside),
-            )
-        )
-    out.extend(
-        PickComparison(r.slug, "removed", dict(r.answers)) for r in base if r.slug not in head_slugs
-    )
-    return tuple(out)
+) -> TemplateDiff:
+    """Pair, render and classify every pick of ``head`` (or those in ``slugs``).
 
-
-def _render_side(template: Template, side: Side, renderer: Renderer | None) -> list[PickRender]:
+    ``inputs`` defaults to the head's gate inputs (canonical, then the
+    variant).  ``head_trees`` are head renders the caller already made,
+    keyed by (slug, input label).  Raises :class:`DiffError` when the head
+    does not render a pick or the base does not render one of its own.
+    """
+    chosen = tuple(inputs) if inputs is not None else gate_inputs(head)
     try:
-        return render_picks(template, renderer=renderer)
+        pairings = [
+            p
+            for p in pair_picks(base, head.picks(), sentinels)
+            if slugs is None or p.mode == "removed" or p.slug in slugs
+        ]
+        wanted = [(p.slug, p.answers) for p in pairings if p.compared]
+        head_renders = render_side(
+            head, wanted, chosen, base=False, renderer=renderer, trees=head_trees
+        )
+        base_renders = render_base(base, pairings, chosen, renderer)
     except (EngineError, ToolchainError):
         raise  # the machine's fault, not the template's: the message says so already
     except WendyLlmError as exc:
-        raise DiffError(f"the template at {side.describe()} does not render: {exc}") from None
+        raise DiffError(f"cannot list the picks of {head_side.describe()}: {exc}") from None
+    for (slug, label), why in head_renders.failed.items():
+        variant = "" if label == CANONICAL.label else f" with variant {label}"
+        where = f"{head_side.describe()} does not render pick {slug}{variant}"
+        raise DiffError(f"the template at {where}: {why}")
+    for pairing in pairings:
+        failed = base_renders.failed.get((pairing.slug, CANONICAL.label))
+        if pairing.mode == "pick" and failed is not None:
+            where = f"{base_side.describe()} does not render pick {pairing.slug}"
+            raise DiffError(f"the template at {where}: {failed}")
+    picks = classify(
+        pairings,
+        base_renders,
+        head_renders,
+        chosen,
+        base_label=base_side.describe(),
+        head_label=head_side.describe(),
+        scope=scope,
+        max_diff_lines=max_diff_lines,
+    )
+    return TemplateDiff(template_id, base_side, head_side, scope, picks, max_diff_lines, chosen)
 
 
 def diff_template(
@@ -249,19 +179,24 @@ def diff_template(
     base_side: Side,
     head_side: Side,
     scope: FileScope = ALL_FILES,
+    sentinels: Sentinels | None = None,
+    inputs: Sequence[Inputs] | None = None,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
 ) -> TemplateDiff:
-    """Render both versions of a template and classify every pick."""
-    picks = compare_renders(
-        _render_side(base, base_side, renderer),
-        _render_side(head, head_side, renderer),
-        base_label=base_side.describe(),
-        head_label=head_side.describe(),
+    """Render both versions of a template and classify every pick (``wendy-llm diff``)."""
+    return compare_templates(
+        template_id,
+        base,
+        head,
+        base_side=base_side,
+        head_side=head_side,
         scope=scope,
+        sentinels=sentinels,
+        inputs=inputs,
+        renderer=renderer,
         max_diff_lines=max_diff_lines,
     )
-    return TemplateDiff(template_id, base_side, head_side, scope, picks, max_diff_lines)
 
 
 def evaluate_policy(diff: TemplateDiff, policy: Policy) -> PolicyResult:
@@ -273,11 +208,18 @@ def evaluate_policy(diff: TemplateDiff, policy: Policy) -> PolicyResult:
             if pick.slug in policy.allow_changed:
                 exempted.append(pick.slug)
                 continue
-            paths = ", ".join(f.path for f in pick.files)
+            paths = ", ".join(
+                f.path + (f" with variant {f.variant}" if f.variant else "") for f in pick.files
+            )
+            held = (
+                "the base rendered with its answers"
+                if pick.compared_with == "answers"
+                else "its base render"
+            )
             failing.append(pick.slug)
             violations.append(
-                f"pick {pick.slug} changed ({paths}) but --expect-unchanged holds it to its "
-                f"base render; if intended, exempt it with --allow-changed {pick.slug}"
+                f"pick {pick.slug} changed ({paths}) but --expect-unchanged holds it to {held}; "
+                f"if intended, exempt it with --allow-changed {pick.slug}"
             )
     if policy.forbid_removed:
         for pick in diff.with_status("removed"):

@@ -73,9 +73,14 @@ def render_picks(
         tree = trees.get(pick.slug) if trees is not None else None
         if tree is None:
             tree = template.render(CANONICAL_APP_ID, dict(pick.answers), renderer=renderer)
-        files = {
-            path: OutputFile(data=item.data, rendered=item.rendered)
-            for path, item in tree.files.items()
-        }
-        out.append(PickRender(slug=pick.slug, answers=dict(pick.answers), files=files))
+        out.append(pick_render(pick.slug, pick.answers, tree))
     return out
+
+
+def pick_render(slug: str, answers: Mapping[str, str], tree: RenderedTree) -> PickRender:
+    """One render of a pick, as the comparisons hold it."""
+    files = {
+        path: OutputFile(data=item.data, rendered=item.rendered)
+        for path, item in tree.files.items()
+    }
+    return PickRender(slug=slug, answers=dict(answers), files=files)

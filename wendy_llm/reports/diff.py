@@ -1,18 +1,26 @@
 """A baseline comparison (``wendy-llm diff``) as text; the CLI prints what these return.
 
-A table of the picks (status, files in scope), the files the scope leaves
-out, each distinct change's diff once (naming the picks that share it,
-capped as a run), then the summary and the policy's verdict. ``--quiet``
-prints only what breaks the policy.
+A table of the picks (status, files in scope, or why a pick was not
+compared), the files the scope leaves out, each distinct change's diff once
+(naming the picks that share it, capped as a run), then the summary and the
+policy's verdict. ``--quiet`` prints only what breaks the policy.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from wendy_llm.compare.changes import name_group
-from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, ShownDiffs, TemplateDiff
+from wendy_llm.compare.diff import (
+    PICK_STATUSES,
+    PickComparison,
+    PolicyResult,
+    ShownDiffs,
+    TemplateDiff,
+)
 from wendy_llm.compare.textdiff import counted
+from wendy_llm.render.variants import Inputs
 from wendy_llm.reports.terminal import Style
 
 
@@ -26,7 +34,7 @@ def omitted_note(shown: ShownDiffs) -> str:
 def _diff_blocks(shown: ShownDiffs, which: str, style: Style) -> list[str]:
     lines: list[str] = []
     for g in shown.groups:
-        title = f"=== {name_group(g.picks, shown.considered, which)}: {g.path} ({g.status})"
+        title = f"=== {name_group(g.picks, shown.considered, which)}: {g.describe()}"
         lines += ["", title, *style.diff(g.diff)]
     if shown.omitted_lines:
         lines += ["", f"diff: {omitted_note(shown)}"]
@@ -36,8 +44,30 @@ def _diff_blocks(shown: ShownDiffs, which: str, style: Style) -> list[str]:
 def _status(status: str, failing: bool, style: Style) -> str:
     if failing:
         return style.fail(status)
-    paint = {"changed": style.warn, "added": style.ok, "removed": style.removed}
+    paint = {
+        "changed": style.warn,
+        "added": style.ok,
+        "removed": style.removed,
+        "exempt": style.ok,
+    }
     return paint[status](status) if status in paint else status
+
+
+def describe_inputs(inputs: Sequence[Inputs]) -> str:
+    """``canonical (app id llm-app, defaults); variant app-id=my.app-2 PORT=9080``."""
+    return "; ".join(
+        f"canonical (app id {i.app_id}, defaults)" if i.canonical else f"variant {i.label}"
+        for i in inputs
+    )
+
+
+def pick_files(pick: PickComparison) -> str:
+    """The table's last column: the files that changed, else why the pick was not compared."""
+    files = ", ".join(f.describe() for f in pick.files)
+    note = pick.note()
+    if note and pick.status != "changed":
+        return f"({note})"
+    return files
 
 
 def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False) -> str:
@@ -45,12 +75,13 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
     lines = [
         f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}",
         f"scope: {diff.scope.describe()}",
+        f"inputs: {describe_inputs(diff.inputs)}",
         "",
     ]
     width = max([len("PICK"), *(len(p.slug) for p in diff.picks)])
     lines.append(f"  {'PICK':<{width}}  {'STATUS':<9}  FILES")
     for p in diff.picks:
-        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        files = pick_files(p)
         failing = p.slug in result.failing_picks
         mark = "  [allowed by --allow-changed]" if p.slug in result.exempted else ""
         if failing:
@@ -74,12 +105,22 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
 
     lines += _diff_blocks(diff.shown_diffs(), "changed", style)
     moved = [p for p in diff.with_status("changed") if p.base_answers is not None]
-    if moved:
+    new = [p for p in diff.with_status("changed") if p.compared_with == "answers"]
+    if moved or new:
         lines.append("")
     lines += [
         f"(pick {p.slug}: answers were {dict(p.base_answers or {})}, now {dict(p.answers)})"
         for p in moved
     ]
+    lines += [
+        f"(pick {p.slug} is new: compared with the base rendered with its answers, "
+        f"{dict(p.answers)})"
+        for p in new
+    ]
+    skipped = [(p.slug, label, why) for p in diff.picks for label, why in p.skipped]
+    if skipped:
+        lines.append("")
+    lines += [f"(pick {slug}: variant {label} not compared: {why})" for slug, label, why in skipped]
 
     counts = diff.counts()
     lines += ["", "summary: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES)]

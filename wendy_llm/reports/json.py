@@ -18,7 +18,7 @@ from wendy_llm.repo.dirs import display_path
 from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
-    from wendy_llm.compare.diff import PolicyResult, Side, TemplateDiff
+    from wendy_llm.compare.diff import FileChange, PolicyResult, Side, TemplateDiff
     from wendy_llm.device import DeviceProfile, DeviceView
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
@@ -92,12 +92,15 @@ def picks_json(template: str, picks: Sequence[tuple[str, Mapping[str, str]]]) ->
 
 
 def _finding(finding: Finding) -> dict[str, object]:
-    return {
+    found: dict[str, object] = {
         "severity": finding.severity,
         "message": finding.message,
         "file": finding.file,
         "line": finding.line,
     }
+    if finding.variant is not None:
+        found["variant"] = finding.variant  # only where a variant input found it
+    return found
 
 
 def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
@@ -194,11 +197,17 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
     policy = result.policy
     shown = diff.shown_diffs()
 
-    def file_json(slug: str, path: str, status: str) -> dict[str, object]:
-        at = shown.index[(slug, path)]
+    def file_json(slug: str, change: FileChange) -> dict[str, object]:
+        at = shown.index[(slug, change.path)]
         group = shown.groups[at]
         lines = list(group.diff) if group.picks[0] == slug else []
-        return {"path": path, "status": status, "diff": lines, "diff_index": at}
+        return {
+            "path": change.path,
+            "status": change.status,
+            "diff": lines,
+            "diff_index": at,
+            "variant": change.variant,
+        }
 
     picks = [
         {
@@ -207,8 +216,11 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             "answers": dict(p.answers),
             "base_answers": None if p.base_answers is None else dict(p.base_answers),
             "exempted": p.slug in result.exempted,
-            "files": [file_json(p.slug, f.path, f.status) for f in p.files],
+            "files": [file_json(p.slug, f) for f in p.files],
             "outside_scope": [{"path": f.path, "status": f.status} for f in p.outside_scope],
+            "compared_with": p.compared_with,
+            "reason": p.reason,
+            "skipped_inputs": [{"variant": label, "reason": why} for label, why in p.skipped],
         }
         for p in diff.picks
     ]
@@ -219,6 +231,10 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             "base": _side(diff.base),
             "head": _side(diff.head),
             "scope": {"files": list(diff.scope.globs), "source": diff.scope.source},
+            "inputs": [
+                {"label": i.label, "app_id": i.app_id, "vars": dict(i.overrides)}
+                for i in diff.inputs
+            ],
             "summary": diff.counts(),
             "policy": {
                 "expect_unchanged": policy.expect_unchanged,
@@ -232,7 +248,13 @@ def diff_json(diff: TemplateDiff, result: PolicyResult) -> dict[str, object]:
             },
             "picks": picks,
             "diffs": [
-                {"path": g.path, "status": g.status, "picks": list(g.picks), "diff": list(g.diff)}
+                {
+                    "path": g.path,
+                    "status": g.status,
+                    "picks": list(g.picks),
+                    "diff": list(g.diff),
+                    "variant": g.variant,
+                }
                 for g in shown.groups
             ],
             "omitted_diff_lines": shown.omitted_lines,

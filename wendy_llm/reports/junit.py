@@ -122,8 +122,10 @@ def diff_junit(diff: TemplateDiff, result: PolicyResult) -> str:
         if p.slug in violations:
             text = "\n".join(line for f in p.files for line in f.diff)
             failure = Failure(violations[p.slug], "policy", text)
-        files = ", ".join(f"{f.path} ({f.status})" for f in p.files)
+        files = ", ".join(f.describe() for f in p.files)
         note = " (allowed by --allow-changed)" if p.slug in result.exempted else ""
+        why = p.note() if p.status != "changed" else None
+        note += f" ({why})" if why else ""
         output = f"{p.status}{note}" + (f": {files}" if files else "")
         cases.append(Case(diff.template_id, f"{p.slug} diff", failure, output))
     warnings = "\n".join(f"warning: {w}" for w in result.warnings) or None

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.reports.check import summary_line
-from wendy_llm.reports.diff import omitted_note
+from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 
 MAX_DIFF_CHARS = 200_000
@@ -91,7 +91,8 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     lines = [
         f"### wendy-llm diff {diff.template_id}: {verdict}",
         "",
-        f"{diff.base.describe()} → {diff.head.describe()}; scope: {diff.scope.describe()}",
+        f"{diff.base.describe()} → {diff.head.describe()}; scope: {diff.scope.describe()}; "
+        f"inputs: {describe_inputs(diff.inputs)}",
         "",
         "Picks: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES),
         "",
@@ -105,8 +106,12 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
                 note = "**fails the policy**"
             elif p.slug in result.exempted:
                 note = "allowed (`--allow-changed`)"
-            files = ", ".join(f"{_code(f.path)} ({f.status})" for f in p.files)
-            rows.append((_code(p.slug), p.status, files, note))
+            files = ", ".join(
+                f"{_code(f.path)} ({f.status}{', variant ' + f.variant if f.variant else ''})"
+                for f in p.files
+            )
+            why = p.note() if p.status != "changed" else None
+            rows.append((_code(p.slug), p.status, files or _cell(why or ""), note))
         lines += _table(["pick", "status", "files in scope", "gate"], rows)
         lines.append("")
     lines += [f"- {_cell(v)}" for v in result.violations]
@@ -116,9 +121,7 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     budget = MAX_DIFF_CHARS
     shown = diff.shown_diffs()
     for g in shown.groups:
-        title = html.escape(
-            f"{name_group(g.picks, shown.considered, 'changed')}: {g.path} ({g.status})"
-        )
+        title = html.escape(f"{name_group(g.picks, shown.considered, 'changed')}: {g.describe()}")
         block = [f"<details><summary>{title}</summary>", "", *_fenced([*g.diff], "diff")]
         block += ["", "</details>", ""]
         size = sum(len(line) + 1 for line in block)

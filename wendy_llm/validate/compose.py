@@ -20,7 +20,9 @@ Compose runs once per distinct input: the cache key is the compose file's
 path and bytes plus every path it references (build contexts, ``.env``,
 ``env_file``) and whether or how that path exists in the render.  Picks
 that render the same compose file share one run; the others run in
-parallel.
+parallel.  Given a :class:`~wendy_llm.validate.toolcache.ResultCache`,
+results are also kept on disk between runs, keyed by that input, the
+``docker-compose`` binary and this module's code.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from wendy_llm.bounded import json_loads
-from wendy_llm.validate import compose_model
+from wendy_llm.validate import compose_model, compose_normal
 from wendy_llm.validate.compose_normal import normalise_model
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
 
 CHECK = "compose"
@@ -136,13 +139,19 @@ class ComposeValidator:
     """
 
     def __init__(
-        self, *, binary: Path | None = None, workers: int = 3, timeout: float = 60.0
+        self,
+        *,
+        binary: Path | None = None,
+        workers: int = 3,
+        timeout: float = 60.0,
+        results: ResultCache | None = None,
     ) -> None:
         self._binary = binary
         self._workers = max(1, workers)
         self._timeout = timeout
         self._cache: dict[str, ComposeOutcome] = {}
         self._lock = threading.Lock()
+        self._results = results
         self.runs = 0  # how many times Compose actually ran (for tests and bench)
 
     def validate(
@@ -182,6 +191,12 @@ class ComposeValidator:
                     cached = job.key in self._cache
                 if not cached and job.key not in pending:
                     pending[job.key] = job
+        if pending and self._results is not None:
+            answered, pending = self._results.answer(
+                CHECK, pending, lambda _, job: self._disk_key(job), ComposeOutcome.from_json
+            )
+            with self._lock:
+                self._cache.update(answered)
         if pending:
             self._run_pending(list(pending.values()), trees, write)
         for job in jobs:
@@ -214,12 +229,20 @@ class ComposeValidator:
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
+                if self._results is not None:
+                    self._results.put(CHECK, self._disk_key(job), found.to_json())
 
             if len(jobs) == 1:
                 run(jobs[0])
             else:
                 with ThreadPoolExecutor(max_workers=self._workers) as pool:
                     list(pool.map(run, jobs))
+
+    def _disk_key(self, job: _Job) -> str:
+        binary = self._binary or find_tool("docker-compose")
+        # The normaliser shapes what is stored: editing it is a new question.
+        code = code_version(__file__, compose_normal.__file__)
+        return content_hash(job.key.encode(), tool_identity(binary).encode(), code.encode())
 
 
 def _isolated_env(home: Path) -> dict[str, str]:

@@ -59,6 +59,7 @@ class Finding:
     line: int | None = None
     template: str = ""
     pick: str = TEMPLATE_WIDE
+    variant: str | None = None  # the variant input it was found with (None: canonical)
 
     @property
     def location(self) -> str:
@@ -70,6 +71,10 @@ class Finding:
     def at(self, template: str, pick: str) -> Finding:
         """This finding, attributed to a template and a pick."""
         return dataclasses.replace(self, template=template, pick=pick)
+
+    def with_variant(self, label: str) -> Finding:
+        """This finding, found with a variant input: its message starts by naming it."""
+        return dataclasses.replace(self, variant=label, message=f"variant {label}: {self.message}")
 
 
 def error(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:

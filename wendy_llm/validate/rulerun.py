@@ -62,12 +62,15 @@ def load_baseline(golden_root: Path, template_id: str) -> Template | str:
 def baseline_render(
     baseline: Template | str, app_id: str, answers: Mapping[str, str]
 ) -> BaselineRender:
-    """``baseline`` rendered as ``wendy init --var`` would with the pick's ``answers``.
+    """``baseline`` rendered as ``wendy init --var`` would with the pick's ``answers``
+    (its ``--var`` overrides: the answers, and the input's other values).
 
     Non-strict, as the CLI: a radio answer outside the baseline's options is
     accepted, so a new pick is compared with what the baseline makes of it.
     """
     shown = ", ".join(f"{k}={v}" for k, v in answers.items()) or "no answers"
+    if app_id != CANONICAL_APP_ID:
+        shown += f" (app id {app_id})"
     if isinstance(baseline, str):
         return BaselineRender("the baseline", None, {}, baseline)
     where = display_path(baseline.root) if baseline.root is not None else baseline.id
@@ -86,17 +89,20 @@ def baseline_renders(
     rules: Rules,
     golden_root: Path,
     template_id: str,
-    picks: Sequence[tuple[str, Mapping[str, object], Mapping[str, str]]],
-    app_id: str = CANONICAL_APP_ID,
-) -> dict[str, BaselineRender]:
-    """For each (slug, values, answers) a rule reading the baseline selects: its baseline render."""
-    out: dict[str, BaselineRender] = {}
+    wanted: Sequence[tuple[str, Mapping[str, object], str, Mapping[str, str]]],
+) -> list[BaselineRender | None]:
+    """For each (slug, values, app id, ``--var`` overrides) of a render: the baseline
+    rendered with the same app id and overrides where a rule selecting it reads the
+    baseline, else None."""
+    out: list[BaselineRender | None] = []
     baseline: Template | str | None = None
-    for slug, values, answers in picks:
-        if needs_baseline(rules, slug, values):
-            if baseline is None:
-                baseline = load_baseline(golden_root, template_id)
-            out[slug] = baseline_render(baseline, app_id, answers)
+    for slug, values, app_id, overrides in wanted:
+        if not needs_baseline(rules, slug, values):
+            out.append(None)
+            continue
+        if baseline is None:
+            baseline = load_baseline(golden_root, template_id)
+        out.append(baseline_render(baseline, app_id, overrides))
     return out
 
 

@@ -1,14 +1,16 @@
 """``check``: every validator over every pick of every template, into a Report.
 
 For each template under the templates directory, each selected pick is
-rendered once with the canonical golden inputs (app id
-:data:`~wendy_llm.render.picks.CANONICAL_APP_ID`, defaults, the pick's answers)
-and its compose file and ``wendy.json`` parsed once.  Then:
+rendered with the canonical inputs (app id ``llm-app``, defaults, the
+pick's answers) and with the template's variant (``render/variants.py``),
+and each render's compose file and ``wendy.json`` parsed once.  Then:
 
-- per pick: ``render`` (the pick renders at all), ``compose``,
+- per pick and input: ``render`` (the pick renders at all), ``compose``,
   ``wendy-json``, ``shell``, ``dockerfile``, ``device`` (what ``wendy run``
   would do with it on a WendyOS device), ``topology``, ``picker`` (no
-  sentinel reaches an Ollama pull) and ``golden``;
+  sentinel reaches an Ollama pull), the variant's findings joined to the
+  pick's row (``pickrun.py``); ``baseline`` compares both inputs;
+- per pick, canonical only: ``golden`` (fixtures are the canonical render);
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
   ``validate/catalog.py``; with a ``(repository)`` row for the rest),
@@ -19,12 +21,13 @@ and its compose file and ``wendy.json`` parsed once.  Then:
 
 The validators that run external tools go first and in the background:
 Compose (one process per distinct compose render, a few in parallel) and
-the shell checks (one ShellCheck process for every distinct script); the
-pure-Python validators run meanwhile.  The rules (``topology``, and the
-``picker``'s per-pick sentinel check) come last: they read the normalised
-Compose model that the same Compose runs print, and the device view.  A
-rule that reads the baseline gets the stored baseline rendered with the
-pick's answers; those renders join the batch of Compose runs.
+the shell checks (one ShellCheck process for every distinct script), their
+results kept on disk between runs (``toolcache.py``); the pure-Python
+validators run meanwhile.  The rules (``topology``, and the ``picker``'s
+per-pick sentinel check) come last: they read the normalised Compose model
+that the same Compose runs print, and the device view.  A rule that reads
+the baseline gets the stored baseline rendered with the pick's inputs and
+answers; those renders join the batch of Compose runs.
 
 Where things are looked for:
 
@@ -38,32 +41,22 @@ Where things are looked for:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
-from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.device import DeviceView
-from wendy_llm.errors import CheckSelectionError, RenderError, RulesError, WendyLlmError, quoted
+from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError, quoted
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
-from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.render.tree import RenderedTree
+from wendy_llm.render.variants import gate_inputs
 from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
 from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
 from wendy_llm.repo.dirs import resolve_dirs
-from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate import lint as lint_check
-from wendy_llm.validate.baseline import baseline_findings
 from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeResult, ComposeValidator
-from wendy_llm.validate.device import build_view, device_findings
-from wendy_llm.validate.dockerfile import validate_dockerfiles
-from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     REPOSITORY,
@@ -74,60 +67,22 @@ from wendy_llm.validate.findings import (
     error,
 )
 from wendy_llm.validate.picker import lint_picker
-from wendy_llm.validate.rulerun import (
-    BaselineRender,
-    baseline_renders,
-    check_rules,
-    rule_subject,
+from wendy_llm.validate.pickrun import (
+    PickRun,
+    TemplateRun,
+    Timer,
+    merged_findings,
+    pick_checks,
+    prepare_pick,
+    render_pick,
+    rule_checks,
 )
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.validate.rulerun import baseline_renders
+from wendy_llm.validate.rules import load_rules, rules_path
 from wendy_llm.validate.shell import ShellValidator
+from wendy_llm.validate.stored import attach_baseline, attach_golden
+from wendy_llm.validate.toolcache import ResultCache
 from wendy_llm.validate.topology import rule_coverage
-from wendy_llm.validate.wendy_json import validate_wendy_json
-
-_T = TypeVar("_T")
-
-
-@dataclass
-class _Timer:
-    """Seconds of work per validator; safe to use from several threads (GIL-atomic adds)."""
-
-    seconds: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def __call__(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
-
-    def run(self, name: str, fn: Callable[[], _T]) -> _T:
-        with self(name):
-            return fn()
-
-
-@dataclass
-class _PickRun:
-    template: Template
-    pick: Pick
-    values: dict[str, object]
-    tree: RenderedTree | None = None
-    docs: Documents | None = None
-    view: DeviceView | None = None
-    compose: ComposeResult | None = None
-    baseline: BaselineRender | None = None  # for rules that read it
-    baseline_compose: ComposeResult | None = None
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-
-
-@dataclass
-class _TemplateRun:
-    template_id: str
-    template: Template | None
-    rules: Rules | None = None
-    picks: list[_PickRun] = field(default_factory=list)
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
 
 
 def _find_template_dirs(root: Path) -> list[tuple[str, Path]]:
@@ -170,6 +125,7 @@ def run_check(
     golden: bool = True,
     compose_workers: int = 3,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    cache: ResultCache | bool = True,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
@@ -178,9 +134,11 @@ def run_check(
     :class:`CheckSelectionError`; every problem in the templates themselves
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
+    ``cache``: where Compose and ShellCheck results are kept between runs
+    (True: the per-user cache, ``toolcache.py``; False: nowhere).
     """
     started = time.perf_counter()
-    timer = _Timer()
+    timer = Timer()
     root, golden_root = resolve_dirs(templates_dir, golden_dir)
     if not root.is_dir():
         raise CheckSelectionError(f"templates directory {root} does not exist")
@@ -191,15 +149,19 @@ def run_check(
     with timer("render"):
         for run in runs:
             for pick_run in run.picks:
-                _render(pick_run)
-        _baseline_renders(runs, golden_root)
-    rendered = [p for run in runs for p in run.picks if p.tree is not None]
+                for each in pick_run.every_input():
+                    render_pick(each)
+        for run in runs:
+            _baseline_renders(run, golden_root)
+    every = [each for run in runs for p in run.picks for each in p.every_input()]
+    rendered = [p for p in every if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
     based = [p for p in rendered if p.baseline is not None and p.baseline.tree is not None]
     base_trees = [p.baseline.tree for p in based if p.baseline is not None and p.baseline.tree]
 
-    compose = ComposeValidator(workers=compose_workers)
-    shell = ShellValidator()
+    results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
+    compose = ComposeValidator(workers=compose_workers, results=results)
+    shell = ShellValidator(results=results)
     with ThreadPoolExecutor(max_workers=2) as pool:
         compose_future = pool.submit(
             timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
@@ -210,15 +172,17 @@ def run_check(
         _attach_compose(rendered, based, compose_future)
         _attach(rendered, "shell", shell_future)
     for run in runs:
-        _rule_checks(run, timer)
+        for pick_run in run.picks:
+            for each in pick_run.every_input():
+                rule_checks(each, run.rules, timer)
     if golden:
         with timer("golden"):
             existing = [template_id for template_id, _ in found]
             complete = not templates and not picks
-            _golden(runs, golden_root, picks, existing, complete, max_diff_lines)
+            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines)
     with timer("baseline"):
         for run in runs:
-            _baseline(run, golden_root, max_diff_lines)
+            attach_baseline(run, golden_root, max_diff_lines)
     with timer("catalog"):
         runs += _catalog(runs, root, [template_id for template_id, _ in found], not templates)
     timings = dict(timer.seconds)
@@ -226,16 +190,16 @@ def run_check(
     return Report(tuple(_results(runs, golden)), timings)
 
 
-def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
+def _load(template_id: str, path: Path, golden_root: Path) -> TemplateRun:
     try:
         template = load_template(path, id=template_id)
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
-        run = _TemplateRun(template_id, None)
+        run = TemplateRun(template_id, None)
         run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
         return run
-    run = _TemplateRun(template_id, template)
+    run = TemplateRun(template_id, template)
     location = rules_path(golden_root, template_id)
     if location.is_file():
         try:
@@ -247,15 +211,11 @@ def _load(template_id: str, path: Path, golden_root: Path) -> _TemplateRun:
     except WendyLlmError as exc:
         run.findings.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
         return run
+    inputs = gate_inputs(template)
     for pick in all_picks:
-        try:
-            values = template.values(CANONICAL_APP_ID, dict(pick.answers))
-        except WendyLlmError as exc:
-            pick_run = _PickRun(template, pick, {})
-            pick_run.findings["render"] = [error("render", str(exc))]
-            run.picks.append(pick_run)
-            continue
-        run.picks.append(_PickRun(template, pick, values))
+        pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
+        pick_run.variants = variants
+        run.picks.append(pick_run)
     return run
 
 
@@ -274,7 +234,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_TemplateRun]:
+def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[TemplateRun]:
     if not wanted:
         return runs
     known = {p.pick.slug for run in runs for p in run.picks}
@@ -293,23 +253,7 @@ def _select_picks(runs: list[_TemplateRun], wanted: Sequence[str]) -> list[_Temp
     return kept
 
 
-def _render(pick_run: _PickRun) -> None:
-    if "render" in pick_run.findings:
-        return
-    try:
-        pick_run.tree = pick_run.template.render_values(pick_run.values)
-    except RenderError as exc:
-        finding = error("render", str(exc), exc.path, exc.cause.line)
-        pick_run.findings["render"] = [finding]
-        return
-    except WendyLlmError as exc:
-        pick_run.findings["render"] = [error("render", str(exc))]
-        return
-    pick_run.docs = parse_documents(pick_run.tree)
-    pick_run.findings["render"] = []
-
-
-def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
+def _pure_checks(run: TemplateRun, timer: Timer) -> None:
     template = run.template
     if template is None:
         return
@@ -334,56 +278,8 @@ def _pure_checks(run: _TemplateRun, timer: _Timer) -> None:
     with timer("lint"):
         run.findings["lint"] = lint_check.lint_findings(template)
     for pick_run in run.picks:
-        tree, docs = pick_run.tree, pick_run.docs
-        if tree is None or docs is None:
-            continue
-        with timer("wendy-json"):
-            pick_run.findings["wendy-json"] = validate_wendy_json(tree, CANONICAL_APP_ID)
-        with timer("dockerfile"):
-            pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
-        with timer("device"):
-            # The project directory `wendy init` makes is named after the app id.
-            pick_run.view = build_view(tree, CANONICAL_APP_ID, docs)
-            pick_run.findings["device"] = device_findings(pick_run.view)
-
-
-def _baseline_renders(runs: Sequence[_TemplateRun], golden_root: Path) -> None:
-    """The stored baseline rendered with each pick's answers, where a rule reads it."""
-    for run in runs:
-        if run.rules is not None:
-            wanted = [(p.pick.slug, p.values, p.pick.answers) for p in run.picks if p.tree]
-            found = baseline_renders(run.rules, golden_root, run.template_id, wanted)
-            for pick_run in run.picks:
-                pick_run.baseline = found.get(pick_run.pick.slug)
-
-
-def _rule_checks(run: _TemplateRun, timer: _Timer) -> None:
-    """``topology`` and the per-pick ``picker`` check: the rules, on each pick's render."""
-    rules = run.rules
-    for pick_run in run.picks:
-        tree, docs = pick_run.tree, pick_run.docs
-        if tree is None or docs is None:
-            continue
-        if rules is None:
-            pick_run.findings["topology"] = []
-            pick_run.findings["picker"] = []
-            continue
-        with timer("topology"):
-            subject = rule_subject(
-                rules,
-                pick_run.pick.slug,
-                pick_run.values,
-                tree,
-                docs,
-                compose=pick_run.compose,
-                view=pick_run.view,
-                baseline=pick_run.baseline,
-                baseline_compose=pick_run.baseline_compose,
-                project=CANONICAL_APP_ID,
-            )
-            topology, picker = check_rules(rules, subject)
-        pick_run.findings["topology"] = topology
-        pick_run.findings["picker"] = picker
+        for each in pick_run.every_input():
+            pick_checks(each, rules, timer)
 
 
 def _all_pick_values(
@@ -404,8 +300,23 @@ def _all_pick_values(
     return out
 
 
+def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
+    """The stored baseline rendered with each input's answers, where a rule reads it."""
+    if run.rules is None:
+        return
+    every = [each for p in run.picks for each in p.every_input() if each.tree is not None]
+    wanted = [
+        (e.pick.slug, e.values, e.inputs.app_id, e.inputs.with_answers(e.pick.answers))
+        for e in every
+    ]
+    for each, found in zip(
+        every, baseline_renders(run.rules, golden_root, run.template_id, wanted), strict=True
+    ):
+        each.baseline = found
+
+
 def _attach_compose(
-    rendered: Sequence[_PickRun], based: Sequence[_PickRun], future: Future[list[ComposeResult]]
+    rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
 ) -> None:
     """The compose findings of each render, and the results the rules read."""
     try:
@@ -422,7 +333,7 @@ def _attach_compose(
         pick_run.baseline_compose = result
 
 
-def _attach(rendered: Sequence[_PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
+def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
     try:
         results = future.result()
     except WendyLlmError as exc:
@@ -434,88 +345,9 @@ def _attach(rendered: Sequence[_PickRun], check: str, future: Future[list[list[F
         pick_run.findings[check] = found
 
 
-def _golden(
-    runs: Sequence[_TemplateRun],
-    golden_root: Path,
-    picks: Sequence[str],
-    existing: Sequence[str],
-    complete: bool,
-    max_diff_lines: int | None,
-) -> None:
-    # A template with a pick that does not render cannot be compared (the
-    # render check already fails); the others are.
-    comparable = [
-        run
-        for run in runs
-        if run.template is not None and all(p.tree is not None for p in run.picks)
-    ]
-    loaded = [run.template for run in comparable if run.template is not None]
-    trees = {
-        run.template_id: {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
-        for run in comparable
-    }
-    by_id = {run.template_id: run for run in runs}
-    for run in comparable:
-        run.findings.setdefault("golden", [])
-        for pick_run in run.picks:
-            pick_run.findings["golden"] = []
-    slugs = {slug for run_trees in trees.values() for slug in run_trees}
-    wanted = [slug for slug in picks if slug in slugs]
-    if not loaded or (picks and not wanted):
-        return
-    try:
-        found = golden_check.golden_findings(
-            loaded,
-            golden_root,
-            pick_slugs=wanted or None,
-            existing=existing,
-            complete=complete,
-            trees=trees,
-            max_diff_lines=max_diff_lines,
-        )
-    except WendyLlmError as exc:
-        for run in comparable:
-            run.findings["golden"].append(error("golden", str(exc)))
-        return
-    for finding in found:
-        # Fixtures of a template that no longer exists have no row of their
-        # own: they are shown on the first template's row.
-        owner = by_id.get(finding.template, runs[0])
-        target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
-        bucket = target.findings if target is not None else owner.findings
-        bucket.setdefault("golden", []).append(finding)
-
-
-def _baseline(run: _TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
-    template = run.template
-    if template is None:
-        return
-    # The picks that rendered are compared, with the renders made above;
-    # the others already fail `render`.
-    trees = {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
-    scope = None  # a rules file that did not load: the validator reads its gate itself
-    if run.rules is not None:
-        scope = FileScope(run.rules.gate_files, run.rules.path)
-    result = baseline_findings(
-        template,
-        golden_root,
-        pick_slugs=set(trees),
-        trees=trees,
-        scope=scope,
-        max_diff_lines=max_diff_lines,
-    )
-    if result is None:
-        return
-    run.findings["baseline"] = result.template
-    for pick_run in run.picks:
-        found = result.picks.get(pick_run.pick.slug)
-        if found is not None:
-            pick_run.findings["baseline"] = found
-
-
 def _catalog(
-    runs: Sequence[_TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
-) -> list[_TemplateRun]:
+    runs: Sequence[TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
+) -> list[TemplateRun]:
     """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
     renders = {
         r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
@@ -527,12 +359,12 @@ def _catalog(
         run.findings["catalog"] = found.templates.get(run.template_id, [])
     if not complete:
         return []
-    repository = _TemplateRun(REPOSITORY, None)
+    repository = TemplateRun(REPOSITORY, None)
     repository.findings["catalog"] = found.repository
     return [repository]
 
 
-def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
+def _results(runs: Sequence[TemplateRun], golden: bool) -> list[CheckResult]:
     order = [c for c in CHECK_IDS if golden or c != "golden"]
     results: list[CheckResult] = []
     for run in runs:
@@ -542,8 +374,9 @@ def _results(runs: Sequence[_TemplateRun], golden: bool) -> list[CheckResult]:
                 results.append(CheckResult(run.template_id, TEMPLATE_WIDE, check, found))
         for pick_run in run.picks:
             slug = pick_run.pick.slug
+            merged = merged_findings(pick_run)
             for check in order:
-                if check in pick_run.findings:
-                    found = tuple(f.at(run.template_id, slug) for f in pick_run.findings[check])
+                if check in merged:
+                    found = tuple(f.at(run.template_id, slug) for f in merged[check])
                     results.append(CheckResult(run.template_id, slug, check, found))
     return results

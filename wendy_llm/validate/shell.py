@@ -10,8 +10,12 @@ entrypoint's interpreter reads it) and with ShellCheck from
 the check: a template's scripts must pass both cleanly.
 
 Scripts are usually identical across picks, so results are cached by
-content: each distinct script is checked once, and all of them in a single
-ShellCheck process.
+content (and file name: ShellCheck reads the shell from a ``.bash`` or
+``.sh`` suffix): each distinct script is checked once, and all of them in a
+single ShellCheck process.  Given a
+:class:`~wendy_llm.validate.toolcache.ResultCache`, results are also kept on
+disk between runs, keyed by the script, both tool binaries and this
+module's code.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path, PurePosixPath
 
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
 from wendy_llm.validate.tools import content_hash, find_tool, run_tool
 
 CHECK = "shell"
@@ -53,11 +58,18 @@ _BASH_N = re.compile(r"^.*?: line (?P<line>\d+): (?P<msg>.*)$")
 class ShellValidator:
     """Runs ``bash -n`` and ShellCheck on scripts; thread-safe, cached by content."""
 
-    def __init__(self, *, shellcheck: Path | None = None, bash: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        shellcheck: Path | None = None,
+        bash: Path | None = None,
+        results: ResultCache | None = None,
+    ) -> None:
         self._shellcheck = shellcheck
         self._bash = bash
         self._cache: dict[str, list[_Problem]] = {}
         self._lock = threading.Lock()
+        self._results = results
         self.scripts_checked = 0  # distinct scripts actually run through the tools
 
     def validate(self, tree: Mapping[str, bytes]) -> list[Finding]:
@@ -72,17 +84,26 @@ class ShellValidator:
             for path in sorted(tree):
                 data = tree[path]
                 if is_shell_script(path, data):
-                    key = content_hash(data)
+                    key = content_hash(PurePosixPath(path).name.encode(), data)
                     scripts.append((path, key))
                     wanted.setdefault(key, (path, data))
             per_tree.append(scripts)
         with self._lock:
             missing = {k: v for k, v in wanted.items() if k not in self._cache}
+        if missing and self._results is not None:
+            answered, missing = self._results.answer(
+                CHECK, missing, lambda key, _: self._disk_key(key), _decode
+            )
+            with self._lock:
+                self._cache.update(answered)
         if missing:
             found = self._run(missing)
             with self._lock:
                 self._cache.update(found)
                 self.scripts_checked += len(found)
+            if self._results is not None:
+                for key, problems in found.items():
+                    self._results.put(CHECK, self._disk_key(key), _encode(problems))
         out: list[list[Finding]] = []
         for scripts in per_tree:
             findings: list[Finding] = []
@@ -92,6 +113,11 @@ class ShellValidator:
                 findings += [error(CHECK, p.message, path, p.line) for p in problems]
             out.append(findings)
         return out
+
+    def _disk_key(self, key: str) -> str:
+        tools = (self._shellcheck or find_tool("shellcheck"), self._bash or find_tool("bash"))
+        identities = [tool_identity(t).encode() for t in tools]
+        return content_hash(key.encode(), *identities, code_version(__file__).encode())
 
     def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
         shellcheck = self._shellcheck or find_tool("shellcheck")
@@ -116,6 +142,23 @@ class ShellValidator:
                         continue
                     results[key].append(problem)
         return results
+
+
+def _encode(problems: list[_Problem]) -> list[dict[str, object]]:
+    return [{"line": p.line, "message": p.message} for p in problems]
+
+
+def _decode(value: object) -> list[_Problem]:
+    """Stored problems back; raises ``TypeError`` on a wrong shape."""
+    if not isinstance(value, list):
+        raise TypeError("not a list of problems")
+    out: list[_Problem] = []
+    for item in value:
+        line, message = item["line"], item["message"]
+        if not isinstance(message, str) or not (line is None or type(line) is int):
+            raise TypeError("not a problem")
+        out.append(_Problem(line, message))
+    return out
 
 
 def _bash_syntax(bash: Path, script: Path) -> list[_Problem]:

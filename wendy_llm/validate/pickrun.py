@@ -1,0 +1,192 @@
+"""One pick of a ``check`` run, rendered with every input the gate uses.
+
+(And :class:`TemplateRun`, the template that holds the picks.)
+
+A :class:`PickRun` is a pick rendered with one input: its values, its
+render, its parsed documents and what each check found.  The canonical run
+(app id ``llm-app``, defaults) holds its variants' runs
+(:mod:`wendy_llm.render.variants`), so every check that depends on values
+runs on each of them; :func:`merged_findings` then joins a variant's
+findings to the pick's row, naming the variant, where the canonical input
+found nothing for that check and file (one problem, one message).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from wendy_llm.device import DeviceView
+from wendy_llm.errors import RenderError, WendyLlmError
+from wendy_llm.render.picks import Pick
+from wendy_llm.render.template import Template
+from wendy_llm.render.tree import RenderedTree
+from wendy_llm.render.variants import CANONICAL, Inputs
+from wendy_llm.validate.compose import ComposeResult
+from wendy_llm.validate.device import build_view, device_findings
+from wendy_llm.validate.dockerfile import validate_dockerfiles
+from wendy_llm.validate.documents import Documents, parse_documents
+from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.leftovers import unrendered_actions
+from wendy_llm.validate.rulerun import BaselineRender, check_rules, rule_subject
+from wendy_llm.validate.rules import Rules
+from wendy_llm.validate.wendy_json import validate_wendy_json
+
+_T = TypeVar("_T")
+
+
+@dataclass
+class Timer:
+    """Seconds of work per validator; safe to use from several threads (GIL-atomic adds)."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+
+    def run(self, name: str, fn: Callable[[], _T]) -> _T:
+        with self(name):
+            return fn()
+
+
+@dataclass
+class PickRun:
+    """A pick rendered with one input; the canonical run holds its ``variants``."""
+
+    template: Template
+    pick: Pick
+    values: dict[str, object]
+    tree: RenderedTree | None = None
+    docs: Documents | None = None
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+    inputs: Inputs = CANONICAL
+    variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
+    view: DeviceView | None = None  # the device view, for the device check and the rules
+    compose: ComposeResult | None = None  # the compose check's result: findings, models
+    baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
+    baseline_compose: ComposeResult | None = None
+
+    def every_input(self) -> list[PickRun]:
+        """This run and its variants' (canonical first)."""
+        return [self, *self.variants]
+
+    def renders(self) -> dict[tuple[str, str], RenderedTree]:
+        """(slug, input label) -> render, for every input that rendered."""
+        return {
+            (e.pick.slug, e.inputs.label): e.tree for e in self.every_input() if e.tree is not None
+        }
+
+
+@dataclass
+class TemplateRun:
+    """One template of a ``check`` run: its rules, its picks, its template-wide findings."""
+
+    template_id: str
+    template: Template | None
+    rules: Rules | None = None
+    picks: list[PickRun] = field(default_factory=list)
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+
+
+def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
+    """The pick's values for these inputs (a value error fails its ``render``)."""
+    try:
+        values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
+    except WendyLlmError as exc:
+        pick_run = PickRun(template, pick, {}, inputs=inputs)
+        pick_run.findings["render"] = [error("render", str(exc))]
+        return pick_run
+    return PickRun(template, pick, values, inputs=inputs)
+
+
+def render_pick(pick_run: PickRun) -> None:
+    """Render the pick and parse its documents, or record why it does not render."""
+    if "render" in pick_run.findings:
+        return
+    try:
+        pick_run.tree = pick_run.template.render_values(pick_run.values)
+    except RenderError as exc:
+        finding = error("render", str(exc), exc.path, exc.cause.line)
+        pick_run.findings["render"] = [finding]
+        return
+    except WendyLlmError as exc:
+        pick_run.findings["render"] = [error("render", str(exc))]
+        return
+    pick_run.docs = parse_documents(pick_run.tree)
+    pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
+
+
+def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
+    """The pure-Python checks of one pick rendered with one input (the rules: later)."""
+    tree, docs = pick_run.tree, pick_run.docs
+    if tree is None or docs is None:
+        return
+    app_id = pick_run.inputs.app_id
+    with timer("wendy-json"):
+        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id)
+    with timer("dockerfile"):
+        pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+    with timer("device"):
+        # The project directory `wendy init` makes is named after the app id.
+        pick_run.view = build_view(tree, app_id, docs)
+        pick_run.findings["device"] = device_findings(pick_run.view)
+
+
+def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
+    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run."""
+    tree, docs = pick_run.tree, pick_run.docs
+    if tree is None or docs is None:
+        return
+    if rules is None:
+        pick_run.findings["topology"] = []
+        pick_run.findings["picker"] = []
+        return
+    with timer("topology"):
+        subject = rule_subject(
+            rules,
+            pick_run.pick.slug,
+            pick_run.values,
+            tree,
+            docs,
+            compose=pick_run.compose,
+            view=pick_run.view,
+            baseline=pick_run.baseline,
+            baseline_compose=pick_run.baseline_compose,
+            project=pick_run.inputs.app_id,
+        )
+        topology, picker = check_rules(rules, subject)
+    pick_run.findings["topology"] = topology
+    pick_run.findings["picker"] = picker
+
+
+def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:
+    """The pick's findings per check, its variants' joined where they add something.
+
+    A variant's finding is kept, naming the variant, unless the canonical
+    input already failed that check in that file, or found the very same.
+    """
+    merged = {check: list(found) for check, found in pick_run.findings.items()}
+    for variant in pick_run.variants:
+        for check, found in variant.findings.items():
+            mine = merged.setdefault(check, [])
+            canonical = pick_run.findings.get(check, [])
+            failed_files = {f.file for f in canonical if f.severity == "error"}
+            same = {_identity(f) for f in canonical}
+            mine += [
+                f.with_variant(variant.inputs.label)
+                for f in found
+                if f.file not in failed_files and _identity(f) not in same
+            ]
+    return merged
+
+
+def _identity(finding: Finding) -> tuple[object, ...]:
+    return (finding.severity, finding.message, finding.file, finding.line)
