@@ -15,13 +15,14 @@ one is written, and who mounts it where.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from wendy_llm.device import PROFILES, DeviceView
-from wendy_llm.device.images import built_image
+from wendy_llm.device.images import BuiltImage, built_image
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.wendycli.compose import qualify_image
 
@@ -98,8 +99,10 @@ def is_dockerfile_name(name: str) -> bool:
     return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".Dockerfile")
 
 
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", "replace")
+@functools.lru_cache(maxsize=256)
+def _built(data: bytes, args: tuple[tuple[str, str], ...]) -> BuiltImage:
+    # Every pick renders the same Dockerfiles: build each once per run.
+    return built_image(data.decode("utf-8", "replace"), dict(args), PROFILES)
 
 
 def _mapping(value: object) -> Mapping[str, object]:
@@ -176,7 +179,7 @@ def compose_services(
             args = _args(build)
             dockerfile = _in(directory, str(build.get("dockerfile") or "Dockerfile"))
             if dockerfile in tree:
-                built = built_image(_text(tree[dockerfile]), args, PROFILES)
+                built = _built(tree[dockerfile], tuple(sorted(args.items())))
                 images += [Image(b, "base", dockerfile) for b in built.base_images]
                 env = built.environment
                 image_env = [*env.values, *env.by_device, *env.unknown]
@@ -213,7 +216,7 @@ def _context_dockerfiles(
     for path in sorted(tree):
         parent = str(PurePosixPath(path).parent)
         if parent == directory and is_dockerfile_name(PurePosixPath(path).name):
-            built = built_image(_text(tree[path]), args, PROFILES)
+            built = _built(tree[path], tuple(sorted(args.items())))
             out.append(ContextDockerfile(path, built.base_images))
     return out
 

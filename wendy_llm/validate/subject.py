@@ -20,8 +20,8 @@ template's stored baseline rendered with the same answers.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -164,21 +164,47 @@ def make_subject(
     ``declared`` are the rules file's ``documents:``; ``compose`` the
     compose check's result for this render (None: Compose was not run).
     """
-    documents: dict[str, RuleDocument | None] = {
-        "compose": _compose_document(tree, docs, declared.get("compose"), compose),
-        "device": None if view is None else device_document(view, tree),
-        "wendy": None if docs.wendy is None else _parsed(docs.wendy),
-    }
+    documents = _Documents(
+        {
+            "compose": lambda: _compose_document(tree, docs, declared.get("compose"), compose),
+            "device": lambda: None if view is None else device_document(view, tree),
+            "wendy": lambda: None if docs.wendy is None else _parsed(docs.wendy),
+        }
+    )
     for name, path in declared.items():
-        if name == "compose":
-            continue
-        if path not in tree:
-            documents[name] = None
-        elif PurePosixPath(path).suffix.lower() == ".json":
-            documents[name] = _parsed(parse_json(path, tree[path], check=CHECK))
-        else:
-            documents[name] = _parsed(parse_yaml(path, tree[path], check=CHECK))
+        if name != "compose":
+            documents.add(name, functools.partial(_declared, tree, path))
     return Subject(slug, values, tree, documents, named, view, label=label)
+
+
+class _Documents(Mapping[str, "RuleDocument | None"]):
+    """The documents of a render, each made the first time a rule reads it."""
+
+    def __init__(self, factories: dict[str, Callable[[], RuleDocument | None]]) -> None:
+        self._factories = factories
+        self._made: dict[str, RuleDocument | None] = {}
+
+    def add(self, name: str, factory: Callable[[], RuleDocument | None]) -> None:
+        self._factories[name] = factory
+
+    def __getitem__(self, name: str) -> RuleDocument | None:
+        if name not in self._made:
+            self._made[name] = self._factories[name]()
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._factories)
+
+    def __len__(self) -> int:
+        return len(self._factories)
+
+
+def _declared(tree: Mapping[str, bytes], path: str) -> RuleDocument | None:
+    if path not in tree:
+        return None
+    if PurePosixPath(path).suffix.lower() == ".json":
+        return _parsed(parse_json(path, tree[path], check=CHECK))
+    return _parsed(parse_yaml(path, tree[path], check=CHECK))
 
 
 def _parsed(parsed: Parsed) -> RuleDocument:
@@ -221,7 +247,8 @@ def _compose_document(
 
 def device_document(view: DeviceView, tree: Mapping[str, bytes]) -> RuleDocument:
     """The device view as a document: services keyed by name, ARG defaults added."""
-    data = dataclasses.asdict(view)
+    data = _plain(view)
+    assert isinstance(data, dict)
     services: dict[str, object] = {}
     lines: dict[PathKey, int] = {}
     elsewhere: dict[PathKey, tuple[str, int]] = {}
@@ -243,6 +270,19 @@ def device_document(view: DeviceView, tree: Mapping[str, bytes]) -> RuleDocument
     return RuleDocument(
         view.path_file or "(device view)", data, LineIndex(lines), None, None, elsewhere
     )
+
+
+def _plain(value: object) -> object:
+    """A dataclass as JSON-like data (``dataclasses.asdict`` without its deep copies:
+    every pick's view is converted, and the copies were most of the cost)."""
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: _plain(getattr(value, name)) for name in fields}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict | Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 @dataclass
