@@ -215,14 +215,16 @@ def test_a_path_selects_services_by_identity() -> None:
         == []
     )
     assert one("{path: compose.services.@front.environment.NOPE, present: true}", selectors) == [
-        "docker-compose.yml:8: rule 'r': compose.services.@front.environment.NOPE is missing"
+        "docker-compose.yml:8: rule 'r': compose.services.@front.environment.NOPE "
+        "(@front: 'web') is missing"
     ]
 
 
 def test_a_path_whose_selector_selects_nothing_says_so() -> None:
     selectors = "  services:\n    none: {port: 1}\n"
     assert one("{path: compose.services.@none.build, present: true}", selectors) == [
-        "docker-compose.yml:1: rule 'r': compose.services.@none.build is missing (nothing is none)"
+        "docker-compose.yml:1: rule 'r': compose.services.@none.build (@none: nothing is none) "
+        "is missing"
     ]
 
 
@@ -323,19 +325,19 @@ def test_a_substituted_regex_escapes_the_value() -> None:
 # --- the compose model the rules read ---------------------------------------------
 
 
-def test_a_compose_file_compose_refuses_cannot_be_checked() -> None:
-    tree = {
-        **TREE,
-        "docker-compose.yml": COMPOSE.replace(b"depends_on: {backend:", b"depends_on: {nope:"),
-    }
-    assert one_on(tree, "{path: compose.services.web, present: true}") == [
-        "docker-compose.yml:None: rule 'r': cannot check compose.services.web: docker-compose "
-        "config does not accept docker-compose.yml, so its normalised model is unknown (the "
-        "compose check says why)"
-    ]
-    assert one_on(tree, "{services: {name: web}, present: true}") == [
-        "t.rules.yaml:4: rule 'r': cannot be checked: the render: docker-compose config does not "
-        "accept docker-compose.yml, so its normalised model is unknown (the compose check says why)"
+def test_a_compose_file_compose_refuses_stops_its_rules_once() -> None:
+    refused = COMPOSE.replace(b"depends_on: {backend:", b"depends_on: {nope:")
+    tree = {**TREE, "docker-compose.yml": refused}
+    text = (
+        "rules:\n  - name: a\n    assert:\n      - {path: compose.services.web, present: true}\n"
+        "      - {services: {name: web}, present: true}\n"
+        "  - name: b\n    assert:\n      - {same: [compose.x, wendy.y]}\n"
+        "      - {file: docker-compose.yml, contains: services}\n"
+    )
+    assert findings(text, tree) == [
+        "docker-compose.yml:None: rules 'a', 'b' cannot be checked: docker-compose config does "
+        "not accept docker-compose.yml, so its normalised model is unknown (the compose check "
+        "says why)"
     ]
 
 

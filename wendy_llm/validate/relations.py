@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wendy_llm.validate.assertions import SameAssertion, ValueRef
-from wendy_llm.validate.rulevalues import describe_value, scalar_text
+from wendy_llm.validate.rulevalues import describe_value, scalar_text, substitute
 from wendy_llm.validate.schema import json_path
 from wendy_llm.validate.subject import Subject
 from wendy_llm.validate.textrules import captures
@@ -46,10 +46,8 @@ def reached(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
         values = [Value(c.value, c.value, f"{c.file}:{c.line}", c.file, c.line) for c in got]
         return values, None if values or ref.optional else f"nothing in {ref.shown}"
     path, document, matches = subject.resolve(ref.path)
-    if document is not None and document.problem is not None:
-        return [], f"cannot read {ref.shown}: {document.problem}"
     if document is None:
-        why = f"{ref.shown}: the render has no {path.document} document"
+        why = f"{substitute(ref.shown, subject.values)}: the render has no {path.document} document"
         return [], None if ref.optional else why
     values = [
         Value(
@@ -63,7 +61,7 @@ def reached(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
     if not values and not ref.optional:
         empty = [n for n, keys in subject.selections(path).items() if not keys]
         hint = f" (nothing is {', '.join(empty)})" if empty else ""
-        return [], f"{ref.shown} reaches nothing{hint}"
+        return [], f"{substitute(ref.shown, subject.values)} reaches nothing{hint}"
     return values, None
 
 

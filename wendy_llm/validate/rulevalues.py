@@ -22,6 +22,19 @@ class RuleProblem(Exception):
     """A rule cannot be evaluated on this render (the message says why)."""
 
 
+class DocumentProblem(RuleProblem):
+    """A document the rule reads cannot be read (it does not parse, Compose refuses it).
+
+    Every rule reading it is stopped by the same cause, so ``topology``
+    reports it once, naming the rules, at the document.
+    """
+
+    def __init__(self, message: str, file: str, line: int | None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+
+
 class UnknownVariable(Exception):
     """A ``${VAR}`` that is not a variable of the render."""
 

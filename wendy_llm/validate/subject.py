@@ -33,7 +33,7 @@ from wendy_llm.validate.compose import ComposeResult
 from wendy_llm.validate.docpath import DocPath, Match, resolve
 from wendy_llm.validate.documents import Documents, Parsed, parse_json, parse_yaml
 from wendy_llm.validate.locate import LineIndex, PathKey
-from wendy_llm.validate.rulevalues import RuleProblem, substitute
+from wendy_llm.validate.rulevalues import DocumentProblem, RuleProblem, substitute
 from wendy_llm.validate.selectors import Evaluator, Named, Ref
 
 CHECK = "topology"
@@ -87,13 +87,16 @@ class Subject:
     def resolve(self, path: DocPath) -> tuple[DocPath, RuleDocument | None, list[Match]]:
         """``path`` with ``${VAR}`` substituted, its document, and what it reaches.
 
-        Nothing is reached in a document that is absent or has a problem
-        (the caller says which); ``UnknownVariable`` and
-        :class:`RuleProblem` (a selector that cannot be evaluated) propagate.
+        Nothing is reached in an absent document (None); a document that
+        cannot be read raises :class:`DocumentProblem`; ``UnknownVariable``
+        and :class:`RuleProblem` (a selector that cannot be evaluated)
+        propagate.
         """
         path = path.substitute(lambda text: substitute(text, self.values))
         document = self.documents.get(path.document)
-        if document is None or document.problem is not None:
+        if document is not None and document.problem is not None:
+            raise _unreadable(self.label, document)
+        if document is None:
             return path, document, []
         return path, document, resolve(path, document.data, self.selections(path))
 
@@ -134,7 +137,7 @@ class Subject:
     def _compose(self) -> RuleDocument | None:
         compose = self.documents.get("compose")
         if compose is not None and compose.problem is not None:
-            raise RuleProblem(f"{self.label}: {compose.problem}")
+            raise _unreadable(self.label, compose)
         return compose
 
     def _read_services(self) -> list[facts.ServiceFacts]:
@@ -145,6 +148,11 @@ class Subject:
         if self.view is not None:
             return facts.device_services(self.view)
         return []
+
+
+def _unreadable(label: str, document: RuleDocument) -> DocumentProblem:
+    where = "" if label == "the render" else f"{label}: "
+    return DocumentProblem(f"{where}{document.problem}", document.file, document.problem_line)
 
 
 def make_subject(

@@ -44,6 +44,7 @@ from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.relations import check_same
 from wendy_llm.validate.rules import Rule, Rules
 from wendy_llm.validate.rulevalues import (
+    DocumentProblem,
     RuleProblem,
     UnknownVariable,
     describe_value,
@@ -60,13 +61,29 @@ CHECK = "topology"
 
 
 def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
-    """Evaluate every rule that selects this pick; one finding per failed assertion."""
+    """Evaluate every rule that selects this pick; one finding per failed assertion.
+
+    A document that cannot be read (a compose file Compose refuses) stops
+    every rule reading it: that is one finding at the document, naming the
+    rules, not one per assertion.
+    """
     findings: list[Finding] = []
+    blocked: dict[tuple[str, str, int | None], list[str]] = {}
     for rule in rules.rules:
         if not rule.picks.selects(subject.slug, subject.values):
             continue
         for assertion in rule.assertions:
-            findings += _evaluate(rule, assertion, subject, rules.path)
+            try:
+                findings += _evaluate(rule, assertion, subject, rules.path)
+            except DocumentProblem as exc:
+                names = blocked.setdefault((str(exc), exc.file, exc.line), [])
+                if rule.name not in names:
+                    names.append(rule.name)
+    for (problem, file, line), names in blocked.items():
+        which = ", ".join(repr(n) for n in names)
+        noun = "rule" if len(names) == 1 else "rules"
+        message = f"{noun} {which} cannot be checked: {problem}"
+        findings.append(error(CHECK, message, file, line))
     return findings
 
 
@@ -100,6 +117,8 @@ def _evaluate(
         return _text(assertion, subject, where)
     except UnknownVariable as exc:
         return [where.fail(f"${{{exc.name}}} is not a variable of this render")]
+    except DocumentProblem:
+        raise
     except RuleProblem as exc:
         return [where.fail(f"cannot be checked: {exc}")]
 
@@ -174,16 +193,12 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
     expected = assertion.expected
     if isinstance(expected, str):
         expected = substitute(expected, subject.values)
-    shown = _path_text(path)
+    shown = substitute(assertion.path.text, subject.values) + _selected(path, subject)
     op = assertion.operator
     if document is None:
         if op in ("absent", "excludes"):
             return None
         return where.fail(f"{shown}: the render has no {path.document} document")
-    if document.problem is not None:
-        return where.fail(
-            f"cannot check {shown}: {document.problem}", document.file, document.problem_line
-        )
 
     def fail(text: str, keys: Sequence[str | int] | None = None) -> Finding:
         if keys is not None:
@@ -202,9 +217,7 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
         return None
     if not matches:
         want = "" if op == "present" else f" (expected {op} {describe_value(expected)})"
-        empty = [n for n, keys in subject.selections(path).items() if not keys]
-        hint = f" (nothing is {', '.join(empty)})" if empty else ""
-        return fail(f"{shown} is missing{want}{hint}")
+        return fail(f"{shown} is missing{want}")
     if op == "present":
         return None
     if op == "contains":
@@ -233,16 +246,12 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
     return None
 
 
-def _path_text(path: DocPath) -> str:
-    parts: list[str | int] = [path.document]
-    for index, segment in enumerate(path.segments):
-        if index in path.wildcard_keys:
-            parts.append("*")
-        elif index in path.selector_keys:
-            parts.append(f"@{segment}")
-        else:
-            parts.append(segment)
-    return json_path(parts)
+def _selected(path: DocPath, subject: Subject) -> str:
+    """`` (@vllm: 'llm')``: what each ``@name`` of the path stands for here."""
+    parts = []
+    for name, keys in subject.selections(path).items():
+        parts.append(f"@{name}: " + (", ".join(repr(k) for k in keys) or f"nothing is {name}"))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _match_text(path: DocPath, match: Match) -> str:
