@@ -403,6 +403,15 @@ def one_on(tree: Mapping[str, bytes], assertion: str) -> list[str]:
             "t.yaml:3: rules[0] (r): assert[0]: a same assertion takes no operator (it has absent)",
         ),
         (
+            "selectors:\n  services:\n    a: {port: [1, http]}\n",
+            "t.yaml:3: selectors: services.a.port[1]: expected a port number (1..65535) or "
+            '"${VAR}", got the string "http"',
+        ),
+        (
+            "selectors:\n  services:\n    a: {port: 0}\n",
+            "t.yaml:3: selectors: services.a.port: must be at least 1, got 0",
+        ),
+        (
             "sentinels: {Q: {values: [x], tag_paths: [compose.services.@a.x]}}\n",
             "t.yaml:1: sentinels: Q.tag_paths[0]: a tag path cannot use @selectors",
         ),

@@ -9,7 +9,8 @@ import pytest
 from _check_helpers import COMPOSE, good_tree, with_files
 
 from wendy_llm.errors import ValidatorToolError
-from wendy_llm.validate.compose import ComposeOutcome, ComposeValidator
+from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.compose_run import ComposeOutcome
 from wendy_llm.validate.findings import warning
 from wendy_llm.validate.tools import find_tool
 

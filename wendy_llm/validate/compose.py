@@ -13,8 +13,9 @@ Three layers, cheapest first:
    to disk, so relative paths resolve as they would on a user's machine.
    Its warnings (unset variables, obsolete keys) become warning findings.
    The same run prints the normalised model (``--format json``), which
-   topology rules read (:mod:`compose_normal` makes it portable): one
-   process per distinct compose file gives both.
+   topology rules read: one process per distinct compose file gives both
+   (:mod:`compose_run` runs it and reads its output, :mod:`compose_normal`
+   makes the model portable).
 
 Compose runs once per distinct input: the cache key is the compose file's
 path and bytes plus every path it references (build contexts, ``.env``,
@@ -22,13 +23,11 @@ path and bytes plus every path it references (build contexts, ``.env``,
 that render the same compose file share one run; the others run in
 parallel.  Given a :class:`~wendy_llm.validate.toolcache.ResultCache`,
 results are also kept on disk between runs, keyed by that input, the
-``docker-compose`` binary and this module's code.
+``docker-compose`` binary and the code that runs it and reads its output.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -36,20 +35,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from wendy_llm.bounded import json_loads
-from wendy_llm.validate import compose_model, compose_normal
-from wendy_llm.validate.compose_normal import normalise_model
+from wendy_llm.validate import compose_model, compose_normal, compose_run
+from wendy_llm.validate.compose_run import (
+    CHECK,
+    ComposeOutcome,
+    isolated_env,
+    run_compose,
+)
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
-from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
-from wendy_llm.validate.tools import content_hash, find_tool, run_tool
-
-CHECK = "compose"
-
-#: A project name for the isolated run; Compose requires one it can derive
-#: or is given, and a fixed one keeps messages identical across runs.
-PROJECT_NAME = "wendy-llm-check"
-
+from wendy_llm.validate.tools import content_hash, find_tool
 
 TreeWriter = Callable[[Mapping[str, bytes], Path], None]
 
@@ -74,42 +70,6 @@ def _directories(tree: Mapping[str, bytes]) -> set[str]:
             dirs.add(str(parent))
             parent = parent.parent
     return dirs
-
-
-@dataclass(frozen=True)
-class ComposeOutcome:
-    """What one ``docker-compose config`` run said about one compose file.
-
-    ``model`` is the normalised model (JSON data, portable: see
-    :mod:`compose_normal`), None when Compose refused the file.  Findings
-    carry no file (the caller adds it: identical files share a run).  A
-    small serialisable value: :meth:`to_json` / :meth:`from_json`.
-    """
-
-    findings: tuple[Finding, ...]
-    model: object | None
-
-    def to_json(self) -> dict[str, object]:
-        findings = [
-            {"severity": f.severity, "message": f.message, "line": f.line} for f in self.findings
-        ]
-        return {"findings": findings, "model": self.model}
-
-    @classmethod
-    def from_json(cls, value: object) -> ComposeOutcome:
-        """Back from :meth:`to_json`; raises ``TypeError``/``ValueError`` on a wrong shape."""
-        if not isinstance(value, Mapping) or not isinstance(value.get("findings"), list):
-            raise TypeError("not a compose outcome")
-        found: list[Finding] = []
-        for item in value["findings"]:
-            severity, message, line = item["severity"], item["message"], item["line"]
-            if not isinstance(message, str) or not (line is None or type(line) is int):
-                raise TypeError("not a finding")
-            if severity not in ("error", "warning"):
-                raise ValueError(f"unknown severity {severity!r}")
-            make = error if severity == "error" else warning
-            found.append(make(CHECK, message, None, line))
-        return cls(tuple(found), value.get("model"))
 
 
 @dataclass
@@ -221,11 +181,11 @@ class ComposeValidator:
                     out = root / f"tree-{job.tree_index}"
                     write(trees[job.tree_index], out)
                     written[job.tree_index] = out
-            env = _isolated_env(home)
+            env = isolated_env(home)
 
             def run(job: _Job) -> None:
                 tree_dir = written[job.tree_index]
-                found = _run_compose(binary, root, tree_dir, job.compose_path, env, self._timeout)
+                found = run_compose(binary, root, tree_dir, job.compose_path, env, self._timeout)
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
@@ -240,90 +200,10 @@ class ComposeValidator:
 
     def _disk_key(self, job: _Job) -> str:
         binary = self._binary or find_tool("docker-compose")
-        # The normaliser shapes what is stored: editing it is a new question.
-        code = code_version(__file__, compose_normal.__file__)
+        # The runner and the normaliser shape what is stored: editing either
+        # is a new question.
+        code = code_version(__file__, compose_run.__file__, compose_normal.__file__)
         return content_hash(job.key.encode(), tool_identity(binary).encode(), code.encode())
-
-
-def _isolated_env(home: Path) -> dict[str, str]:
-    # Nothing from the caller's environment: no DOCKER_HOST, no contexts,
-    # no COMPOSE_FILE / COMPOSE_PROFILES overrides, no stray variables
-    # that would make an interpolation pass here and fail on a device.
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(home),
-        "DOCKER_CONFIG": str(home / ".docker"),
-        "COMPOSE_PROJECT_NAME": PROJECT_NAME,
-        "DOCKER_CLI_HINTS": "false",
-        "COMPOSE_MENU": "false",
-        "COMPOSE_ANSI": "never",
-        # Each run is a short single-file job, and several run side by side:
-        # one Go scheduler thread each costs a quarter less CPU.
-        "GOMAXPROCS": "1",
-    }
-
-
-_LEVEL = re.compile(r'level=(?P<level>\w+) msg="(?P<msg>(?:[^"\\]|\\.)*)"')
-_LINE = re.compile(r"\bline (?P<a>\d+)|\bL(?P<b>\d+)\.C\d+")
-
-
-def _line_of(message: str) -> int | None:
-    # go-yaml says "line 12"; compose-go's parser says "at L12.C7".
-    match = _LINE.search(message)
-    if match is None:
-        return None
-    return int(match.group("a") or match.group("b"))
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def _run_compose(
-    binary: Path,
-    root: Path,
-    tree_dir: Path,
-    compose_path: str,
-    env: Mapping[str, str],
-    timeout: float,
-) -> ComposeOutcome:
-    project_dir = tree_dir / PurePosixPath(compose_path).parent
-    name = PurePosixPath(compose_path).name
-    result = run_tool(
-        [binary, "-f", name, "config", "--format", "json"],
-        cwd=project_dir,
-        env=env,
-        timeout=timeout,
-    )
-    prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
-    findings: list[Finding] = []
-    model: object | None = None
-    if result.returncode == 0:
-        try:
-            model = normalise_model(json_loads(result.stdout), project_dir, root, PROJECT_NAME)
-        except json.JSONDecodeError:
-            findings.append(error(CHECK, "docker-compose config printed no readable model"))
-    for raw in result.stderr.splitlines():
-        text = raw.strip()
-        for prefix in reversed(prefixes):
-            text = text.replace(prefix, "")
-        if not text:
-            continue
-        match = _LEVEL.search(text)
-        if match is not None:
-            message = _unescape(match.group("msg"))
-            severity_is_warning = match.group("level") in ("warning", "info")
-            if severity_is_warning:
-                findings.append(warning(CHECK, f"docker-compose: {message}", None))
-            else:
-                findings.append(error(CHECK, f"docker-compose: {message}", None, _line_of(message)))
-            continue
-        findings.append(error(CHECK, f"docker-compose config: {text}", None, _line_of(text)))
-    if result.returncode != 0 and not any(f.severity == "error" for f in findings):
-        findings.append(
-            error(CHECK, f"docker-compose config exited with status {result.returncode}")
-        )
-    return ComposeOutcome(tuple(findings), model)
 
 
 def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:
