@@ -341,6 +341,19 @@ def test_a_compose_file_compose_refuses_stops_its_rules_once() -> None:
     ]
 
 
+def test_a_compose_document_compose_does_not_run_on_says_so() -> None:
+    tree = {**TREE, "deploy/app.yml": COMPOSE}
+    text = (
+        "documents: {compose: deploy/app.yml}\nrules:\n  - name: a\n    assert:\n"
+        "      - {path: compose.services, present: true}\n"
+    )
+    assert findings(text, tree) == [
+        "deploy/app.yml:None: rule 'a' cannot be checked: deploy/app.yml is not run through "
+        "docker-compose config (only compose.yaml, compose.yml, docker-compose.yaml, "
+        "docker-compose.yml are)"
+    ]
+
+
 def one_on(tree: Mapping[str, bytes], assertion: str) -> list[str]:
     return findings(f"rules:\n  - name: r\n    assert:\n      - {assertion}\n", tree)
 

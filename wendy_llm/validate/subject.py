@@ -31,7 +31,13 @@ from wendy_llm.docker.model import arg_decls
 from wendy_llm.validate import facts
 from wendy_llm.validate.compose import ComposeResult
 from wendy_llm.validate.docpath import DocPath, Match, resolve
-from wendy_llm.validate.documents import Documents, Parsed, parse_json, parse_yaml
+from wendy_llm.validate.documents import (
+    COMPOSE_NAMES,
+    Documents,
+    Parsed,
+    parse_json,
+    parse_yaml,
+)
 from wendy_llm.validate.locate import LineIndex, PathKey
 from wendy_llm.validate.rulevalues import DocumentProblem, RuleProblem, substitute
 from wendy_llm.validate.selectors import Evaluator, Named, Ref
@@ -243,7 +249,11 @@ def _compose_document(
     if compose is None:
         problem = f"the normalised model of {raw.path} was not computed (Compose did not run)"
         return RuleDocument(raw.path, None, raw.lines, problem)
-    model = compose.models.get(raw.path)
+    if raw.path not in compose.models:
+        names = ", ".join(COMPOSE_NAMES)
+        problem = f"{raw.path} is not run through docker-compose config (only {names} are)"
+        return RuleDocument(raw.path, None, raw.lines, problem)
+    model = compose.models[raw.path]
     if model is None:
         problem = (
             f"docker-compose config does not accept {raw.path}, so its normalised model is "
