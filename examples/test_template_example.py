@@ -1,14 +1,16 @@
 """Golden and property tests for a templates repository, with wendy-llm's pytest plugin.
 
-Copy this file into the tests of a repository laid out as ``wendy init``
-expects (``templates/<language>/<name>/``, fixtures in ``golden/``) and
-install wendy-llm: the plugin is active in every pytest run. Then:
+Copy this file into the tests of a templates repository (templates at
+``<language>/<name>/``, at the root or under ``templates/``; fixtures in
+``golden/``) and install wendy-llm: the plugin is active in every pytest
+run and finds the templates as ``wendy-llm check`` does. Then:
 
     pytest                      # every pick matches its fixtures and holds these properties
     pytest --update-golden      # after an intended change: refresh the fixtures, then commit
 
-Other layouts: set ``wendy_templates_dir`` / ``wendy_golden_dir`` in the
-``[pytest]`` (or ``[tool.pytest.ini_options]``) settings. This file is run
+Other places: ``wendy-llm.toml`` at the repository root, or
+``wendy_templates_dir`` / ``wendy_golden_dir`` in the ``[pytest]`` (or
+``[tool.pytest.ini_options]``) settings. This file is run
 by wendy-llm's own tests, against a small template and against the real
 ``templates/python/llm``, so it keeps working as the plugin evolves.
 """

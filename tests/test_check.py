@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ from _check_helpers import RULES, TEMPLATE_COMPOSE, write_template
 
 from wendy_llm.errors import CheckSelectionError
 from wendy_llm.validate.findings import Report
-from wendy_llm.validate.run import default_golden_dir, default_templates_dir, run_check
+from wendy_llm.validate.run import run_check
 
 PICKS = ["gemma4-e2b", "qwen2.5-3b", "big-dflash"]
 PER_PICK = [
@@ -162,18 +161,6 @@ def test_golden_fixtures_are_checked(tmp_path: Path) -> None:
     report = run_check(templates, golden_dir=golden)
     assert {f.check for f in report.errors} == {"golden"}
     assert "wendy-llm golden --update" in report.errors[0].message
-
-
-def test_default_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    repo = Path(__file__).resolve().parent.parent
-    monkeypatch.chdir(tmp_path)
-    assert default_templates_dir() == repo / "templates"
-    assert default_golden_dir(repo / "templates") == repo / "golden"
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "golden").mkdir()
-    assert default_templates_dir() == Path("templates")
-    assert default_golden_dir(Path("elsewhere")) == Path("golden")
-    assert os.getcwd() == str(tmp_path)
 
 
 def test_the_bundled_llm_template_passes_every_validator() -> None:

@@ -134,7 +134,7 @@ def test_exit_2_on_usage_and_input_errors(tmp_path: Path) -> None:
             "nope",
         ),
         (["picks", "templates/python/nope"], "templates/python/nope: not a directory"),
-        (["golden", "--check", "--template", "python/nope"], "no template python/nope"),
+        (["golden", "--check", "--template", "python/nope"], 'no template "python/nope"'),
         (["check", "--pick", "nope"], "no pick nope"),
         (["diff", "--base", "no-such-rev", "--template", LLM], "no-such-rev"),
         (["diff", "--template", LLM], "one of the arguments --base --baseline is required"),

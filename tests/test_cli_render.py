@@ -141,6 +141,27 @@ def test_render_errors_and_lint_warnings_go_to_stderr(
     assert (out / "cmp.txt").read_text() == "yes"
 
 
+def test_a_value_given_for_a_variable_without_default_reaches_the_lints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Census: `render --var OPENAI_API_KEY=...` warned that every pick misses it.
+    t = make_template(
+        tmp_path,
+        variables=[
+            {"name": "KEY", "type": "string"},
+            {"name": "PORT", "type": "integer", "default": 8080},
+        ],
+        files={"cmp.txt": "{{.KEY}} {{if eq .PORT 8080}}yes{{end}}"},
+    )
+    assert t.root is not None
+    argv = ["render", str(t.root), "--app-id", "a", "--var", "KEY=k", "--var", "PORT=8080"]
+    code, _, stderr = run([*argv, "--out", str(tmp_path / "out")], capsys)
+    assert code == 0
+    assert "values-error" not in stderr
+    # The lints still judge the template's own defaults: PORT's typing is reported.
+    assert "wendy-llm: warning: cmp.txt:1: number-typing: " in stderr
+
+
 def test_picks_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t = make_template(
         tmp_path,

@@ -20,7 +20,7 @@ from wendy_llm.errors import (
     TemplateParseError,
     TreeWriteError,
 )
-from wendy_llm.render.template import discover_templates, load_template, template_from_files
+from wendy_llm.render.template import load_template, template_from_files
 from wendy_llm.render.tree import (
     RENDERED_BASENAMES,
     RENDERED_EXTENSIONS,
@@ -29,6 +29,7 @@ from wendy_llm.render.tree import (
     is_rendered,
     output_path,
 )
+from wendy_llm.repo.layout import discover_templates
 
 BODY = "{{.APP_ID}}"
 

@@ -125,11 +125,15 @@ def test_environment_is_parsed_but_not_sent() -> None:
 
 
 def test_environment_differing_from_the_image_is_named() -> None:
+    # A contradiction is a failure (tests/test_device_env_checks.py); the
+    # ignored item still says what the image has.
     found = view(
         "services:\n  app:\n    build: ./app\n    environment: [GREETING=bye]\n",
         {"app/Dockerfile": DOCKERFILE},
     )
-    only(found, "warning", 'its image has GREETING="hello", not "bye"')
+    only(found, "error", "services.app.environment.GREETING", '"bye"', '"hello"')
+    (item,) = [i for i in found.ignored if i.what == "services.app.environment"]
+    assert 'its image has GREETING="hello", not "bye"' in item.reason
 
 
 @pytest.mark.parametrize("key", [*IGNORED_SERVICE_KEYS, "container_name", "expose"])

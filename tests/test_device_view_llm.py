@@ -47,16 +47,24 @@ def test_what_the_pins_say_about_a_device() -> None:
     assert webui["restart"]["policy"] == "never"
     assert all(e["type"] != "gpu" for s in dflash["services"] for e in s["entitlements"])
     assert vllm["environment"]["values"]["VLLM_API_KEY"] == "wendy-local-dflash"
-    missing = {d["name"] for d in webui["dropped_environment"] if d["outcome"] == "absent"}
-    assert "OPENAI_API_BASE_URL" in missing  # only compose says vLLM
+    # Compose's environment does not reach a device; Open WebUI's image says
+    # the same, so the device gets the pick's wiring to vLLM too.
+    assert {d["outcome"] for d in webui["dropped_environment"]} == {"same"}
+    image = webui["environment"]["values"]
+    assert image["OPENAI_API_BASE_URL"] == "http://vllm:8000/v1"
+    assert image["OPENAI_API_KEY"] == vllm["environment"]["values"]["VLLM_API_KEY"]
+    assert "OLLAMA_BASE_URL" not in image
     ollama = json.loads(pinned_path("gemma4-e4b").read_text(encoding="utf-8"))["view"]
     model = ollama["services"][0]["dropped_environment"][0]
     assert (model["name"], model["compose"], model["image"], model["outcome"]) == (
         "OLLAMA_MODEL",
         "gemma4:e4b",
-        "gemma4:e2b",
-        "differs",
+        "gemma4:e4b",
+        "same",
     )
+    # The JetPack release each device passes is kept in the Ollama image.
+    jetpack = ollama["services"][0]["environment"]["by_device"]["WENDY_JETPACK_VERSION"]
+    assert (jetpack["thor"], jetpack["orin"], jetpack["bare"]) == ("7.2", "6.2", "")
 
 
 def test_the_plan_command_prints_the_pinned_document() -> None:

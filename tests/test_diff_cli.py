@@ -249,7 +249,7 @@ def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
     code, _, err = run_cli("diff", "--baseline", str(tmp_path))
     assert code == 2 and "not a template directory" in err
     write_files(repo / "templates/py/second", template_files(["x:1"]))
-    code, _, err = run_cli("diff", "--base", "HEAD")
+    code, _, err = run_cli("diff", "--baseline", str(repo / "templates/py/mini"))
     assert code == 2 and "--template is required" in err and "py/mini, py/second" in err
     (repo / "golden/py/mini.rules.yaml").write_text("gate: {files: docker-compose.yml}\n")
     code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/mini")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from wendy_llm import Policy, Side, diff_template, evaluate_policy, load_template
 from wendy_llm.compare.scope import scope_from_rules
+from wendy_llm.repo.layout import rules_path
 from wendy_llm.validate.baseline import sentinels_of
-from wendy_llm.validate.rules import rules_path
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = REPO / "templates/python/llm"

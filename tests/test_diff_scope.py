@@ -8,7 +8,7 @@ import pytest
 
 from wendy_llm.compare.scope import FileScope, scope_from_args, scope_from_rules
 from wendy_llm.errors import DiffError
-from wendy_llm.validate.rules import rules_path
+from wendy_llm.repo.layout import rules_path
 
 
 def test_globs_match_whole_paths_with_path_aware_stars() -> None:

@@ -317,7 +317,7 @@ def test_the_workflow_passes_the_change(good: Path) -> None:
     reports = sorted(p.name for p in (good / "reports").iterdir())
     assert reports == [
         "baseline-python-llm.md", "baseline-python-llm.xml", "check.md", "check.xml",
-        "diff-python-llm.md", "diff-python-llm.xml",
+        "diff.md", "diff.xml",
     ]  # fmt: skip
 
 

@@ -222,7 +222,7 @@ def test_usage_errors(project: Path) -> None:
     code, _, err = run_cli("golden", "--update", "--pick", "a-1")
     assert code == 2 and "--pick only applies to --check" in err
     code, _, err = run_cli("golden", "--check", "--template", "py/nope")
-    assert code == 2 and "no template py/nope under templates (templates: py/mini)" in err
+    assert code == 2 and 'no template "py/nope" under templates (templates: py/mini)' in err
     code, _, err = run_cli("golden", "--check", "--pick", "zz")
     assert code == 2 and "no pick zz in py/mini (picks: a-1, b-2)" in err
     code, _, err = run_cli("golden", "--check", "elsewhere")

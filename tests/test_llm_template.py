@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -23,6 +22,7 @@ import pytest
 import yaml
 
 from wendy_llm import load_template
+from wendy_llm.docker.model import Dockerfile
 from wendy_llm.render.template import Template
 from wendy_llm.render.tree import RenderedTree
 
@@ -145,14 +145,11 @@ def dockerfile_instructions(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def dockerfile_env(text: str) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for keyword, rest in dockerfile_instructions(text):
-        if keyword == "ENV":
-            for item in shlex.split(rest):
-                key, _, value = item.partition("=")
-                env[key] = value
-    return env
+def dockerfile_env(text: str, build_args: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The built image's ENV, by BuildKit's rules (ARG defaults and build args applied);
+    what depends on the base image (``PATH=...:$PATH``) is left out."""
+    dockerfile = Dockerfile(text)
+    return dict(dockerfile.effective_env(dockerfile.stages[-1], build_args).values)
 
 
 # --- the picker ------------------------------------------------------------------
@@ -428,31 +425,25 @@ def test_every_dockerfile_chmods_the_script_it_runs(template: Template, baseline
     assert checked == 3 + 3 + 2
 
 
-def test_ollama_base_stage_resolves_for_every_wendy_build_arg(template: Template) -> None:
+def test_the_ollama_image_keeps_the_jetpack_release_the_cli_passes(template: Template) -> None:
+    # The Wendy CLI passes WENDY_JETPACK_VERSION (wendy-run.md section 3), never
+    # the WENDY_JETPACK_MAJOR of llm-template.md: the image keeps it for the
+    # entrypoint, which picks Ollama's JetPack 6 runners from it at start-up.
     text = render(template, DEFAULT_MODEL, {})["ollama/Dockerfile"].decode()
-    instructions = dockerfile_instructions(text)
-    stages: dict[str, list[tuple[str, str]]] = {}
-    current: list[tuple[str, str]] = []
-    final = ""
-    for keyword, rest in instructions:
-        if keyword == "FROM":
-            words = rest.split()
-            final = words[0]
-            current = []
-            if len(words) == 3 and words[1].upper() == "AS":
-                stages[words[2]] = current
-        else:
-            current.append((keyword, rest))
-    assert final == "base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}"
-    for vendor in ("nvidia", "generic"):
-        for jetpack in ("0", "6", "7"):
-            assert f"base-{vendor}-{jetpack}" in stages
-    assert ("ENV", "JETSON_JETPACK=6") in stages["base-nvidia-6"]
-    env = dockerfile_env(text)
-    assert env["OLLAMA_HOST"] == "0.0.0.0:11434"
-    assert env["OLLAMA_MODELS"] == "/models/ollama"
-    assert env["OLLAMA_MODEL"] == DEFAULT_MODEL
-    assert env["OLLAMA_LOAD_TIMEOUT"] == "20m"
+    froms = [rest for keyword, rest in dockerfile_instructions(text) if keyword == "FROM"]
+    assert froms == ["ollama/ollama:${OLLAMA_VERSION}"]
+    assert "WENDY_JETPACK_MAJOR" not in text and "JETSON_JETPACK" not in dockerfile_env(text)
+    for version in ("6.2", "7.2"):
+        env = dockerfile_env(text, {"WENDY_JETPACK_VERSION": version})
+        assert env["WENDY_JETPACK_VERSION"] == version
+    env = dockerfile_env(text)  # a plain `docker compose build`
+    assert env == {
+        "WENDY_JETPACK_VERSION": "",
+        "OLLAMA_HOST": "0.0.0.0:11434",
+        "OLLAMA_MODELS": "/models/ollama",
+        "OLLAMA_MODEL": DEFAULT_MODEL,
+        "OLLAMA_LOAD_TIMEOUT": "20m",
+    }
 
 
 def test_rendered_scripts_pass_bash_and_shellcheck(
@@ -638,8 +629,10 @@ def test_readme_device_table_places_the_laguna_picks(template: Template) -> None
 @pytest.mark.parametrize(
     ("script", "undocumented"),
     [
-        # OLLAMA_MODEL's README default is "your pick": compose always sets it.
-        ("ollama/entrypoint.sh", {"OLLAMA_MODEL"}),
+        # OLLAMA_MODEL's README default is "your pick": the image always sets
+        # it. JETSON_JETPACK's is derived from WENDY_JETPACK_VERSION, the
+        # build's and not a setting (test_llm_device.py checks both).
+        ("ollama/entrypoint.sh", {"OLLAMA_MODEL", "JETSON_JETPACK", "WENDY_JETPACK_VERSION"}),
         ("vllm/entrypoint.sh", set()),
     ],
 )

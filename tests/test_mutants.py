@@ -23,6 +23,7 @@ from harness.mutation import (
     MutationReport,
     apply_edits,
     check_mutants,
+    expected_warning,
     run_mutation,
 )
 
@@ -39,6 +40,7 @@ EXPECTED_KILLERS = {
     "dockerfile-without-chmod": "dockerfile",
     "unbounded-fast-exits": "entrypoint:vllm-fast-deaths-give-up",
     "sentinel-with-colon": "picker",
+    "dflash-webui-image-points-at-ollama": "device",
 }
 # Reworded prose: the golden fixtures see it, nothing else should.
 HARMLESS = Mutant(
@@ -56,6 +58,15 @@ def report() -> MutationReport:
 
 def test_the_unmutated_template_passes_every_check(report: MutationReport) -> None:
     assert report.control == (), "\n".join(f"{f.check}: {f.message}" for f in report.control)
+
+
+def test_the_control_may_only_warn_about_what_a_device_ignores_by_design() -> None:
+    assert expected_warning("device", "wendy.json: not read on the compose path (...)")
+    assert expected_warning("device", "services.vllm.healthcheck: ignored on a device: ...")
+    assert expected_warning("device", "hooks: the post-start hook is lost on a device (...)")
+    # A compose environment the image does not carry is no longer accepted.
+    assert not expected_warning("device", "services.ollama.environment: not sent to the device")
+    assert not expected_warning("compose", "wendy.json: anything")
 
 
 @pytest.mark.parametrize(("name", "killer"), sorted(EXPECTED_KILLERS.items()))

@@ -33,11 +33,13 @@ def test_the_dflash_plan_reads_like_a_deployment_plan(capsys: pytest.CaptureFixt
     assert '   restart  unless-stopped (compose restart: "unless-stopped")' in out
     assert "   entitle  network ports=8000:8000" in out
     assert "            VLLM_API_KEY=wendy-local-dflash" in out
-    assert "OPENAI_API_BASE_URL=http://vllm:8000/v1: the image's Dockerfile does not set it" in out
+    # Open WebUI's image carries the pick's wiring to vLLM, as compose does.
+    assert "            OPENAI_API_BASE_URL=http://vllm:8000/v1\n" in out
+    assert "OPENAI_API_BASE_URL=http://vllm:8000/v1: the image sets the same" in out
     # Then what is ignored, then the verdict.
     ignored = out.index("Ignored on the device:")
     assert out.index("docker-compose.yml:20: services.vllm.healthcheck") > ignored
-    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 6 warning")
+    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 5 warning")
     assert "\x1b[" not in out
 
 
@@ -81,7 +83,7 @@ def test_exit_1_when_wendy_run_would_fail(
     code, out, _ = plan(capsys, str(templates / "py" / "mini"))
     assert code == 1
     assert "error docker-compose.yml:" in out and "long syntax" in out
-    assert out.rstrip().splitlines()[-1].startswith("wendy run fails: 1 error(s)")
+    assert out.rstrip().splitlines()[-1].startswith("wrong on a device: 1 error(s)")
     code, out, _ = plan(capsys, str(templates / "py" / "mini"), "--json")
     assert code == 1 and json.loads(out)["ok"] is False
 

@@ -67,8 +67,8 @@ def _developer_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WENDY_LLM_CACHE", str(cache_dir()))
 
 
-def write_small_template(root: Path) -> Path:
-    template = root / "templates" / "demo" / "hello"
+def write_small_template(root: Path, where: str = "templates/demo/hello") -> Path:
+    template = root / where
     (template / "backend").mkdir(parents=True)
     (template / "template.json").write_text(json.dumps(TEMPLATE_JSON, indent=2))
     (template / "template.schema.json").write_text(json.dumps(PICKER_JSON, indent=2))
@@ -247,6 +247,32 @@ def test_fixtures_directly(pytester: pytest.Pytester) -> None:
             "*test_marker_with_a_path?demo/hello:big-70b? PASSED*",
         ]
     )
+
+
+def test_a_root_layout_repository_with_sample_values(pytester: pytest.Pytester) -> None:
+    # Templates at <language>/<name>/ at the root, one needing a value its
+    # settings give: the plugin finds them and renders as `wendy-llm` does.
+    template = write_small_template(pytester.path, "demo/hello")
+    variables = [*TEMPLATE_JSON["variables"], {"name": "TOKEN"}]
+    (template / "template.json").write_text(json.dumps(dict(TEMPLATE_JSON, variables=variables)))
+    (template / ".env").write_text("TOKEN={{.TOKEN}}\n")
+    (pytester.path / "wendy-llm.toml").write_text('[sample-values."demo/hello"]\nTOKEN = "t0k"\n')
+    pytester.makepyfile(test_example=EXAMPLE.read_text(encoding="utf-8"))
+    pytester.makepyfile(
+        test_token="""
+        import pytest
+
+        @pytest.mark.wendy_picks()
+        def test_the_sample_value_is_rendered(wendy_tree):
+            assert wendy_tree[".env"] == b"TOKEN=t0k\\n"
+        """
+    )
+    result = pytester.runpytest("--update-golden")
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines(["wendy-llm: templates ., golden golden (update: --update-golden)"])
+    golden = json.loads((pytester.path / "golden/demo/hello/golden.json").read_text())
+    assert golden["canonical_inputs"]["sample_values"] == {"TOKEN": "t0k"}
+    pytester.runpytest().assert_outcomes(passed=8)
 
 
 def test_usage_errors_are_reported_at_collection(pytester: pytest.Pytester) -> None:

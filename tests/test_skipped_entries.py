@@ -20,7 +20,8 @@ from wendy_llm.cli import main
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.lint import LintWarning
 from wendy_llm.render.readdir import SkippedEntry
-from wendy_llm.render.template import discover_templates, load_template
+from wendy_llm.render.template import load_template
+from wendy_llm.repo.layout import discover_templates
 from wendy_llm.validate.lint import lint_findings
 
 PICKER = '{"phases": [{"questions": [{"id": "M", "type": "radio", "options": [{"value": "a"}]}]}]}'

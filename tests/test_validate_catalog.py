@@ -18,7 +18,6 @@ from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.validate.catalog import (
     CatalogFindings,
     catalog_findings,
-    find_meta_json,
     rendered_platform,
 )
 from wendy_llm.validate.findings import REPOSITORY
@@ -200,17 +199,6 @@ def test_rendered_platform_reads_wendy_json_as_the_cli_does() -> None:
     )
     assert rendered_platform({"wendy.json": b"{not json"}) == ""
     assert rendered_platform({}) == ""
-
-
-def test_meta_json_is_found_beside_the_language_folders_or_above_templates(
-    tmp_path: Path,
-) -> None:
-    root_layout = write_files(tmp_path / "repo", {"meta.json": "{}"})
-    assert find_meta_json(root_layout) == root_layout / "meta.json"
-    project = write_files(tmp_path / "project", {"meta.json": "{}", "templates/.keep": ""})
-    assert find_meta_json(project / "templates") == project / "meta.json"
-    other = write_files(tmp_path / "other", {"meta.json": "{}", "elsewhere/.keep": ""})
-    assert find_meta_json(other / "elsewhere") is None
 
 
 # --- in a check run, and in every report ------------------------------------------

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from _check_helpers import OLLAMA_DOCKERFILE, good_tree
 
+from wendy_llm.device.profiles import profiles
 from wendy_llm.validate.dockerfile import is_dockerfile, validate_dockerfile, validate_dockerfiles
+from wendy_llm.validate.dockerfile_args import INJECTED, injected_values
 from wendy_llm.validate.dockerfile_exec import shell_commands
+from wendy_llm.wendycli.compose import WENDY_BUILD_ARGS
 
 
 def check(text: str, files: tuple[str, ...] = ("entrypoint.sh",)) -> list[tuple[int | None, str]]:
@@ -125,8 +128,10 @@ def test_copy_inherited_from_a_parent_stage() -> None:
     assert check(text) == []
 
 
-def test_stage_reference_missing_for_jetpack_7() -> None:
-    text = OLLAMA_DOCKERFILE.replace("FROM ollama/ollama:0.32.5 AS base-nvidia-7\n", "")
+def test_a_stage_missing_for_a_vendor_a_device_passes_fails() -> None:
+    # The old matrix Dockerfile (the values comment adds "generic"), with the
+    # nvidia stages gone: a device reporting WENDY_GPU_VENDOR=nvidia fails.
+    text = OLLAMA_DOCKERFILE.replace("FROM ollama/ollama:0.32.5 AS base-nvidia-0\n", "")
     tree = {"ollama/Dockerfile": text.encode(), "ollama/entrypoint.sh": b"x"}
     found = validate_dockerfile("ollama/Dockerfile", text, tree, "ollama")
     assert [(f.check, f.line, f.message) for f in found] == [
@@ -134,24 +139,42 @@ def test_stage_reference_missing_for_jetpack_7() -> None:
             "dockerfile",
             12,
             "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR} does not resolve for "
-            "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=7: no stage named base-nvidia-7",
+            "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=0: no stage named base-nvidia-0",
         )
     ]
 
 
-def test_every_missing_combination_is_named() -> None:
+def test_a_made_up_wendy_arg_takes_its_default() -> None:
+    # WENDY_JETPACK_MAJOR is no build arg the Wendy CLI passes (wendy-run.md
+    # section 3): only its default is built, so its other stages are not needed.
+    text = "ARG WENDY_JETPACK_MAJOR=0\nFROM debian:12 AS base-0\nFROM base-${WENDY_JETPACK_MAJOR}\n"
+    assert check(text, files=()) == []
+
+
+def test_every_value_the_cli_passes_and_not_passing_it_are_built() -> None:
+    # The device profiles' assumed values, and the default of a plain build
+    # (or of a device that does not report it).
     text = (
-        "ARG WENDY_GPU_VENDOR\nARG WENDY_JETPACK_MAJOR\n"
-        "FROM debian:12 AS base-nvidia-6\nFROM debian:12 AS base-generic-0\n"
-        "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}\n"
+        "ARG WENDY_GPU_VENDOR=none\nARG WENDY_JETPACK_VERSION=none\n"
+        "FROM debian:12 AS base-nvidia-6.2\nFROM debian:12 AS base-none-none\n"
+        "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_VERSION}\n"
     )
     found = check(text, files=())
     assert [m.split("for ")[1].split(":")[0] for _, m in found] == [
-        "WENDY_GPU_VENDOR=generic WENDY_JETPACK_MAJOR=6",
-        "WENDY_GPU_VENDOR=generic WENDY_JETPACK_MAJOR=7",
-        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=0",
-        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_MAJOR=7",
+        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=6.2",
+        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=7.2",
+        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_VERSION=7.2",
+        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_VERSION=none",
     ]
+
+
+def test_injected_values_come_from_the_device_profiles() -> None:
+    values = injected_values(profiles(["thor", "pi5"]))
+    assert set(values) == set(WENDY_BUILD_ARGS)
+    assert values["WENDY_GPU_VENDOR"] == ("nvidia", None)
+    assert values["WENDY_JETPACK_VERSION"] == ("7.2", None)
+    assert values["WENDY_HAS_GPU"] == ("true", "false", None)
+    assert "WENDY_JETPACK_MAJOR" not in INJECTED
 
 
 def test_values_comment_declares_an_args_combinations() -> None:

@@ -292,3 +292,35 @@ def test_a_script_copied_into_an_existing_directory_without_a_slash() -> None:
     text = "FROM debian:12\nCOPY start /usr/local/bin\nCMD start\n"
     found = check(text, "start")
     assert [m.split(",")[0] for _, _, m in found] == ["runs /usr/local/bin/start"]
+
+
+def test_a_file_handed_to_the_program_is_read_not_run() -> None:
+    # The census's false failure: redis-server runs, its config is only read.
+    text = (
+        "FROM redis:7.4-alpine\nCOPY redis.conf /usr/local/etc/redis/redis.conf\n"
+        'CMD ["redis-server", "/usr/local/etc/redis/redis.conf"]\n'
+    )
+    assert check(text, "redis.conf") == []
+
+
+def test_an_entrypoints_arguments_from_cmd_are_not_run() -> None:
+    text = (
+        "FROM debian:12\nCOPY e.sh /e.sh\nCOPY app.yml /app.yml\nRUN chmod +x /e.sh\n"
+        'ENTRYPOINT ["/e.sh"]\nCMD ["/app.yml"]\n'
+    )
+    assert check(text, "e.sh", "app.yml") == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        '["tini", "--", "/e.sh"]',
+        '["/usr/bin/env", "MODE=prod", "/e.sh"]',
+        '["gosu", "app", "/e.sh", "serve"]',
+        '["timeout", "--preserve-status", "60", "/e.sh"]',
+        "exec /e.sh serve",
+    ],
+)
+def test_a_wrapper_runs_the_script_after_it(command: str) -> None:
+    text = f"FROM debian:12\nCOPY e.sh /e.sh\nENTRYPOINT {command}\n"
+    assert [(line, severity) for line, severity, _ in check(text, "e.sh")] == [(3, "error")]

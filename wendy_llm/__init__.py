@@ -25,7 +25,9 @@ from wendy_llm.errors import (
     GoldenError,
     GoldenManifestError,
     GoldenUpdateRefused,
+    LayoutError,
     ManifestError,
+    MissingValueError,
     NotAGitRepository,
     NoTemplateAtRevision,
     OutputDirNotEmpty,
@@ -36,6 +38,7 @@ from wendy_llm.errors import (
     RenderError,
     RenderTimeout,
     RulesError,
+    SettingsError,
     TemplateError,
     TemplateExecError,
     TemplateLoadError,
@@ -58,14 +61,11 @@ from wendy_llm.golden import (
 from wendy_llm.render.lint import LintWarning
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.readdir import SkippedEntry
-from wendy_llm.render.template import (
-    Template,
-    discover_templates,
-    load_template,
-    template_from_files,
-)
+from wendy_llm.render.template import Template, load_template, template_from_files
 from wendy_llm.render.tree import RenderedFile, RenderedTree
+from wendy_llm.repo.config import Settings, load_settings
 from wendy_llm.repo.gitsource import template_at_revision
+from wendy_llm.repo.layout import Layout, TemplateDir, discover_templates, find_layout
 from wendy_llm.validate.findings import CheckResult, Finding, Report
 from wendy_llm.validate.run import run_check
 
@@ -87,8 +87,11 @@ __all__ = [
     "GoldenProblem",
     "GoldenUpdate",
     "GoldenUpdateRefused",
+    "Layout",
+    "LayoutError",
     "LintWarning",
     "ManifestError",
+    "MissingValueError",
     "NoTemplateAtRevision",
     "NotAGitRepository",
     "OutputDirNotEmpty",
@@ -108,10 +111,13 @@ __all__ = [
     "Renderer",
     "Report",
     "RulesError",
+    "Settings",
+    "SettingsError",
     "Side",
     "SkippedEntry",
     "Template",
     "TemplateDiff",
+    "TemplateDir",
     "TemplateError",
     "TemplateExecError",
     "TemplateLoadError",
@@ -127,6 +133,8 @@ __all__ = [
     "diff_template",
     "discover_templates",
     "evaluate_policy",
+    "find_layout",
+    "load_settings",
     "load_template",
     "run_check",
     "shared_renderer",

@@ -109,7 +109,8 @@ class RulesError(WendyLlmError):
 
 
 class CheckSelectionError(WendyLlmError):
-    """``check`` was asked for a template or pick that does not exist."""
+    """A command was asked for a template or pick that does not exist, or found
+    no template at all."""
 
 
 class DataTypeError(WendyLlmError):
@@ -186,6 +187,11 @@ class ValuesError(WendyLlmError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild_with_kwargs, (type(self), self.args, {"variable": self.variable}))
+
+
+class MissingValueError(ValuesError):
+    """A variable has no default and no value was given (``wendy init`` asks
+    for it; non-interactively it is an error)."""
 
 
 class AppIdError(ValuesError):
@@ -282,6 +288,30 @@ class PathCollisionError(WendyLlmError):
 
 class PickError(WendyLlmError):
     """A pick was asked for by a slug the template does not have."""
+
+
+# --- the repository: where things are, its settings (issue 13) ---------------
+
+
+class LayoutError(WendyLlmError):
+    """Where things are cannot be settled as asked: a golden directory outside
+    the repository, a templates directory that does not exist."""
+
+
+class SettingsError(LayoutError):
+    """The repository's ``wendy-llm.toml`` is invalid.
+
+    ``path`` names the file, ``line`` the offending line when known, ``key``
+    the setting (``sample-values."python/openai-chat".PORT``).
+    """
+
+    def __init__(
+        self, message: str, *, path: str, line: int | None = None, key: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.key = key
 
 
 # --- golden fixtures and baseline comparison (issue 5) ------------------------

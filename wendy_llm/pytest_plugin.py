@@ -9,10 +9,12 @@ Installed with wendy-llm and active in every pytest run. Fixtures:
   looked up under the rootdir, then under the templates directory (so
   ``wendy_template("python/llm")`` works too). The template's id is its path
   below the templates directory (``python/llm``), as ``wendy-llm`` names it.
-- ``wendy_templates`` (session): every template under the templates directory.
+- ``wendy_templates`` (session): every template of the repository, found
+  as ``wendy-llm check`` finds them (:mod:`wendy_llm.repo.layout`).
 - ``wendy_render`` (session): ``wendy_render(template, pick=None, *,
   app_id=CANONICAL_APP_ID, overrides=None)`` -> ``RenderedTree``; ``pick`` is
-  a :class:`~wendy_llm.render.picks.Pick` or a slug; renders are cached.
+  a :class:`~wendy_llm.render.picks.Pick` or a slug; the repository's sample
+  values come first (``wendy-llm.toml``); renders are cached.
 - ``wendy_golden``: ``wendy_golden()`` checks every template's fixtures, as
   ``wendy-llm golden --check`` does; ``wendy_golden(template, picks=[...])``
   one template (optionally some picks). A mismatch fails the test with the
@@ -28,9 +30,11 @@ Installed with wendy-llm and active in every pytest run. Fixtures:
   defaults, the pick's answers: what the golden fixtures hold).
 
 Options: ``--update-golden`` (refused when ``CI`` is set, as ``wendy-llm
-golden --update`` is, unless ``--force-golden``). Ini settings:
-``wendy_templates_dir`` (default ``templates``) and ``wendy_golden_dir``
-(default ``golden``), relative to the rootdir.
+golden --update`` is, unless ``--force-golden``). Where the templates and
+fixtures are: the rule every ``wendy-llm`` command follows, starting at the
+rootdir (the repository's ``wendy-llm.toml`` included, sample values too);
+the ini settings ``wendy_templates_dir`` and ``wendy_golden_dir`` (relative
+to the rootdir) override it.
 """
 
 from __future__ import annotations
@@ -43,12 +47,13 @@ from pathlib import Path
 import pytest
 
 from wendy_llm.engine.client import Renderer
-from wendy_llm.errors import GoldenUpdateRefused, TemplateLoadError
+from wendy_llm.errors import GoldenUpdateRefused, WendyLlmError
 from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.render.template import Template, discover_templates, load_template
+from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.tree import RenderedTree
+from wendy_llm.repo.layout import Layout, find_layout
 from wendy_llm.reports.golden import check_text, update_text
 
 __all__ = ["WendyPick"]
@@ -76,11 +81,15 @@ class WendyPick:
 
 @dataclass
 class _State:
-    """What one pytest run shares: settings, loaded templates, renders, updates."""
+    """What one pytest run shares: settings, loaded templates, renders, updates.
+
+    The layout is found on first use, so a project that never asks for a
+    template pays nothing and never sees a wendy-llm error.
+    """
 
     rootdir: Path
-    templates_dir: Path
-    golden_dir: Path
+    templates_setting: str  # the ini values; "" = the repository's own rule
+    golden_setting: str
     update: bool
     templates: dict[tuple[Path, str], Template] = field(default_factory=dict)
     renders: dict[tuple[int, str, tuple[tuple[str, str], ...]], RenderedTree] = field(
@@ -88,6 +97,23 @@ class _State:
     )
     updates: list[TemplateUpdate] = field(default_factory=list)
     renderer: Renderer | None = None
+    found_layout: Layout | None = None
+
+    @property
+    def layout(self) -> Layout:
+        if self.found_layout is None:
+            templates = self.rootdir / self.templates_setting if self.templates_setting else None
+            golden = self.rootdir / self.golden_setting if self.golden_setting else None
+            self.found_layout = find_layout(templates, golden, start=self.rootdir)
+        return self.found_layout
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.layout.templates_root
+
+    @property
+    def golden_dir(self) -> Path:
+        return self.layout.golden_dir
 
     def resolve(self, ref: TemplateRef) -> Path:
         path = Path(ref)
@@ -110,9 +136,14 @@ class _State:
         return self.templates[key]
 
     def all_templates(self) -> list[Template]:
-        found = discover_templates(self.templates_dir)
-        # Share the cache, so wendy_template() and wendy_templates agree.
-        return [self.templates.setdefault((t.root, t.id), t) for t in found if t.root]
+        out = []
+        for found in self.layout.find_templates():
+            # Share the cache, so wendy_template() and wendy_templates agree.
+            key = (found.path.resolve(), found.id)
+            if key not in self.templates:
+                self.templates[key] = load_template(found.path, id=found.id)
+            out.append(self.templates[key])
+        return out
 
     def get_renderer(self) -> Renderer:
         if self.renderer is None:
@@ -138,10 +169,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="with --update-golden: write even when CI is set",
     )
     parser.addini(
-        "wendy_templates_dir", "templates directory, relative to the rootdir", default="templates"
+        "wendy_templates_dir",
+        "templates directory, relative to the rootdir (default: as wendy-llm finds it)",
+        default="",
     )
     parser.addini(
-        "wendy_golden_dir", "golden fixture root, relative to the rootdir", default="golden"
+        "wendy_golden_dir",
+        "golden fixture root, relative to the rootdir (default: as wendy-llm finds it)",
+        default="",
     )
 
 
@@ -166,8 +201,8 @@ def pytest_configure(config: pytest.Config) -> None:
     rootdir = config.rootpath
     config.stash[_STATE] = _State(
         rootdir=rootdir,
-        templates_dir=rootdir / str(config.getini("wendy_templates_dir")),
-        golden_dir=rootdir / str(config.getini("wendy_golden_dir")),
+        templates_setting=str(config.getini("wendy_templates_dir")),
+        golden_setting=str(config.getini("wendy_golden_dir")),
         update=update,
     )
 
@@ -181,7 +216,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     state = config.stash.get(_STATE, None)
-    if state is None or not state.templates_dir.is_dir():
+    if state is None:
+        return None
+    try:
+        if not state.layout.find_templates():
+            return None  # not a templates repository: say nothing
+    except WendyLlmError:
         return None
     mode = "update: --update-golden" if state.update else "check"
     return (
@@ -213,7 +253,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             templates = [state.template(ref) for ref in marker.args]
         else:
             templates = state.all_templates()
-    except TemplateLoadError as exc:
+    except WendyLlmError as exc:
         pytest.fail(f"{metafunc.definition.nodeid}: wendy_picks: {exc}", pytrace=False)
     cases = [WendyPick(t, pick) for t in templates for pick in t.picks()]
     metafunc.parametrize("wendy_pick", cases, ids=[case.id for case in cases])
@@ -238,7 +278,7 @@ def wendy_template(_wendy_state: _State) -> Callable[[TemplateRef], Template]:
 
 @pytest.fixture(scope="session")
 def wendy_templates(_wendy_state: _State) -> list[Template]:
-    """Every template under the templates directory (``wendy_templates_dir``)."""
+    """Every template of the repository, as ``wendy-llm check`` finds them."""
     return _wendy_state.all_templates()
 
 
@@ -255,7 +295,9 @@ def wendy_render(_wendy_state: _State, wendy_renderer: Renderer) -> RenderFn:
     ) -> RenderedTree:
         if isinstance(pick, str):
             pick = template.pick(pick)
-        answers = dict(pick.answers) if pick is not None else {}
+        # The repository's sample values first, as in every canonical render.
+        answers = _wendy_state.layout.sample_values(template.id)
+        answers.update(pick.answers if pick is not None else {})
         answers.update(overrides or {})
         key = (id(template), app_id, tuple(sorted(answers.items())))
         tree = _wendy_state.renders.get(key)
@@ -286,18 +328,30 @@ def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
 
     def golden(template: Template | None = None, *, picks: Sequence[str] | None = None) -> None:
         state = _wendy_state
-        source: Path | list[Template] = state.templates_dir if template is None else [template]
+        source: Layout | list[Template] = state.layout if template is None else [template]
         ids = None if template is None else [template.id]
+        samples = state.layout.settings.sample_values
         if state.update:
             # A refresh rewrites a template's fixtures as a whole (which files
             # are shared depends on every pick), so ``picks`` does not narrow it.
             result = update_golden(
-                source, state.golden_dir, template_ids=ids, renderer=wendy_renderer
+                source,
+                state.golden_dir,
+                template_ids=ids,
+                renderer=wendy_renderer,
+                sample_values=samples,
             )
             state.updates.extend(t for t in result.templates if t.written)
+            if result.failed:
+                pytest.fail("\n".join(f.message for f in result.failed), pytrace=False)
             return
         checked = check_golden(
-            source, state.golden_dir, template_ids=ids, pick_slugs=picks, renderer=wendy_renderer
+            source,
+            state.golden_dir,
+            template_ids=ids,
+            pick_slugs=picks,
+            renderer=wendy_renderer,
+            sample_values=samples,
         )
         if not checked.ok:
             pytest.fail(

@@ -22,10 +22,9 @@ from _realrepo.spec import TemplateSpec
 META_FILE = "meta.json"
 #: Top-level folders that are not languages (never templates).
 NON_TEMPLATE_DIRS = ("common", "docs")
-#: Where the settings with the sample values go.  Issue 13 item 1 leaves the
-#: choice between ``[tool.wendy-llm]`` in pyproject.toml and a
-#: ``wendy-llm.toml`` to its implementer: when it is made, change only
-#: ``SETTINGS_FILE`` and ``settings_text`` (the tests use nothing else).
+#: Where the settings with the sample values go: ``wendy-llm.toml`` at the
+#: repository root (``wendy_llm.repo.config``; README "wendy-llm.toml").
+#: The tests use only ``SETTINGS_FILE`` and ``settings_text``.
 SETTINGS_FILE = "wendy-llm.toml"
 
 

@@ -22,7 +22,7 @@ from typing import Final
 
 from harness.mutation import Edit, Mutant, MutantResult, MutationReport, run_mutation
 from wendy_llm.errors import MutantError, WendyLlmError
-from wendy_llm.validate.run import default_golden_dir, default_templates_dir
+from wendy_llm.repo.layout import find_layout
 
 TEMPLATE_ID: Final = "python/llm"
 
@@ -121,6 +121,16 @@ MUTANTS: Final[tuple[Mutant, ...]] = (
                 "wendy.json", f'.OLLAMA_MODEL "{_SENTINEL}"', f'.OLLAMA_MODEL "{_COLON_SENTINEL}"'
             ),
             Edit("README.md", f'.OLLAMA_MODEL "{_SENTINEL}"', f'.OLLAMA_MODEL "{_COLON_SENTINEL}"'),
+            Edit(
+                "ollama/Dockerfile",
+                f'.OLLAMA_MODEL "{_SENTINEL}"',
+                f'.OLLAMA_MODEL "{_COLON_SENTINEL}"',
+            ),
+            Edit(
+                "open-webui/Dockerfile",
+                f'.OLLAMA_MODEL "{_SENTINEL}"',
+                f'.OLLAMA_MODEL "{_COLON_SENTINEL}"',
+            ),
         ),
     ),
     # --- more regressions, cheap to add ----------------------------------------
@@ -225,6 +235,39 @@ MUTANTS: Final[tuple[Mutant, ...]] = (
             ),
         ),
     ),
+    # --- issue 14 item 7: the template true on a device -------------------------
+    Mutant(
+        "ollama-image-pulls-the-default",
+        "the Ollama image pulls gemma4:e2b whatever was picked (only compose has the pick)",
+        (
+            Edit(
+                "ollama/Dockerfile",
+                "{{else}}{{.OLLAMA_MODEL}}{{end}}",
+                "{{else}}gemma4:e2b{{end}}",
+            ),
+        ),
+    ),
+    Mutant(
+        "dflash-webui-image-points-at-ollama",
+        "Open WebUI's image keeps the Ollama wiring in the DFlash pick (only compose says vLLM)",
+        (
+            Edit(
+                "open-webui/Dockerfile",
+                f'{{{{- if eq .OLLAMA_MODEL "{_SENTINEL}"}}}}',
+                '{{- if eq .OLLAMA_MODEL "no-such-pick"}}',
+            ),
+        ),
+    ),
+    Mutant(
+        "webui-rewrites-only-with-hostname",
+        "Open WebUI rewrites backend URLs only if WENDY_HOSTNAME is set (a device may not set it)",
+        (Edit(_WEBUI_SH, '    if resolves "$service"; then', "    if true; then"),),
+    ),
+    Mutant(
+        "jetpack-6-not-detected",
+        "the Ollama entrypoint no longer sets JETSON_JETPACK=6 on JetPack 6",
+        (Edit(_OLLAMA_SH, "if ((major == 6 || major == 36)); then", "if ((major == 0)); then"),),
+    ),
 )
 
 EPILOG = """\
@@ -320,8 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 files = sorted({e.file for e in mutant.edits})
                 print(f"{mutant.name:<28} {mutant.description} [{', '.join(files)}]")
             return 0
-        templates_dir = args.templates_dir or default_templates_dir()
-        golden_dir = args.golden_dir or default_golden_dir(templates_dir)
+        where = find_layout(args.templates_dir, args.golden_dir)
+        templates_dir, golden_dir = where.templates_root, where.golden_dir
         print(
             f"mutation check of {TEMPLATE_ID}: {len(mutants)} mutant(s); "
             "control run (the unmutated template) first",

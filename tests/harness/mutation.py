@@ -43,8 +43,8 @@ from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behavi
 from wendy_llm.errors import MutantError, WendyLlmError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.validate.baseline import baseline_dir
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.repo.layout import baseline_dir, rules_path
+from wendy_llm.validate.rules import Rules, load_rules
 from wendy_llm.validate.run import run_check
 
 #: The checks whose failure alone does not kill a mutant (see the module docstring).
@@ -154,12 +154,27 @@ def check_mutants(template_dir: Path, mutants: Iterable[Mutant]) -> None:
 # --- the suite ------------------------------------------------------------------
 
 
-#: Checks whose warnings the control may have.  ``device``: at the Wendy CLI
-#: revision of the spec the template is not yet true on a device (compose
-#: ``environment``, ``healthcheck`` and ``wendy.json`` do not reach it; issue
-#: 14 item 7); ``wendy-llm check`` lists those warnings.  Drop it once the
-#: template is device-clean.
-EXPECTED_WARNINGS: Final = frozenset({"device"})
+#: The warnings the control may have: check -> message prefixes.  ``device``:
+#: at the Wendy CLI revision of the spec a device does not read ``wendy.json``
+#: on the compose path (its gpu entitlement, readiness and hook are lost) and
+#: ignores ``healthcheck``; the template README lists exactly these (issue 14
+#: item 7, ``tests/test_llm_device.py``).  Anything else, e.g. a compose
+#: ``environment`` that the image does not carry, fails the control.
+EXPECTED_WARNINGS: Final[Mapping[str, tuple[str, ...]]] = {
+    "device": (
+        "wendy.json",
+        "services.vllm.entitlements",
+        "services.ollama.entitlements",
+        "readiness:",
+        "hooks:",
+        "services.vllm.healthcheck:",
+    ),
+}
+
+
+def expected_warning(check: str, message: str) -> bool:
+    """Is this a warning the control may have (:data:`EXPECTED_WARNINGS`)?"""
+    return message.startswith(EXPECTED_WARNINGS.get(check, ()))
 
 
 def _check_failures(
@@ -172,7 +187,9 @@ def _check_failures(
     by_check: dict[str, list[str]] = {}
     for result in report.results:
         for finding in result.findings:
-            if finding.severity != "error" and (not warnings or finding.check in EXPECTED_WARNINGS):
+            if finding.severity != "error" and (
+                not warnings or expected_warning(finding.check, finding.message)
+            ):
                 continue
             where = f"{result.pick or '(template)'}: "
             location = f" [{finding.location}]" if finding.location else ""

@@ -10,10 +10,10 @@ from wendy_llm.cli.style import (
     Progress,
     add_directories,
     add_max_diff_lines,
-    directories,
+    layout,
     write_report,
 )
-from wendy_llm.repo.dirs import DIRECTORY_RULE
+from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
@@ -23,7 +23,7 @@ from wendy_llm.validate.run import run_check
 
 EPILOG = f"""\
 examples:
-  wendy-llm check                                   # = make check: every template, every pick
+  wendy-llm check                                   # every pick of every template here
   wendy-llm check --template python/llm --pick laguna-s-2.1-dflash
   wendy-llm check --strict                          # lint warnings fail the run too
   wendy-llm check --json > check.json               # machine-readable report (version 1)
@@ -110,14 +110,12 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
-        templates_dir, golden_dir = directories(args)
         report = run_check(
-            templates_dir,
             templates=args.templates,
             picks=args.picks,
-            golden_dir=golden_dir,
             max_diff_lines=args.max_diff_lines or None,
             cache=not args.no_cache,
+            layout=layout(args),
         )
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")

@@ -1,9 +1,17 @@
-"""``wendy-llm diff``: which picks did a template change touch?"""
+"""``wendy-llm diff``: which picks did a change touch, template by template?
+
+With ``--base REV`` and no ``--template``, every template that exists at REV
+and in the work tree is compared; templates new since REV or removed since
+are listed (a removed one fails ``--forbid-removed``).  ``--baseline DIR``
+compares one template, named by ``--template`` when there are several.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,21 +20,31 @@ from wendy_llm.cli.style import (
     add_directories,
     add_max_diff_lines,
     add_quiet,
-    directories,
+    layout,
     write_report,
 )
-from wendy_llm.compare.diff import Policy, Side, diff_template, evaluate_policy
+from wendy_llm.compare.diff import (
+    Policy,
+    PolicyResult,
+    Side,
+    TemplateDiff,
+    diff_template,
+    evaluate_policy,
+)
 from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
-from wendy_llm.repo.dirs import DIRECTORY_RULE, display_path
-from wendy_llm.repo.gitsource import template_at_revision
+from wendy_llm.render.manifest import MANIFEST_FILE
+from wendy_llm.render.template import Template, load_template
+from wendy_llm.render.variants import gate_inputs, missing_values
+from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
+from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
+from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.baseline import sentinels_of
-from wendy_llm.validate.rules import rules_path
 
 EPILOG = f"""\
 examples:
@@ -41,15 +59,18 @@ examples:
       --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
 
 Every pick is rendered on both sides with the canonical inputs (app id
-llm-app, defaults, the pick's answers) and with the template's variant (app
-id my.app-2, other numbers typed as --var types them: PORT=9080 for a PORT
-of 8080), and classified: unchanged or changed (compared with the base pick
-of the same slug, or, for a new pick, with the base rendered with the same
-answers, as wendy init --var would), added (a new pick the base cannot
-render: the reason is shown), exempt (a new pick answering a sentinel of
-the rules file: its rules check it) or removed. Without --files, the scope
-is gate.files of <golden-dir>/<language>/<name>.rules.yaml when present,
-else every file.
+llm-app, defaults, sample values, the pick's answers) and with the template's
+variant (app id my.app-2, other numbers typed as --var types them: PORT=9080
+for a PORT of 8080), and classified: unchanged or changed (compared with the
+base pick of the same slug, or, for a new pick, with the base rendered with the
+same answers, as wendy init --var would), added (a new pick the base cannot
+render: the reason is shown), exempt (a new pick answering a sentinel of the
+rules file: its rules check it) or removed. Without --template, --base
+compares every template that exists at REV; one new since REV is listed, one
+removed since is listed and fails --forbid-removed. --baseline and --json need
+one template (name it with --template when there are several). Without
+--files, the scope is gate.files of the template's rules file
+(<golden-dir>/<language>/<name>.rules.yaml) when present, else every file.
 {DIRECTORY_RULE}
 A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
@@ -62,7 +83,7 @@ Exit status: 0 the policy holds (always, without a policy), 1 it does not,
 def add_parser(subparsers: Any) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "diff",
-        help="compare every pick of a template with a git revision or a baseline directory",
+        help="compare every pick with a git revision or a baseline directory",
         description=(
             "Render every pick of a template at a git revision (read through git, the "
             "work tree untouched) or in a baseline directory, and in the work tree; "
@@ -74,9 +95,16 @@ def add_parser(subparsers: Any) -> None:
     base = p.add_mutually_exclusive_group(required=True)
     base.add_argument("--base", metavar="REV", help="git revision to compare with")
     base.add_argument("--baseline", metavar="DIR", help="baseline template directory")
-    p.add_argument("--template", metavar="ID", help="template id, e.g. python/llm")
+    p.add_argument(
+        "--template", metavar="ID", help="template id, e.g. python/llm (default: every template)"
+    )
     add_directories(p, "where <language>/<name>.rules.yaml lives")
-    p.add_argument("--repo", default=".", metavar="DIR", help="git repository (default: .)")
+    p.add_argument(
+        "--repo",
+        default=None,
+        metavar="DIR",
+        help="git repository (default: the repository wendy-llm found, see below)",
+    )
     p.add_argument(
         "--files",
         action="append",
@@ -109,68 +137,161 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _template_id(args: argparse.Namespace, templates_dir: Path) -> str:
+@dataclass(frozen=True)
+class _Pair:
+    """One template on both sides."""
+
+    template_id: str
+    base: Template
+    head: Template
+    base_side: Side
+    head_side: Side
+
+
+@dataclass
+class _Plan:
+    pairs: list[_Pair] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # in the work tree only
+    removed: list[str] = field(default_factory=list)  # at the base only
+
+
+def _head(where: Layout, template_id: str) -> tuple[Template, Side]:
+    head_dir = where.templates_root / template_id
+    if not (head_dir / MANIFEST_FILE).is_file():
+        raise DiffError(f"no template {template_id} in the work tree ({head_dir}/{MANIFEST_FILE})")
+    shown = display_path(head_dir)
+    return load_template(head_dir, id=template_id), Side("working-tree", shown, shown)
+
+
+def _revision_plan(args: argparse.Namespace, where: Layout) -> _Plan:
+    repo = args.repo if args.repo is not None else where.root
+    plan = _Plan()
     if args.template:
-        return str(args.template).strip("/")
-    found = sorted(
-        manifest.parent.relative_to(templates_dir).as_posix()
-        for manifest in templates_dir.glob("*/*/template.json")
-    )
-    if len(found) == 1:
-        return found[0]
-    listing = ", ".join(found) if found else "none found"
-    raise DiffError(f"--template is required: which template of {templates_dir}? ({listing})")
+        ids = [str(args.template).strip("/")]
+    else:
+        names, _ = paths_at_revision(repo, args.base, where.templates_root)
+        at_base = where.template_ids_in(names)
+        here = [t.id for t in where.select()]
+        ids = [i for i in at_base if i in here]
+        plan.new = [i for i in here if i not in at_base]
+        plan.removed = [i for i in at_base if i not in here]
+    if args.json and len(ids) != 1:
+        raise DiffError(
+            f"--json describes one template; {len(ids)} would be compared "
+            f"({', '.join(ids) or 'none'}): add --template ID"
+        )
+    for template_id in ids:
+        head, head_side = _head(where, template_id)
+        head_dir = where.templates_root / template_id
+        base, rev = template_at_revision(repo, args.base, head_dir, template_id=template_id)
+        base_side = Side("revision", args.base, head_side.path, rev.commit)
+        plan.pairs.append(_Pair(template_id, base, head, base_side, head_side))
+    return plan
+
+
+def _baseline_plan(args: argparse.Namespace, where: Layout) -> _Plan:
+    if args.template:
+        template_id = str(args.template).strip("/")
+    else:
+        found = [t.id for t in where.find_templates()]
+        if len(found) != 1:
+            listing = ", ".join(found) if found else "none found"
+            raise DiffError(
+                f"--template is required: which template of "
+                f"{display_path(where.templates_root)}? ({listing})"
+            )
+        template_id = found[0]
+    head, head_side = _head(where, template_id)
+    baseline = Path(args.baseline)
+    if not (baseline / MANIFEST_FILE).is_file():
+        raise DiffError(f"--baseline {baseline}: not a template directory (no {MANIFEST_FILE})")
+    shown = display_path(baseline)
+    base_side = Side("baseline", shown, shown)
+    return _Plan([_Pair(template_id, load_template(baseline), head, base_side, head_side)])
 
 
 def run(args: argparse.Namespace) -> int:
-    from wendy_llm.render.template import load_template
-
     if args.allow_changed and not args.expect_unchanged:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
-    templates_dir, golden_dir = directories(args)
-    template_id = _template_id(args, templates_dir)
-    head_dir = templates_dir / template_id
-    if not (head_dir / "template.json").is_file():
-        raise DiffError(f"no template {template_id} in the work tree ({head_dir}/template.json)")
-    head = load_template(head_dir, id=template_id)
-    head_side = Side("working-tree", display_path(head_dir), display_path(head_dir))
-    if args.base is not None:
-        base, rev = template_at_revision(args.repo, args.base, head_dir, template_id=template_id)
-        base_side = Side("revision", args.base, display_path(head_dir), rev.commit)
-    else:
-        baseline = Path(args.baseline)
-        if not (baseline / "template.json").is_file():
-            raise DiffError(f"--baseline {baseline}: not a template directory (no template.json)")
-        base = load_template(baseline)
-        base_side = Side("baseline", display_path(baseline), display_path(baseline))
-    rules = rules_path(golden_dir, template_id)
-    scope = scope_from_args(args.files, rules)
-    sentinels = sentinels_of(rules)
-    task = f"rendering every pick of {template_id} on both sides, with every input"
-    with Progress("diff", task, enabled=not args.quiet):
-        diff = diff_template(
-            template_id,
-            base,
-            head,
-            base_side=base_side,
-            head_side=head_side,
-            scope=scope,
-            sentinels=sentinels,
-            max_diff_lines=args.max_diff_lines or None,
-        )
+    where = layout(args)
+    plan = _revision_plan(args, where) if args.base is not None else _baseline_plan(args, where)
     policy = Policy(
         expect_unchanged=args.expect_unchanged,
         allow_changed=frozenset(args.allow_changed),
         forbid_removed=args.forbid_removed,
     )
-    result = evaluate_policy(diff, policy)
+    results: list[tuple[TemplateDiff, PolicyResult]] = []
+    failed: list[TemplateFailure] = []
+    for pair in plan.pairs:
+        missing = missing_values(pair.head, where.sample_values(pair.template_id))
+        if missing:  # no pick renders: say how to fix it, and compare the others
+            hint = where.settings.missing_value_hint(pair.template_id, missing[0])
+            failed.append(TemplateFailure(pair.template_id, f"template {pair.template_id}: {hint}"))
+            continue
+        diff = _diff(args, where, pair)
+        results.append((diff, evaluate_policy(diff, policy)))
+    lost = plan.removed if policy.forbid_removed else []
+    notes = _notes(plan, args.base, lost)
     if args.junit:
-        write_report(args.junit, diff_junit(diff, result), "JUnit report")
+        write_report(args.junit, diff_junit(results, removed=lost), "JUnit report")
     if args.markdown:
-        write_report(args.markdown, diff_markdown(diff, result), "Markdown summary")
+        text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
+        write_report(args.markdown, text, "Markdown summary")
+    _print(args, results, notes, lost)
+    sys.stdout.flush()
+    for failure in failed:
+        print(f"wendy-llm: error: {failure.message}", file=sys.stderr)
+    if failed:
+        return 2
+    holds = all(r.holds for _, r in results) and not lost
+    return 0 if holds else 1
+
+
+def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
+    rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
+    task = f"rendering every pick of {pair.template_id} on both sides, with every input"
+    with Progress("diff", task, enabled=not args.quiet):
+        return diff_template(
+            pair.template_id,
+            pair.base,
+            pair.head,
+            base_side=pair.base_side,
+            head_side=pair.head_side,
+            scope=scope_from_args(args.files, rules),
+            sentinels=sentinels_of(rules),
+            inputs=gate_inputs(pair.head, where.sample_values(pair.template_id)),
+            max_diff_lines=args.max_diff_lines or None,
+        )
+
+
+def _notes(plan: _Plan, base: str | None, lost: Sequence[str]) -> list[tuple[str, str]]:
+    """(template id, what happened) for templates on one side only."""
+    notes = [(i, f"new since {base}: every pick is new, nothing to compare") for i in plan.new]
+    for template_id in plan.removed:
+        fails = "  [FAILS --forbid-removed]" if template_id in lost else ""
+        notes.append((template_id, f"exists at {base} but not in the work tree{fails}"))
+    return notes
+
+
+def _md_notes(notes: Sequence[tuple[str, str]]) -> list[str]:
+    return [f"### wendy-llm diff {template_id}: {what}\n" for template_id, what in notes]
+
+
+def _print(
+    args: argparse.Namespace,
+    results: Sequence[tuple[TemplateDiff, PolicyResult]],
+    notes: Sequence[tuple[str, str]],
+    lost: Sequence[str],
+) -> None:
+    out = sys.stdout
     if args.json:
-        sys.stdout.write(dumps(diff_json(diff, result)))
-    else:
-        report = diff_failures_text if args.quiet else diff_text
-        sys.stdout.write(report(diff, result, colour=use_colour(sys.stdout)))
-    return 0 if result.holds else 1
+        for diff, result in results[:1]:  # none when its one template failed
+            out.write(dumps(diff_json(diff, result)))
+        for template_id, what in notes:  # the document describes one template
+            print(f"wendy-llm: note: template {template_id}: {what}", file=sys.stderr)
+        return
+    report = diff_failures_text if args.quiet else diff_text
+    texts = [report(d, r, colour=use_colour(out)) for d, r in results]
+    shown = [(i, what) for i, what in notes if not args.quiet or i in lost]
+    lines = [f"template {template_id}: {what}\n" for template_id, what in shown]
+    out.write("\n".join(t for t in [*texts, "".join(lines)] if t))

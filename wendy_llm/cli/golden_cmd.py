@@ -12,12 +12,13 @@ from wendy_llm.cli.style import (
     add_directories,
     add_max_diff_lines,
     add_quiet,
-    directories,
+    layout,
 )
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.repo.dirs import DIRECTORY_RULE
+from wendy_llm.repo.layout import DIRECTORY_RULE
+from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
 from wendy_llm.reports.terminal import use_colour
@@ -33,14 +34,18 @@ examples:
 
 Fixtures live in golden/<language>/<name>/: files identical for every pick under
 _shared/, pick-specific renders under <slug>/, and golden.json (picks, answers,
-canonical inputs, every file's SHA-256; copied files are only hashed).
+canonical inputs and sample values, every file's SHA-256; copied files are
+only hashed). A template that cannot be rendered (e.g. a variable without a
+default and no sample value in wendy-llm.toml) is named on stderr; the others
+are still written or checked.
 {DIRECTORY_RULE}
 With CI=true (or 1) in the environment, --update refuses to write unless --force.
 --quiet prints nothing when all is well (--check: only the problems); --json
 prints the documents of docs/json-reports.md (version 1).
 Exit status: 0 the fixtures match (or were written), 1 one is changed, missing
 or stale (each problem ends with the command that refreshes it), 2 usage or
-input error (unknown template or pick, refused in CI).
+input error (unknown template or pick, refused in CI, a template that cannot
+be rendered).
 """
 
 
@@ -83,20 +88,30 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.update:
         return _update(args)
-    templates_dir, golden_dir = directories(args)
+    where = layout(args)
     with Progress("golden", "rendering and comparing every pick", enabled=not args.quiet):
         result = check_golden(
-            templates_dir,
-            golden_dir,
+            where,
+            where.golden_dir,
             template_ids=args.templates,
             pick_slugs=args.picks,
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.json:
         sys.stdout.write(dumps(golden_check_json(result)))
-    elif not (args.quiet and result.ok):
+    elif not (args.quiet and not result.problems):
         sys.stdout.write(check_text(result, colour=use_colour(sys.stdout)))
+    if result.failed:
+        return _failures(result.failed)
     return 0 if result.ok else 1
+
+
+def _failures(failed: tuple[TemplateFailure, ...]) -> int:
+    """Templates that could not be rendered: input errors, each named (exit 2)."""
+    sys.stdout.flush()
+    for failure in failed:
+        print(f"wendy-llm: error: {failure.message}", file=sys.stderr)
+    return 2
 
 
 def _update(args: argparse.Namespace) -> int:
@@ -106,10 +121,11 @@ def _update(args: argparse.Namespace) -> int:
             "whole, because which files are shared depends on every pick"
         )
     refuse_update_in_ci(os.environ, force=args.force)
+    where = layout(args)
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
-        result = update_golden(*directories(args), template_ids=args.templates)
+        result = update_golden(where, where.golden_dir, template_ids=args.templates)
     if args.json:
         sys.stdout.write(dumps(golden_update_json(result)))
-    elif not args.quiet:
+    elif not args.quiet and (result.templates or not result.failed):
         sys.stdout.write(update_text(result, colour=use_colour(sys.stdout)))
-    return 0
+    return _failures(result.failed) if result.failed else 0

@@ -1,27 +1,36 @@
-"""``wendy-llm picks``: list a template's picks (slug and the --var answers)."""
+"""``wendy-llm picks``: list a template's picks (slug and the --var answers); with no
+template, every template's, found as every command finds them."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from wendy_llm.cli.style import add_quiet
+from wendy_llm.errors import CheckSelectionError, WendyLlmError
 from wendy_llm.render.picks import Pick
-from wendy_llm.render.template import load_template
+from wendy_llm.render.template import Template, load_template
+from wendy_llm.repo.layout import Layout, find_layout
 from wendy_llm.reports.json import dumps, picks_json
 
 EPILOG = """\
 examples:
+  wendy-llm picks                                  # every template of the repository
   wendy-llm picks templates/python/llm
+  wendy-llm picks python/llm                       # a template id works too
   wendy-llm picks templates/python/llm --json | jq -r '.picks[].slug'
   for slug in $(wendy-llm picks templates/python/llm -q); do echo "$slug"; done
 
 Each line is a slug and the --var answers it stands for; render one with
   wendy-llm render templates/python/llm --app-id my-app --pick SLUG --out DIR
-A pick without answers keeps every picker default. --quiet prints the slugs
-only, one per line; --json the document of docs/json-reports.md (version 1).
-Exit status: 0 listed, 2 usage or input error (the template cannot be loaded).
+A pick without answers keeps every picker default. With no TEMPLATE, every
+template is listed under its id (found as `wendy-llm check` finds them; one
+that cannot be loaded is an error naming it, after the others). --quiet prints
+the slugs only, one per line (with no TEMPLATE: "<id> <slug>"); --json the
+document of docs/json-reports.md (version 1), for one template.
+Exit status: 0 listed, 2 usage or input error (a template cannot be loaded).
 """
 
 
@@ -33,7 +42,13 @@ def add_parser(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
+    p.add_argument(
+        "template_dir",
+        nargs="?",
+        default=None,
+        metavar="TEMPLATE",
+        help="a template directory, or a template id (default: every template)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
     add_quiet(p, "print only the slugs, one per line")
     p.set_defaults(run=run)
@@ -48,11 +63,29 @@ def picks_text(picks: list[Pick]) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    template = load_template(args.template_dir)
-    if not args.quiet:  # e.g. a symlinked picker: the picks would silently be "default"
+def _one(reference: str) -> Template:
+    """A template directory, else a template id of the repository here."""
+    path = Path(reference)
+    if path.is_dir() or reference.strip("/").count("/") != 1:
+        return load_template(path)
+    where = find_layout()
+    [found] = where.select([reference])
+    return load_template(found.path, id=found.id)
+
+
+def _warn_skipped(template: Template, quiet: bool) -> None:
+    if not quiet:  # e.g. a symlinked picker: the picks would silently be "default"
         for warning in template.skipped_warnings():
             print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.template_dir is None:
+        if args.json:
+            raise CheckSelectionError("--json lists one template's picks: name the TEMPLATE")
+        return _every(find_layout(), args.quiet)
+    template = _one(args.template_dir)
+    _warn_skipped(template, args.quiet)
     picks = template.picks()
     if args.json:
         print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")
@@ -61,3 +94,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(picks_text(picks))
     return 0
+
+
+def _every(where: Layout, quiet: bool) -> int:
+    """Every template's picks, under its id; one that fails is named at the end (exit 2)."""
+    failed: list[str] = []
+    blocks: list[str] = []
+    for found in where.select():
+        try:
+            template = load_template(found.path, id=found.id)
+            _warn_skipped(template, quiet)
+            picks = template.picks()
+        except WendyLlmError as exc:
+            failed.append(f"template {found.id}: {exc}")
+            continue
+        if quiet:
+            blocks.append("\n".join(f"{found.id} {pick.slug}" for pick in picks))
+        else:
+            indented = "\n".join(f"  {line}" for line in picks_text(picks).splitlines())
+            blocks.append(f"{found.id}:\n{indented}")
+    print(("\n" if quiet else "\n\n").join(blocks))
+    sys.stdout.flush()
+    for message in failed:
+        print(f"wendy-llm: error: {message}", file=sys.stderr)
+    return 2 if failed else 0

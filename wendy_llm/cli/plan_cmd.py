@@ -37,9 +37,11 @@ differ by device; with --device only those profiles are evaluated, else all of
 them, and values that differ are shown per device. Profile values are
 assumptions (the spec names the args, not their values): marked *.
 --json prints the document of docs/json-reports.md (version 1).
-Exit status: 0 wendy run would deploy it (warnings do not count), 1 a finding
-says wendy run fails, 2 usage or input error (unknown pick or device, a bad
---var or app id, a render error).
+Exit status: 0 wendy run would deploy it as the render says (warnings do not
+count), 1 a finding is an error (wendy run fails, or a container would run with
+an ENV that contradicts compose or names a service the app does not have), 2
+usage or input error (unknown pick or device, a bad --var or app id, a render
+error).
 """
 
 

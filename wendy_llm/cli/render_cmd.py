@@ -85,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
         overrides.update(template.pick(args.pick).answers)
     overrides.update(dict(args.var))
     tree = template.render(args.app_id, overrides, strict=not args.no_strict)
-    warnings = template.lint()
+    # The lints try every pick: a variable without a default needs the value
+    # given here, or each pick would be reported as failing for want of it.
+    needed = {v.name for v in template.manifest.variables if v.default is None}
+    warnings = template.lint(values={k: v for k, v in overrides.items() if k in needed})
     if not args.quiet:
         for warning in warnings:
             if warning not in said:

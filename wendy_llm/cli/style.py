@@ -22,12 +22,15 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
 from wendy_llm.errors import WendyLlmError, quoted
 from wendy_llm.reports.terminal import is_terminal
+
+if TYPE_CHECKING:
+    from wendy_llm.repo.layout import Layout
 
 __all__ = [
     "DEFAULT_PROGRESS_DELAY_S",
@@ -36,7 +39,7 @@ __all__ = [
     "add_directories",
     "add_max_diff_lines",
     "add_quiet",
-    "directories",
+    "layout",
     "parse_var",
     "progress_delay",
     "write_report",
@@ -89,16 +92,18 @@ def add_max_diff_lines(parser: argparse.ArgumentParser, diffs: str) -> None:
 def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
     """``[TEMPLATES_DIR]`` (alias ``--templates-dir DIR``) and ``--golden-dir`` alike everywhere.
 
-    Defaults follow :data:`wendy_llm.repo.dirs.DIRECTORY_RULE`; they
-    are resolved by :func:`directories`, not here, so the rule lives in one
-    place.
+    Defaults follow :mod:`wendy_llm.repo.layout`; they are resolved by
+    :func:`layout`, not here, so the rule lives in one place.
     """
     parser.add_argument(
         "templates_dir",
         nargs="?",
         default=None,
         metavar="TEMPLATES_DIR",
-        help="directory of <language>/<name>/ templates (default: ./templates)",
+        help=(
+            "directory of <language>/<name>/ templates (default: the repository's templates/ "
+            "when it holds templates, else the repository root)"
+        ),
     )
     parser.add_argument(
         "--templates-dir",
@@ -111,20 +116,22 @@ def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture
         "--golden-dir",
         default=None,
         metavar="DIR",
-        help=f"{golden_help} (default: the golden/ next to TEMPLATES_DIR)",
+        help=f"{golden_help} (default: golden/ at the repository root; never outside it)",
     )
 
 
-def directories(args: argparse.Namespace) -> tuple[Path, Path]:
-    """The (templates, golden) directories of a run from :func:`add_directories` flags."""
-    from wendy_llm.repo.dirs import resolve_dirs
+def layout(args: argparse.Namespace) -> Layout:
+    """Where a run looks, from :func:`add_directories` flags (:func:`find_layout`)."""
+    # Imported on first use (documented lazy loading): `render` shares this
+    # module but needs no repository layout, and its start-up time counts.
+    from wendy_llm.repo.layout import find_layout
 
     positional, option = args.templates_dir, args.templates_dir_option
     if positional is not None and option is not None and Path(positional) != Path(option):
         raise WendyLlmError(
             f"two templates directories: {positional} and --templates-dir {option}; give one"
         )
-    return resolve_dirs(positional if positional is not None else option, args.golden_dir)
+    return find_layout(positional if positional is not None else option, args.golden_dir)
 
 
 def write_report(path: str, text: str, what: str) -> Path:

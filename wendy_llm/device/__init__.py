@@ -5,14 +5,16 @@ Computed from the Wendy CLI's behaviour at a named revision
 with its image or build (build args for each device profile), argv, restart
 policy, creation order, ports, persist volumes, network mode, synthesised
 entitlements and effective environment; what the device drops or ignores;
-and findings (what makes ``wendy run`` fail: errors; what the device
-silently drops: warnings, with file and line).
+and findings (what makes ``wendy run`` fail, and a container's ``ENV`` the
+view proves wrong: errors; what the device silently drops: warnings, with
+file and line).
 
 - :mod:`model`: the view, frozen dataclasses with stable field names;
 - :mod:`profiles`: the device profiles (assumed build-arg values);
 - :mod:`view`: :func:`device_view`, the entry point;
 - :mod:`compose_read`, :mod:`compose_keys`, :mod:`compose_view`: the compose path;
 - :mod:`images`: what a built image holds, per profile;
+- :mod:`env_checks`: what the view proves wrong about a container's environment;
 - :mod:`other_paths`, :mod:`wendy_json`: the other paths, ``wendy.json``.
 """
 

@@ -10,10 +10,15 @@ really gets and the compose ``environment`` that does not reach it; and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from wendy_llm.device.compose_keys import ServiceDraft
 from wendy_llm.device.compose_read import creation_order, read_compose
+from wendy_llm.device.env_checks import (
+    contradicting,
+    report_contradictions,
+    report_missing_backends,
+)
 from wendy_llm.device.images import built_image, uninjected_args, uninjected_message
 from wendy_llm.device.model import (
     Build,
@@ -77,7 +82,10 @@ def _services(
             "depends_on",
         )
     by_name = {d.name: d for d in drafts}
-    return tuple(_service(at, by_name[n], tree, project, devices) for n in order)
+    built = [_service(at, by_name[n], tree, project, devices, order) for n in order]
+    services = tuple(service for service, _ in built)
+    report_missing_backends(at.notes, services, {s.name: lines for s, lines in built})
+    return services
 
 
 def _wendy_json_lost(
@@ -133,8 +141,10 @@ def _service(
     tree: Mapping[str, bytes],
     project: str,
     devices: Sequence[DeviceProfile],
-) -> Service:
-    build, environment, image_command = _image(at.notes, draft, tree, devices)
+    names: Sequence[str],
+) -> tuple[Service, Mapping[str, int]]:
+    """The app a service becomes, and where its image's ENV sets each name."""
+    build, environment, image_command, env_lines = _image(at.notes, draft, tree, devices)
     image: str | None
     if draft.build is not None:
         image = built_image_name(project, draft.name)
@@ -147,8 +157,15 @@ def _service(
             )
     dropped = _dropped(draft.environment, environment)
     if draft.environment:
-        at.ignore(_environment_message(dropped), "services", draft.name, "environment")
-    return Service(
+        contradictions, routes = contradicting(dropped, names)
+        dockerfile = None if build is None else build.dockerfile
+        report_contradictions(at, draft.name, contradictions, dockerfile, env_lines)
+        # Warn only where the device may lose something the view cannot see:
+        # a contradiction is an error of its own, a same value loses nothing.
+        warn = any(d.outcome not in ("same", "differs") or d.name in routes for d in dropped)
+        message = _environment_message(dropped, routes)
+        at.ignore(message, "services", draft.name, "environment", warn=warn)
+    service = Service(
         name=draft.name,
         app=app_name(project, draft.name),
         image=image,
@@ -167,22 +184,24 @@ def _service(
         ignored_keys=tuple(draft.ignored_keys),
         line=draft.line,
     )
+    return service, env_lines
 
 
 def _image(
     notes: Notes, draft: ServiceDraft, tree: Mapping[str, bytes], devices: Sequence[DeviceProfile]
-) -> tuple[Build | None, Environment, ImageCommand | None]:
+) -> tuple[Build | None, Environment, ImageCommand | None, Mapping[str, int]]:
     spec = draft.build
     if spec is None:
-        return None, _NOTHING_KNOWN, None
+        return None, _NOTHING_KNOWN, None, {}
     if spec.directory is None or spec.dockerfile is None:
         notes.unknown(f"service {draft.name} builds from {spec.context}: not in the render")
-        return Build(spec.context, spec.context, "", False, (), None, ()), _NOTHING_KNOWN, None
+        build = Build(spec.context, spec.context, "", False, (), None, ())
+        return build, _NOTHING_KNOWN, None, {}
     data = tree.get(spec.dockerfile)
     if data is None:
         notes.unknown(f"service {draft.name}: {spec.dockerfile} is not in the render")
         build = Build(spec.context, spec.directory, spec.dockerfile, False, (), None, ())
-        return build, _NOTHING_KNOWN, None
+        return build, _NOTHING_KNOWN, None, {}
     text = data.decode("utf-8", "replace")
     built = built_image(text, spec.args, devices)
     if built.problem is not None:
@@ -198,7 +217,7 @@ def _image(
         built.stage,
         built.base_images,
     )
-    return build, built.environment, built.command
+    return build, built.environment, built.command, built.env_lines
 
 
 def _command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
@@ -240,14 +259,15 @@ def _dropped(
     return tuple(out)
 
 
-def _environment_message(dropped: Sequence[DroppedVariable]) -> str:
+def _environment_message(dropped: Sequence[DroppedVariable], routes: Collection[str]) -> str:
     parts = []
     same = [d.name for d in dropped if d.outcome == "same"]
     if same:
         parts.append(f"its image sets {', '.join(same)} to the same value")
     for d in dropped:
         if d.outcome == "differs":
-            parts.append(f'its image has {d.name}="{d.image}", not "{d.compose}"')
+            route = " (the loopback route to the same service)" if d.name in routes else ""
+            parts.append(f'its image has {d.name}="{d.image}", not "{d.compose}"{route}')
     absent = [d.name for d in dropped if d.outcome == "absent"]
     if absent:
         parts.append(f"its Dockerfile does not set {', '.join(absent)}")

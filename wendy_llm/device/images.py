@@ -47,6 +47,7 @@ class BuiltImage:
     base_images: tuple[str, ...]
     command: ImageCommand | None  # None when it differs between devices or cannot be known
     problem: str | None
+    env_lines: Mapping[str, int]  # where the built stage's ENV sets each name
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,30 @@ def built_image(
         base_images=tuple(dict.fromkeys(bases)),
         command=commands.pop() if len(commands) == 1 else None,
         problem=problem,
+        env_lines=env_lines(text),
     )
+
+
+@functools.lru_cache(maxsize=128)
+def env_lines(text: str) -> Mapping[str, int]:
+    """The line of the last ``ENV`` setting each (literal) name along the built stage's
+    ``FROM`` chain, build args at their defaults (for messages: where to change it)."""
+    dockerfile = parse_dockerfile(text)
+    if isinstance(dockerfile, str) or not dockerfile.stages:
+        return {}
+    build = dockerfile.build()
+    chain = [build.target()]
+    try:
+        while (parent := build.base(chain[-1]).stage) is not None and parent not in chain:
+            chain.append(parent)
+    except ExpansionError:
+        pass  # a FROM that cannot expand: the stages seen so far
+    lines: dict[str, int] = {}
+    for index in reversed(chain):
+        for ins in dockerfile.stages[index].instructions:
+            if ins.keyword == "ENV":
+                lines.update((key, ins.line) for key in ins.args[::2])
+    return lines
 
 
 def _args(

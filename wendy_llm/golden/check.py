@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, counted, total_budget
-from wendy_llm.errors import GoldenError
+from wendy_llm.errors import GoldenError, WendyLlmError
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.template_check import GoldenProblem, check_fixture
 from wendy_llm.render.canonical import render_picks
-from wendy_llm.repo.dirs import (
+from wendy_llm.repo.layout import Layout, display_path
+from wendy_llm.repo.selection import (
+    TemplateFailure,
     TemplatesOrRoot,
-    display_path,
-    refresh_command,
+    refresh_commands,
     select_templates,
 )
 
@@ -46,10 +47,11 @@ class GoldenCheck:
     problems: tuple[GoldenProblem, ...]
     command: str  # refreshes every fixture of the run's templates directory
     omitted_diff_lines: int = 0  # cut by the run's total diff budget
+    failed: tuple[TemplateFailure, ...] = ()  # templates that could not be rendered
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.failed
 
 
 def check_golden(
@@ -61,6 +63,7 @@ def check_golden(
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
+    sample_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> GoldenCheck:
     """Check the fixtures of the selected templates and picks (all by default).
 
@@ -71,15 +74,26 @@ def check_golden(
     they are used instead of rendering those picks again. Each diff is cut
     to ``max_diff_lines`` and all of them together to
     :data:`~wendy_llm.compare.textdiff.TOTAL_LINES_FACTOR` times that, each cut
-    saying how much it left out (None: no limit).
+    saying how much it left out (None: no limit). A template that fails to
+    load or render is listed in ``failed`` (never reported as stale);
+    ``sample_values`` default to a :class:`Layout`'s settings.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
+    settings = templates_or_root.settings if isinstance(templates_or_root, Layout) else None
+    if sample_values is None and settings is not None:
+        sample_values = settings.sample_values
+    refresh = refresh_commands(selection.templates_root, root)
+    failed = list(selection.failed)
     wanted = None if pick_slugs is None else set(pick_slugs)
     plans: list[tuple[Template, list[str] | None]] = []
     known: set[str] = set()
     for template in selection.templates:
-        slugs = [pick.slug for pick in template.picks()]
+        try:
+            slugs = [pick.slug for pick in template.picks()]
+        except WendyLlmError as exc:
+            failed.append(TemplateFailure.of(template.id, exc, settings))
+            continue
         known.update(slugs)
         if wanted is None:
             plans.append((template, None))
@@ -95,14 +109,19 @@ def check_golden(
     checked: list[CheckedTemplate] = []
     problems: list[GoldenProblem] = []
     for template, subset in plans:
-        renders = render_picks(
-            template,
-            slugs=subset,
-            renderer=renderer,
-            trees=(trees or {}).get(template.id),
-        )
+        try:
+            renders = render_picks(
+                template,
+                slugs=subset,
+                renderer=renderer,
+                trees=(trees or {}).get(template.id),
+                sample_values=(sample_values or {}).get(template.id),
+            )
+        except WendyLlmError as exc:
+            failed.append(TemplateFailure.of(template.id, exc, settings))
+            continue
         checked.append(CheckedTemplate(template.id, tuple(r.slug for r in renders)))
-        command = refresh_command(selection.templates_root, root, template.id)
+        command = refresh(template.id)
         problems += check_fixture(
             template.id,
             fixture_dir(root, template.id),
@@ -112,8 +131,8 @@ def check_golden(
             max_diff_lines=max_diff_lines,
         )
     if selection.complete and wanted is None:
-        current = {t.id for t in selection.templates}
-        command = refresh_command(selection.templates_root, root, None)
+        current = {t.id for t in selection.templates} | selection.existing
+        command = refresh(None)
         for template_id, directory in find_fixture_dirs(root).items():
             if template_id not in current:
                 count = len(list_files(directory))
@@ -137,6 +156,7 @@ def check_golden(
         problems=tuple(
             dataclasses.replace(p, diff=tuple(d)) for p, d in zip(problems, diffs, strict=True)
         ),
-        command=refresh_command(selection.templates_root, root, None),
+        command=refresh(None),
         omitted_diff_lines=omitted,
+        failed=tuple(failed),
     )

@@ -19,7 +19,7 @@ from wendy_llm.compare.textdiff import relabel, sha256_hex
 from wendy_llm.golden.layout import MANIFEST_NAME
 from wendy_llm.golden.manifest import FileRecord
 from wendy_llm.render.canonical import OutputFile
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import display_path
 
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 

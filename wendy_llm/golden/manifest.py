@@ -3,7 +3,8 @@
 Format (version 1), JSON with sorted keys, indent 2, newline-terminated::
 
     {
-      "canonical_inputs": {"app_id": "llm-app", "other_variables": "default"},
+      "canonical_inputs": {"app_id": "llm-app", "other_variables": "default",
+                           "sample_values": {"VAR": "value"}},
       "files": {
         "<output path>": {"kind": "rendered", "sha256": "...", "stored": "_shared/<path>"},
         "<output path>": {"kind": "rendered",
@@ -20,8 +21,10 @@ A file without ``picks`` is the same in every pick: rendered ones are stored
 once under ``_shared/``, copied ones (not run through the engine) are only
 hashed. With ``picks``, the file exists in the listed picks only, each with
 its own hash and, when rendered, its own copy under ``<slug>/``. Picks keep
-the picker's order. Grouping by file (not by pick) keeps a change to a
-shared file to one line of the manifest's diff.
+the picker's order. ``sample_values`` (the repository's values for variables
+without a default) is written only when the template has some. Grouping by
+file (not by pick) keeps a change to a shared file to one line of the
+manifest's diff.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from wendy_llm.bounded import json_loads
@@ -71,6 +74,7 @@ class GoldenManifest:
     app_id: str
     picks: tuple[PickRecord, ...]
     files: Mapping[str, Mapping[str, FileRecord]]  # slug -> output path -> record
+    sample_values: Mapping[str, str] = field(default_factory=dict)
 
     def slugs(self) -> list[str]:
         return [pick.slug for pick in self.picks]
@@ -111,8 +115,11 @@ class GoldenManifest:
                     "kind": kind,
                     "picks": {s: _record_obj(r) for s, r in records.items()},
                 }
+        inputs: dict[str, object] = {"app_id": self.app_id, "other_variables": OTHER_VARIABLES}
+        if self.sample_values:
+            inputs["sample_values"] = dict(self.sample_values)
         return {
-            "canonical_inputs": {"app_id": self.app_id, "other_variables": OTHER_VARIABLES},
+            "canonical_inputs": inputs,
             "files": files,
             "format": FORMAT_VERSION,
             "picks": [{"answers": dict(p.answers), "slug": p.slug} for p in self.picks],
@@ -180,6 +187,7 @@ def build_fixture(template_id: str, renders: Sequence[PickRender]) -> Fixture:
         app_id=CANONICAL_APP_ID,
         picks=tuple(PickRecord(slug=r.slug, answers=dict(r.answers)) for r in renders),
         files=records,
+        sample_values=dict(renders[0].sample_values) if renders else {},
     )
     stored[MANIFEST_NAME] = manifest.to_json()
     return Fixture(manifest=manifest, files=dict(sorted(stored.items())))
@@ -221,6 +229,13 @@ def _parse(data: bytes, source: str) -> GoldenManifest:
     template_id = _as_str(top.get("template"), source, '"template"')
     inputs = _as_dict(top.get("canonical_inputs"), source, '"canonical_inputs"')
     app_id = _as_str(inputs.get("app_id"), source, '"canonical_inputs.app_id"')
+    samples_raw = _as_dict(
+        inputs.get("sample_values", {}), source, '"canonical_inputs.sample_values"'
+    )
+    samples = {
+        k: _as_str(v, source, f'"canonical_inputs.sample_values".{k}')
+        for k, v in sorted(samples_raw.items())
+    }
 
     picks_raw = top.get("picks")
     if not isinstance(picks_raw, list):
@@ -260,7 +275,13 @@ def _parse(data: bytes, source: str) -> GoldenManifest:
             record = _record(entry, kind, shared_path(path), source, where)
             for slug in slugs:
                 files[slug][path] = record
-    return GoldenManifest(template_id=template_id, app_id=app_id, picks=tuple(picks), files=files)
+    return GoldenManifest(
+        template_id=template_id,
+        app_id=app_id,
+        picks=tuple(picks),
+        files=files,
+        sample_values=samples,
+    )
 
 
 def _record(

@@ -23,7 +23,7 @@ from wendy_llm.golden.fixture_files import FixtureChange, FixtureDir, ProblemKin
 from wendy_llm.golden.layout import MANIFEST_NAME, SHARED_DIR, list_files
 from wendy_llm.golden.manifest import GoldenManifest, build_fixture
 from wendy_llm.render.canonical import PickRender
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import display_path
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.atomic import remove_leftovers
+from wendy_llm.errors import WendyLlmError
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import Fixture, build_fixture
 from wendy_llm.render.canonical import render_picks
-from wendy_llm.repo.dirs import TemplatesOrRoot, select_templates
+from wendy_llm.repo.layout import Layout
+from wendy_llm.repo.selection import TemplateFailure, TemplatesOrRoot, select_templates
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -40,8 +42,12 @@ class TemplateUpdate:
 
 @dataclass(frozen=True)
 class GoldenUpdate:
+    """What an update did; ``failed`` templates could not be rendered (their
+    fixtures are left as they were)."""
+
     golden_root: Path
     templates: tuple[TemplateUpdate, ...]
+    failed: tuple[TemplateFailure, ...] = ()
 
     @property
     def written(self) -> bool:
@@ -66,20 +72,33 @@ def update_golden(
     *,
     template_ids: Collection[str] | None = None,
     renderer: Renderer | None = None,
+    sample_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> GoldenUpdate:
     """Rewrite the fixtures of the selected templates (all by default).
 
-    Every pick is rendered before anything is written, so a template that
-    fails to render leaves every fixture untouched. Unchanged fixture
-    directories are not rewritten. Fixture directories of templates that no
-    longer exist are removed only when every template is selected.
+    Every pick of a template is rendered before its fixtures are written,
+    so a template that fails to load or render leaves its fixtures
+    untouched; it is listed in ``failed`` and the others are updated.
+    Unchanged fixture directories are not rewritten. Fixture directories of
+    templates that no longer exist are removed only when every template is
+    selected. ``sample_values`` (template id -> values for variables without
+    a default) default to a :class:`Layout`'s settings.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
-    fixtures = [
-        (template.id, build_fixture(template.id, render_picks(template, renderer=renderer)))
-        for template in selection.templates
-    ]
+    settings = templates_or_root.settings if isinstance(templates_or_root, Layout) else None
+    if sample_values is None and settings is not None:
+        sample_values = settings.sample_values
+    fixtures: list[tuple[str, Fixture]] = []
+    failed = list(selection.failed)
+    for template in selection.templates:
+        values = (sample_values or {}).get(template.id)
+        try:
+            renders = render_picks(template, renderer=renderer, sample_values=values)
+        except WendyLlmError as exc:
+            failed.append(TemplateFailure.of(template.id, exc, settings))
+            continue
+        fixtures.append((template.id, build_fixture(template.id, renders)))
     results: list[TemplateUpdate] = []
     for template_id, fixture in fixtures:
         target = fixture_dir(root, template_id)
@@ -97,7 +116,8 @@ def update_golden(
             )
         )
     if selection.complete:
-        current = {template_id for template_id, _ in fixtures}
+        # A template that failed still exists: its fixtures stay.
+        current = {template_id for template_id, _ in fixtures} | selection.existing
         for template_id, directory in find_fixture_dirs(root).items():
             if template_id in current:
                 continue
@@ -108,4 +128,4 @@ def update_golden(
                     template_id=template_id, fixture_dir=directory, removed=gone, deleted=True
                 )
             )
-    return GoldenUpdate(golden_root=root, templates=tuple(results))
+    return GoldenUpdate(golden_root=root, templates=tuple(results), failed=tuple(failed))

@@ -1,9 +1,10 @@
 """Render every pick of a template with the canonical golden inputs.
 
 Canonical inputs: the app id ``CANONICAL_APP_ID``, every variable at its
-default, plus the pick's answers. Golden fixtures and baseline comparisons
-both start here, so they can never disagree about what "the render of a
-pick" means. Each pick is rendered exactly once per call.
+default (a variable without one takes the repository's sample value), plus
+the pick's answers. Golden fixtures and baseline comparisons both start
+here, so they can never disagree about what "the render of a pick" means.
+Each pick is rendered exactly once per call.
 """
 
 from __future__ import annotations
@@ -36,11 +37,23 @@ class OutputFile:
 
 @dataclass(frozen=True)
 class PickRender:
-    """A pick rendered with canonical inputs: output path -> file."""
+    """A pick rendered with canonical inputs: output path -> file.
+
+    ``sample_values`` are the values given to variables without a default
+    (the same for every pick of a template; fixtures record them).
+    """
 
     slug: str
     answers: Mapping[str, str]
     files: Mapping[str, OutputFile] = field(default_factory=dict)
+    sample_values: Mapping[str, str] = field(default_factory=dict)
+
+
+def canonical_overrides(
+    answers: Mapping[str, str], sample_values: Mapping[str, str] | None
+) -> dict[str, str]:
+    """The ``--var`` answers of a canonical render: sample values, then the pick's answers."""
+    return {**(sample_values or {}), **answers}
 
 
 def check_slug(slug: str, template_id: str) -> str:
@@ -58,13 +71,16 @@ def render_picks(
     slugs: Collection[str] | None = None,
     renderer: Renderer | None = None,
     trees: Mapping[str, RenderedTree] | None = None,
+    sample_values: Mapping[str, str] | None = None,
 ) -> list[PickRender]:
     """Render the template's picks (all of them, or those in ``slugs``).
 
     ``trees`` (slug -> tree) holds canonical renders the caller already
     made (``wendy-llm check`` renders every pick for its validators); those
-    picks are not rendered again.
+    picks are not rendered again.  ``sample_values`` give the variables
+    without a default their values.
     """
+    samples = dict(sample_values or {})
     out: list[PickRender] = []
     for pick in template.picks():
         if slugs is not None and pick.slug not in slugs:
@@ -72,15 +88,21 @@ def render_picks(
         check_slug(pick.slug, template.id)
         tree = trees.get(pick.slug) if trees is not None else None
         if tree is None:
-            tree = template.render(CANONICAL_APP_ID, dict(pick.answers), renderer=renderer)
-        out.append(pick_render(pick.slug, pick.answers, tree))
+            overrides = canonical_overrides(pick.answers, samples)
+            tree = template.render(CANONICAL_APP_ID, overrides, renderer=renderer)
+        out.append(pick_render(pick.slug, pick.answers, tree, samples))
     return out
 
 
-def pick_render(slug: str, answers: Mapping[str, str], tree: RenderedTree) -> PickRender:
+def pick_render(
+    slug: str,
+    answers: Mapping[str, str],
+    tree: RenderedTree,
+    sample_values: Mapping[str, str] | None = None,
+) -> PickRender:
     """One render of a pick, as the comparisons hold it."""
     files = {
         path: OutputFile(data=item.data, rendered=item.rendered)
         for path, item in tree.files.items()
     }
-    return PickRender(slug=slug, answers=dict(answers), files=files)
+    return PickRender(slug, dict(answers), files, dict(sample_values or {}))

@@ -307,7 +307,9 @@ def _typing_message(name: str, default: object, typed: object, default_fails: bo
     )
 
 
-def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[LintWarning]:
+def _render_lints(
+    template: Template, renderer: Renderer | None, overrides: Mapping[str, str]
+) -> Iterable[LintWarning]:
     from wendy_llm.render.template import render_many_values
 
     rendered = [s for s in template.sources if s.rendered]
@@ -315,7 +317,7 @@ def _render_lints(template: Template, renderer: Renderer | None) -> Iterable[Lin
         return
     for pick in template.picks():
         try:
-            base = template.values(CANONICAL_APP_ID, dict(pick.answers), strict=False)
+            base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
             yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
             continue
@@ -384,15 +386,11 @@ def _go_calls(template: Template) -> Iterator[bytes]:
         yield from walk_calls(template.picker, {})  # the checkbox defaults' parts
 
 
-def lint_template(template: Template, *, renderer: Renderer | None = None) -> list[LintWarning]:
-    """Every warning for ``template`` (see the module docstring)."""
+def lint_template(
+    template: Template, *, renderer: Renderer | None = None, values: Mapping[str, str] | None = None
+) -> list[LintWarning]:
+    """Every warning for ``template`` (module docstring); ``values`` as for ``Template.lint``."""
     gofuncs.prefetch(_go_calls(template))
-    return _dedupe(
-        [
-            *_variable_lints(template),
-            *_picker_lints(template),
-            *silent_lints(template),
-            *_file_lints(template),
-            *_render_lints(template, renderer),
-        ]
-    )
+    found = [*_variable_lints(template), *_picker_lints(template), *silent_lints(template)]
+    found += [*_file_lints(template), *_render_lints(template, renderer, values or {})]
+    return _dedupe(found)

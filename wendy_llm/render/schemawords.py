@@ -7,17 +7,22 @@ way the file spells them: ``expected an object, got null``, ``missing the
 required property "name"``, ``unknown property "timeoutSecs"``,
 ``expected one of "radio", "checkbox", "input", got the string "select"``.
 It covers every keyword the package's schemas use; any other keyword
-falls back to a neutral sentence naming it.
+falls back to a neutral sentence naming it.  :func:`validator_for` loads
+those schemas, for every layer that validates a file.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
+import jsonschema
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 _TYPE_NAMES = {
     "object": "an object",
@@ -29,6 +34,17 @@ _TYPE_NAMES = {
     "null": "null",
 }
 _SHOWN_STRING = 60  # longer strings are cut in messages
+
+
+@functools.cache
+def validator_for(name: str) -> Validator:
+    """A validator for ``wendy_llm/schemas/<name>`` (the schema itself checked first)."""
+    text = resources.files("wendy_llm").joinpath("schemas", name).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    validator: Validator = cls(schema)
+    return validator
 
 
 def json_text(value: object) -> str:

@@ -2,8 +2,8 @@
 
 ``load_template(dir)`` reads a template directory into memory (a snapshot:
 later edits on disk are not seen); ``template_from_files(name, files)``
-builds one from a path -> bytes mapping (e.g. a git revision);
-``discover_templates(root)`` finds every ``<root>/<language>/<name>/``.
+builds one from a path -> bytes mapping (e.g. a git revision).  Finding
+templates in a repository is :mod:`wendy_llm.repo.layout`'s job.
 
 Everything derivable from the files alone is computed once per
 ``Template``: the file list in walk order, which files are rendered, the
@@ -81,7 +81,7 @@ class SourceFile:
 
 class Template:
     """One template.  Build it with ``load_template``, ``template_from_files``
-    or ``discover_templates``."""
+    or :func:`wendy_llm.repo.layout.discover_templates`."""
 
     def __init__(
         self,
@@ -194,12 +194,15 @@ class Template:
 
         return find_pick(self, slug)
 
-    def lint(self, renderer: Renderer | None = None) -> list[LintWarning]:
+    def lint(
+        self, renderer: Renderer | None = None, *, values: Mapping[str, str] | None = None
+    ) -> list[LintWarning]:
         """Warnings about constructs that make `wendy init` misbehave, after the
-        ``skipped-entry`` warnings of :meth:`skipped_warnings`."""
+        ``skipped-entry`` warnings of :meth:`skipped_warnings`.  ``values``
+        (``--var`` answers) are given to every pick the render lints try."""
         from wendy_llm.render.lint import lint_template
 
-        return self.skipped_warnings() + lint_template(self, renderer=renderer)
+        return self.skipped_warnings() + lint_template(self, renderer=renderer, values=values)
 
     def skipped_warnings(self) -> list[LintWarning]:
         """A ``skipped-entry`` warning for each of ``skipped`` (cheap: no render)."""
@@ -246,23 +249,6 @@ def template_from_files(name: str, files: Mapping[str, bytes]) -> Template:
         cleaned[norm] = data
     short = name.rstrip("/").rsplit("/", 1)[-1]
     return Template(id=name, name=short, root=None, files=cleaned)
-
-
-def discover_templates(root: str | os.PathLike[str]) -> list[Template]:
-    """Every ``<root>/<language>/<name>/`` holding a ``template.json``, sorted;
-    ids are ``<language>/<name>``."""
-    base = Path(root)
-    if not base.is_dir():
-        raise TemplateLoadError(f"{root}: not a directory", path=str(root))
-    found: list[Template] = []
-    for language in sorted(base.iterdir()):
-        if language.name.startswith(".") or not language.is_dir():
-            continue
-        for candidate in sorted(language.iterdir()):
-            # lexists: a symlinked template.json is an error that says so, not "no template".
-            if candidate.is_dir() and os.path.lexists(candidate / MANIFEST_FILE):
-                found.append(load_template(candidate, id=f"{language.name}/{candidate.name}"))
-    return found
 
 
 def render_many_values(

@@ -74,7 +74,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import yaml
 
 from wendy_llm.engine import gofuncs
-from wendy_llm.errors import AppIdError, DataTypeError, ValuesError
+from wendy_llm.errors import AppIdError, DataTypeError, MissingValueError, ValuesError
 from wendy_llm.render.manifest import Manifest, Picker, Question, Variable, When
 
 APP_ID = "APP_ID"
@@ -354,7 +354,9 @@ def build_values(
         elif variable.default is not None:
             values[name] = variable.default
         else:
-            raise ValuesError(f"missing value for {name}: pass --var {name}=VALUE", variable=name)
+            raise MissingValueError(
+                f"missing value for {name}: pass --var {name}=VALUE", variable=name
+            )
     if strict and picker is not None:
         _check_options(picker, overrides, taken | {APP_ID})
     for key, raw in overrides.items():

@@ -23,6 +23,10 @@ a *variant*, derived from the template's own ``template.json``:
 
 The variant is the same for every pick and deterministic.  Its label
 (``app-id=my.app-2 PORT=9080``) names it in findings and diffs.
+
+A variable without a default has no canonical value: both inputs give it
+the repository's sample value (``wendy-llm.toml``), which no label names;
+:func:`missing_values` lists those a template lacks.
 """
 
 from __future__ import annotations
@@ -53,11 +57,14 @@ class Inputs:
     """What a pick is rendered with besides its answers: an app id and ``--var``s.
 
     ``overrides`` are strings, converted by the variables' types as the CLI
-    converts ``--var`` (an ``integer`` becomes a Go ``int``).
+    converts ``--var`` (an ``integer`` becomes a Go ``int``); ``samples``
+    too, the sample values of variables without a default (the same in
+    every input, so not part of the label).
     """
 
     app_id: str
     overrides: Mapping[str, str] = field(default_factory=dict)
+    samples: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def canonical(self) -> bool:
@@ -73,13 +80,13 @@ class Inputs:
 
     def with_answers(self, answers: Mapping[str, str]) -> dict[str, str]:
         """The ``--var`` overrides of a pick: these inputs, then its answers."""
-        return {**self.overrides, **answers}
+        return {**self.samples, **self.overrides, **answers}
 
 
 CANONICAL = Inputs(CANONICAL_APP_ID)
 
 
-def variant_inputs(template: Template) -> Inputs:
+def variant_inputs(template: Template, samples: Mapping[str, str] | None = None) -> Inputs:
     """The template's variant (see the module docstring)."""
     numbers = _numbers_in(template.files.values())
     overrides: dict[str, str] = {}
@@ -87,12 +94,25 @@ def variant_inputs(template: Template) -> Inputs:
         other = _other_value(variable, numbers)
         if other is not None:
             overrides[variable.name] = other
-    return Inputs(VARIANT_APP_ID, overrides)
+    return Inputs(VARIANT_APP_ID, overrides, dict(samples or {}))
 
 
-def gate_inputs(template: Template) -> tuple[Inputs, ...]:
-    """Every input the gate renders a pick with: canonical first, then the variant."""
-    return (CANONICAL, variant_inputs(template))
+def gate_inputs(template: Template, samples: Mapping[str, str] | None = None) -> tuple[Inputs, ...]:
+    """Every input the gate renders a pick with: canonical first, then the variant;
+    ``samples`` give the variables without a default their values."""
+    if not samples:
+        return (CANONICAL, variant_inputs(template))
+    return (Inputs(CANONICAL_APP_ID, samples=dict(samples)), variant_inputs(template, samples))
+
+
+def missing_values(template: Template, samples: Mapping[str, str] | None) -> list[str]:
+    """The variables without a default that ``samples`` give no value: no pick renders."""
+    given = samples or {}
+    return [
+        v.name
+        for v in template_variables(template.manifest)
+        if v.default is None and v.name not in given
+    ]
 
 
 def _numbers_in(files: Iterable[bytes]) -> frozenset[int]:

@@ -120,6 +120,31 @@ def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
     )
 
 
+def paths_at_revision(
+    repo: str | os.PathLike[str], revision: str, directory: str | os.PathLike[str]
+) -> tuple[list[str], Revision]:
+    """The names of every regular file under ``directory`` (a work-tree path) at
+    ``revision``, relative to it; nothing is read but the listing."""
+    root = repo_root(repo)
+    rev = resolve_revision(root, revision)
+    relative = _repo_relative(root, Path(directory))
+    prefix = "" if relative == "." else relative
+    args = ["ls-tree", "-r", "-z", "--full-tree", rev.commit]
+    listing = _git(root, [*args, "--", prefix] if prefix else args)
+    if listing.returncode != 0:
+        raise GitError(
+            f"git ls-tree failed at {revision}: {listing.stderr.decode(errors='replace').strip()}"
+        )
+    names = []
+    for record in listing.stdout.split(b"\0"):
+        meta, _, raw_name = record.partition(b"\t")
+        if not record or meta.split(b" ")[0].decode() not in _REGULAR_MODES:
+            continue
+        name = os.fsdecode(raw_name)
+        names.append(name[len(prefix) + 1 :] if prefix else name)
+    return names, rev
+
+
 def _read_blobs(repo: Path, object_ids: Sequence[str]) -> list[bytes]:
     """Read blobs with one ``git cat-file --batch`` process."""
     proc = _git(

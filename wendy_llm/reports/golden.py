@@ -11,7 +11,7 @@ from wendy_llm.compare.textdiff import counted
 from wendy_llm.golden.check import GoldenCheck
 from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.golden.update import GoldenUpdate
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import display_path
 from wendy_llm.reports.terminal import Style
 
 
@@ -26,7 +26,8 @@ def check_text(result: GoldenCheck, *, colour: bool = False) -> str:
     blocks = [_problem(problem, style) for problem in result.problems]
     picks = sum(len(c.picks) for c in result.checked)
     scope = ", ".join(c.template_id for c in result.checked) or "no templates"
-    if result.ok:
+    # Templates that failed to render are errors the caller reports (stderr).
+    if not result.problems:
         verb = "matches its" if picks == 1 else "match their"
         blocks.append(style.ok(f"golden: {scope}: {counted(picks, 'pick')} {verb} fixtures"))
     else:
@@ -71,7 +72,7 @@ def update_text(result: GoldenUpdate, *, colour: bool = False) -> str:
         )
         for label, paths in (("added", t.added), ("changed", t.changed), ("removed", t.removed)):
             lines.extend(f"  {label:<8} {path}" for path in paths)
-    if not result.templates:
+    if not result.templates and not result.failed:
         lines.append(said("golden: no templates found; nothing written"))
     elif result.written:
         lines.append(said("golden: review the fixture changes with `git diff` and commit them"))

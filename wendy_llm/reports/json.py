@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import display_path
 from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from wendy_llm.golden.update import GoldenUpdate
     from wendy_llm.render.lint import LintWarning
     from wendy_llm.render.tree import RenderedTree
+    from wendy_llm.repo.selection import TemplateFailure
     from wendy_llm.validate.findings import Finding, Report
 
 ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
@@ -134,6 +135,10 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
     )
 
 
+def _failed(failed: Sequence[TemplateFailure]) -> list[dict[str, str]]:
+    return [{"template": f.template_id, "message": f.message} for f in failed]
+
+
 def golden_check_json(result: GoldenCheck) -> dict[str, object]:
     """``golden --check --json``."""
     checked = [{"template": c.template_id, "picks": list(c.picks)} for c in result.checked]
@@ -159,6 +164,7 @@ def golden_check_json(result: GoldenCheck) -> dict[str, object]:
             "checked": checked,
             "problems": problems,
             "omitted_diff_lines": result.omitted_diff_lines,
+            "failed": _failed(result.failed),
         },
     )
 
@@ -183,6 +189,7 @@ def golden_update_json(result: GoldenUpdate) -> dict[str, object]:
             "golden_dir": display_path(result.golden_root),
             "written": result.written,
             "templates": templates,
+            "failed": _failed(result.failed),
         },
     )
 

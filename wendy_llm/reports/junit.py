@@ -6,7 +6,7 @@ x pick x check (``classname`` = the template id, ``name`` = ``<pick>
 ``<failure>`` (message = the first finding, text = all of them), warnings
 go to ``<system-out>`` (with ``strict`` they fail too).
 
-``diff``: one ``<testsuite>`` (the template), one ``<testcase>`` per pick
+``diff``: one ``<testsuite>`` per template, one ``<testcase>`` per pick
 (``name`` = ``<slug> diff``); a pick that breaks the policy is a
 ``<failure>`` (message = the violation, text = its diffs); every case's
 ``<system-out>`` says what happened to the pick; policy warnings are the
@@ -113,8 +113,23 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
     return junit_xml("wendy-llm check", suites, seconds=report.timings.get("total"))
 
 
-def diff_junit(diff: TemplateDiff, result: PolicyResult) -> str:
-    """One test case per pick; a pick that breaks the policy fails with its diffs."""
+def diff_junit(
+    diffs: Sequence[tuple[TemplateDiff, PolicyResult]], *, removed: Sequence[str] = ()
+) -> str:
+    """One suite per template, one test case per pick; a pick that breaks the policy
+    fails with its diffs.  ``removed`` templates (gone from the work tree while
+    ``--forbid-removed`` holds) fail one case each."""
+    suites = [_diff_suite(diff, result) for diff, result in diffs]
+    if removed:
+        cases = [
+            Case(t, "template removed", Failure(f"template {t} was removed", "policy", t))
+            for t in removed
+        ]
+        suites.append(Suite("removed templates", cases))
+    return junit_xml("wendy-llm diff", suites)
+
+
+def _diff_suite(diff: TemplateDiff, result: PolicyResult) -> Suite:
     violations = dict(zip(result.failing_picks, result.violations, strict=True))
     cases = []
     for p in diff.picks:
@@ -129,4 +144,4 @@ def diff_junit(diff: TemplateDiff, result: PolicyResult) -> str:
         output = f"{p.status}{note}" + (f": {files}" if files else "")
         cases.append(Case(diff.template_id, f"{p.slug} diff", failure, output))
     warnings = "\n".join(f"warning: {w}" for w in result.warnings) or None
-    return junit_xml("wendy-llm diff", [Suite(diff.template_id, cases, warnings)])
+    return Suite(diff.template_id, cases, warnings)

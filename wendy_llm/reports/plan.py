@@ -187,7 +187,9 @@ def _findings(view: DeviceView, style: Style) -> list[str]:
     summary = f"{len(errors)} error(s), {len(warnings)} warning(s)"
     if len(shown_warnings) != len(warnings):
         summary += f" (of which {len(warnings) - len(shown_warnings)} ignored items above)"
-    verdict = "wendy run fails" if errors else "wendy run deploys it"
+    # An error is either wendy run failing or the app running otherwise than
+    # the render says (each message says which).
+    verdict = "wrong on a device" if errors else "wendy run deploys it"
     lines.append(f"{style.verdict(verdict, not errors)}: {summary}")
     return lines
 

@@ -47,10 +47,11 @@ from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted, name_picks
 from wendy_llm.errors import EngineError, RulesError, ToolchainError, WendyLlmError
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import load_template
-from wendy_llm.repo.dirs import display_path
+from wendy_llm.repo.layout import baseline_dir, display_path, rules_path
+from wendy_llm.repo.selection import templates_dir_argument
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.grouped import GroupedChange, grouped_findings
-from wendy_llm.validate.rules import Rules, load_rules, rules_path
+from wendy_llm.validate.rules import Rules, load_rules
 
 if TYPE_CHECKING:
     from wendy_llm.compare.pairing import Sentinels
@@ -61,18 +62,12 @@ if TYPE_CHECKING:
     from wendy_llm.render.variants import Inputs
 
 CHECK = "baseline"
-BASELINE_DIR = "baseline"
 
 _HOW_TO_MOVE = (
     "The baseline only moves deliberately: {fix}; if the new output is intended, update "
     '{baseline} in a commit of its own that says why (README: "The stored baseline"). '
     "See it all: {command}"
 )
-
-
-def baseline_dir(golden_root: Path, template_id: str) -> Path:
-    """Where the stored baseline of ``template_id`` lives."""
-    return golden_root / BASELINE_DIR / template_id
 
 
 @dataclass(frozen=True)
@@ -103,6 +98,7 @@ def baseline_findings(
     sentinels: Sentinels | None = None,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    rules_file: Path | None = None,
 ) -> BaselineResult | None:
     """Compare ``template`` with its stored baseline; None when it has none.
 
@@ -110,9 +106,11 @@ def baseline_findings(
     against all of the template's picks either way); ``trees`` ((slug,
     input label) -> render) are renders the caller already made;
     ``inputs`` default to the template's gate inputs (canonical and
-    variant); ``scope`` and ``sentinels`` to the ``gate.files`` and
-    ``sentinels`` of the template's rules file.
+    variant; pass the repository's sample values through them); ``scope``
+    and ``sentinels`` to the ``gate.files`` and ``sentinels`` of the
+    template's rules file (``rules_file``, else the one in ``golden_root``).
     """
+    rules = rules_file if rules_file is not None else rules_path(golden_root, template.id)
     directory = baseline_dir(golden_root, template.id)
     shown = display_path(directory)
     if not directory.exists():
@@ -123,13 +121,13 @@ def baseline_findings(
     try:
         baseline = load_template(directory, id=template.id)
         if scope is None:
-            scope = scope_from_rules(rules_path(golden_root, template.id))
+            scope = scope_from_rules(rules)
         baseline.picks()
     except WendyLlmError as exc:
         return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
     if sentinels is None:
         try:
-            sentinels = sentinels_of(rules_path(golden_root, template.id))
+            sentinels = sentinels_of(rules)
         except RulesError:
             sentinels = {}  # the topology check fails on the rules file, with the reason
     head_path = display_path(template.root) if template.root is not None else template.id
@@ -152,9 +150,11 @@ def baseline_findings(
         raise
     except WendyLlmError as exc:
         return BaselineResult([error(CHECK, str(exc), shown)])
-    command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged" + (
-        "" if head_path == f"templates/{template.id}" else f" {_templates_dir(head_path)}"
-    )
+    command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged"
+    if template.root is not None:
+        # The template's directory minus its <language>/<name>: TEMPLATES_DIR.
+        where = templates_dir_argument(template.root.parent.parent)
+        command += f" {where}" if where is not None else ""
     return _result(diff, shown, command, max_diff_lines)
 
 
@@ -203,12 +203,6 @@ def _not_comparable(pick: PickComparison, reason: str, shown: str) -> Finding:
 
 def _answers(answers: Mapping[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in answers.items()) or "no answers"
-
-
-def _templates_dir(head_path: str) -> str:
-    # The template's directory minus its <language>/<name>: the TEMPLATES_DIR
-    # the diff command takes.
-    return str(Path(head_path).parent.parent)
 
 
 def _removed(template_id: str, removed: list[str], shown: str) -> Finding:

@@ -1,7 +1,8 @@
 """The ``catalog`` check: ``meta.json`` agrees with the template directories (spec section 4).
 
-When the repository has a ``meta.json`` (:func:`find_meta_json`), each
-template ``<language>/<name>/`` gets a ``catalog`` row:
+When the repository has a ``meta.json``
+(:meth:`wendy_llm.repo.layout.Layout.meta_json` finds it), each template
+``<language>/<name>/`` gets a ``catalog`` row:
 
 - it is reachable: ``meta.json`` lists ``name`` (else ``wendy init
   --template name`` refuses it), and the entry's ``languages``, when given,
@@ -37,21 +38,6 @@ from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 CHECK = "catalog"
 
 
-def find_meta_json(templates_root: Path) -> Path | None:
-    """The repository's ``meta.json``: beside the language folders, or above ``templates/``.
-
-    The one place that decides it, until repository discovery (issue 13
-    item 1) replaces it.
-    """
-    for candidate in (templates_root, templates_root.parent):
-        path = candidate / META_FILE
-        if path.is_file():
-            return path
-        if templates_root.name != "templates":
-            break
-    return None
-
-
 @dataclass
 class CatalogFindings:
     """Findings per template id, and those of the repository row."""
@@ -75,19 +61,19 @@ def rendered_platform(tree: Mapping[str, bytes]) -> str:
 
 
 def check_catalog(
-    templates_root: Path,
+    path: Path | None,
     template_ids: Sequence[str],
     renders: Mapping[str, Mapping[str, Mapping[str, bytes]]],
     *,
     complete: bool,
 ) -> CatalogFindings | None:
-    """The catalog check of a run (None: the repository has no ``meta.json``).
+    """The catalog check of a run (None: the repository has no ``meta.json``,
+    ``path``).
 
     ``renders`` maps each checked template id to its picks' renders.  A run
     of some templates only (``complete`` false) has no repository row: what
     stops ``meta.json`` from being read goes on each checked template's row.
     """
-    path = find_meta_json(templates_root)
     if path is None:
         return None
     platforms = {

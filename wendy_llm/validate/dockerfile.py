@@ -10,7 +10,7 @@ container, fail:
   stage name, a ``COPY``/``ADD`` without a source and a destination, a
   word that cannot be expanded (``${X:?}``, an unmatched quote);
 - a ``FROM`` that expands to nothing, or that is meant as a stage
-  reference (``FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_MAJOR}``) and
+  reference (``FROM base-${WENDY_GPU_VENDOR}``) and
   names no stage, for any value combination of its build arguments (see
   :mod:`dockerfile_args`);
 - a ``COPY``/``ADD`` source missing from the build context, by BuildKit's

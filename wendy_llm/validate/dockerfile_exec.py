@@ -31,6 +31,24 @@ from wendy_llm.docker.syntax import Instruction
 _INTERPRETERS = re.compile(
     r"^(?:sh|bash|dash|ash|zsh|ksh|python[0-9.]*|perl|node|ruby|php|uv|uvx)$"
 )
+#: Programs that execute the command after them, and how many plain
+#: arguments of their own come first (gosu's user, timeout's duration).
+_WRAPPERS = {
+    "exec": 0,
+    "env": 0,
+    "tini": 0,
+    "tini-static": 0,
+    "dumb-init": 0,
+    "catatonit": 0,
+    "nohup": 0,
+    "nice": 0,
+    "setsid": 0,
+    "stdbuf": 0,
+    "gosu": 1,
+    "su-exec": 1,
+    "chroot": 1,
+    "timeout": 1,
+}
 _PATH_DIRS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 _ARCHIVE = re.compile(r"\.(?:tar|tgz|tbz2?|txz|tar\.(?:gz|bz2|xz|zst))$")
 _OCTAL = re.compile(r"^[0-7]{3,4}$")
@@ -258,10 +276,19 @@ def _commands_run(image: _Image) -> list[_Argv]:
 
 
 def _directly_executed(argv: _Argv) -> _Argv:
-    """The words of one command executed as programs, not handed to an interpreter."""
+    """The words of one command executed as programs, not handed to an interpreter.
+
+    Only the command word runs: ``["redis-server", "/etc/redis.conf"]`` runs
+    redis-server and reads the file.  A wrapper that executes its argument
+    (``tini --``, ``env A=1``, ``gosu user``, ``exec``) runs the next word
+    too; an interpreter runs its ``-c`` snippet's commands and reads a script.
+    """
     out: _Argv = []
-    for index, (word, owner) in enumerate(argv):
-        if _INTERPRETERS.match(posixpath.basename(word)):
+    index = 0
+    while index < len(argv):
+        word, owner = argv[index]
+        name = posixpath.basename(word)
+        if _INTERPRETERS.match(name):
             rest = argv[index + 1 :]
             for flag_index, (flag, _) in enumerate(rest[:-1]):
                 if re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", flag):
@@ -271,6 +298,15 @@ def _directly_executed(argv: _Argv) -> _Argv:
                     break
             return out
         out.append((word, owner))
+        if name not in _WRAPPERS:
+            return out
+        index += 1
+        # The wrapper's own options (and env's assignments) come before the program.
+        while index < len(argv) and (
+            argv[index][0].startswith("-") or (name == "env" and "=" in argv[index][0])
+        ):
+            index += 1
+        index += _WRAPPERS[name]
     return out
 
 

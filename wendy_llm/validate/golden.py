@@ -36,6 +36,7 @@ def golden_findings(
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     renderer: Renderer | None = None,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    sample_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[Finding]:
     """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
 
@@ -44,7 +45,8 @@ def golden_findings(
     that is not checked are called stale only when the run covers every
     template (``complete``) and no such template exists (``existing`` is
     every template id found on disk, loadable or not).  ``trees`` (template
-    id -> pick slug -> render) are renders the caller already made.
+    id -> pick slug -> render) are renders the caller already made, with
+    ``sample_values`` (template id -> values), which the fixtures record.
     """
     result = check_golden(
         templates,
@@ -53,6 +55,7 @@ def golden_findings(
         renderer=renderer,
         trees=trees,
         max_diff_lines=max_diff_lines,
+        sample_values=sample_values,
     )
     checked = {t.id for t in templates}
     shown = [

@@ -10,6 +10,7 @@ every input, so they are warnings: shown, and failing the run only with
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from wendy_llm.validate.findings import Finding, warning
@@ -21,8 +22,14 @@ if TYPE_CHECKING:
 CHECK = "lint"
 
 
-def lint_findings(template: Template, renderer: Renderer | None = None) -> list[Finding]:
+def lint_findings(
+    template: Template,
+    renderer: Renderer | None = None,
+    *,
+    values: Mapping[str, str] | None = None,
+) -> list[Finding]:
+    """``values`` are the sample values the picks render with (no default of their own)."""
     return [
         warning(CHECK, f"{item.code}: {item.message}", item.file, item.line)
-        for item in template.lint(renderer=renderer)
+        for item in template.lint(renderer=renderer, values=values)
     ]

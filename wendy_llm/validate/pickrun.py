@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 from wendy_llm.device import DeviceView
@@ -92,6 +93,8 @@ class TemplateRun:
     template_id: str
     template: Template | None
     rules: Rules | None = None
+    rules_file: Path | None = None  # where the rules are (or would be)
+    sample_values: dict[str, str] = field(default_factory=dict)  # wendy-llm.toml's
     picks: list[PickRun] = field(default_factory=list)
     findings: dict[str, list[Finding]] = field(default_factory=dict)
 

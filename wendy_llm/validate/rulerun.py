@@ -21,8 +21,7 @@ from wendy_llm.device import DeviceView
 from wendy_llm.errors import EngineError, ToolchainError, WendyLlmError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.repo.dirs import display_path
-from wendy_llm.validate.baseline import baseline_dir
+from wendy_llm.repo.layout import baseline_dir, display_path
 from wendy_llm.validate.compose import ComposeResult, ComposeValidator
 from wendy_llm.validate.device import build_view
 from wendy_llm.validate.documents import Documents, parse_documents

@@ -78,11 +78,6 @@ DEFAULT_DOCUMENTS = ("compose", "device", "wendy")
 DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
 
 
-def rules_path(golden_dir: Path, template_id: str) -> Path:
-    """Where the rules of ``template_id`` (``python/llm``) live."""
-    return golden_dir / f"{template_id}.rules.yaml"
-
-
 @dataclass(frozen=True)
 class PickSelector:
     """Which picks a rule applies to; every given condition must hold."""

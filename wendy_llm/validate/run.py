@@ -29,13 +29,13 @@ that the same Compose runs print, and the device view.  A rule that reads
 the baseline gets the stored baseline rendered with the pick's inputs and
 answers; those renders join the batch of Compose runs.
 
-Where things are looked for:
-
-- ``templates_dir`` and ``golden_dir`` by the rule every command shares
-  (:func:`wendy_llm.repo.dirs.resolve_dirs`): ``./templates``, else the
-  bundled ``templates/``; the ``golden/`` next to the templates directory;
-- a template's rules file is ``<golden_dir>/<language>/<name>.rules.yaml``
-  (absent: no topology rules, no sentinels, the default option fields).
+Where things are looked for (templates, fixtures, rules files, stored
+baselines, ``meta.json``, sample values) is the rule every command shares,
+:mod:`wendy_llm.repo.layout`.  Every input gives a variable without a
+default the repository's sample value; a template lacking one fails
+``render`` saying which line to add to ``wendy-llm.toml``.  A template that
+fails to load fails its own ``picker`` check; the others are checked all
+the same.
 """
 
 from __future__ import annotations
@@ -46,14 +46,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
-from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError, quoted
-from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
+from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
+from wendy_llm.render.canonical import canonical_overrides
+from wendy_llm.render.manifest import PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.render.variants import gate_inputs
-from wendy_llm.repo.dirs import default_golden_dir as default_golden_dir
-from wendy_llm.repo.dirs import default_templates_dir as default_templates_dir
-from wendy_llm.repo.dirs import resolve_dirs
+from wendy_llm.render.variants import gate_inputs, missing_values
+from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeResult, ComposeValidator
@@ -78,42 +77,11 @@ from wendy_llm.validate.pickrun import (
     rule_checks,
 )
 from wendy_llm.validate.rulerun import baseline_renders
-from wendy_llm.validate.rules import load_rules, rules_path
+from wendy_llm.validate.rules import load_rules
 from wendy_llm.validate.shell import ShellValidator
 from wendy_llm.validate.stored import attach_baseline, attach_golden
 from wendy_llm.validate.toolcache import ResultCache
 from wendy_llm.validate.topology import rule_coverage
-
-
-def _find_template_dirs(root: Path) -> list[tuple[str, Path]]:
-    # discover_templates() raises on the first broken template; walking the
-    # same <language>/<name>/template.json layout here lets a broken template
-    # fail its own `picker` check while the others are still checked.
-    found = []
-    for language in sorted(root.iterdir()):
-        if language.name.startswith(".") or not language.is_dir():
-            continue
-        for candidate in sorted(language.iterdir()):
-            if candidate.is_dir() and (candidate / MANIFEST_FILE).is_file():
-                found.append((f"{language.name}/{candidate.name}", candidate))
-    return found
-
-
-def _select(
-    found: Sequence[tuple[str, Path]], wanted: Sequence[str], root: Path
-) -> list[tuple[str, Path]]:
-    if not wanted:
-        return list(found)
-    chosen = []
-    for name in wanted:
-        matches = [(i, p) for i, p in found if name in (i, i.rsplit("/", 1)[-1])]
-        if not matches:
-            known = ", ".join(i for i, _ in found) or "none"
-            raise CheckSelectionError(
-                f"no template {quoted(name)} under {root} (templates: {known})"
-            )
-        chosen += [m for m in matches if m not in chosen]
-    return chosen
 
 
 def run_check(
@@ -126,11 +94,14 @@ def run_check(
     compose_workers: int = 3,
     max_diff_lines: int | None = DEFAULT_MAX_LINES,
     cache: ResultCache | bool = True,
+    layout: Layout | None = None,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
-    ``templates`` selects by id (``python/llm``) or name (``llm``);
-    ``picks`` by slug.  An unknown template or pick raises
+    The places come from ``layout``, else from :func:`find_layout` with
+    ``templates_dir`` and ``golden_dir``.  ``templates`` selects by id
+    (``python/llm``) or name (``llm``); ``picks`` by slug.  An unknown
+    template or pick, or no template at all, raises
     :class:`CheckSelectionError`; every problem in the templates themselves
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
@@ -139,12 +110,11 @@ def run_check(
     """
     started = time.perf_counter()
     timer = Timer()
-    root, golden_root = resolve_dirs(templates_dir, golden_dir)
-    if not root.is_dir():
-        raise CheckSelectionError(f"templates directory {root} does not exist")
+    where = layout if layout is not None else find_layout(templates_dir, golden_dir)
+    golden_root = where.golden_dir
     with timer("load"):
-        found = _find_template_dirs(root)
-        runs = [_load(i, p, golden_root) for i, p in _select(found, templates, root)]
+        found = where.find_templates()
+        runs = [_load(t, where) for t in where.select(templates)]
         runs = _select_picks(runs, picks)
     with timer("render"):
         for run in runs:
@@ -177,30 +147,32 @@ def run_check(
                 rule_checks(each, run.rules, timer)
     if golden:
         with timer("golden"):
-            existing = [template_id for template_id, _ in found]
+            existing = [t.id for t in found]
             complete = not templates and not picks
             attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines)
     with timer("baseline"):
         for run in runs:
             attach_baseline(run, golden_root, max_diff_lines)
     with timer("catalog"):
-        runs += _catalog(runs, root, [template_id for template_id, _ in found], not templates)
+        runs += _catalog(runs, where.meta_json(), [t.id for t in found], not templates)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
 
 
-def _load(template_id: str, path: Path, golden_root: Path) -> TemplateRun:
+def _load(found: TemplateDir, layout: Layout) -> TemplateRun:
+    template_id = found.id
     try:
-        template = load_template(path, id=template_id)
+        template = load_template(found.path, id=template_id)
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = TemplateRun(template_id, None)
         run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
         return run
-    run = TemplateRun(template_id, template)
-    location = rules_path(golden_root, template_id)
+    samples = layout.sample_values(template_id)
+    run = TemplateRun(template_id, template, sample_values=samples)
+    location = run.rules_file = layout.rules_path(template_id)
     if location.is_file():
         try:
             run.rules = load_rules(location, display=_display(location))
@@ -211,8 +183,15 @@ def _load(template_id: str, path: Path, golden_root: Path) -> TemplateRun:
     except WendyLlmError as exc:
         run.findings.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
         return run
-    inputs = gate_inputs(template)
+    missing = missing_values(template, samples)
+    inputs = gate_inputs(template, samples)
     for pick in all_picks:
+        if missing:  # no pick renders: each row says which line to add, to which file
+            hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
+            pick_run = PickRun(template, pick, {})
+            pick_run.findings["render"] = [error("render", h, layout.settings.shown) for h in hints]
+            run.picks.append(pick_run)
+            continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
         pick_run.variants = variants
         run.picks.append(pick_run)
@@ -228,10 +207,7 @@ def _file_of(exc: WendyLlmError) -> str | None:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return display_path(path)
 
 
 def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[TemplateRun]:
@@ -271,19 +247,23 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
             run.findings.setdefault("topology", []).extend(
-                rule_coverage(rules, _all_pick_values(template, every), questions)
+                rule_coverage(
+                    rules, _all_pick_values(template, every, run.sample_values), questions
+                )
             )
         else:
             run.findings.setdefault("topology", [])
     with timer("lint"):
-        run.findings["lint"] = lint_check.lint_findings(template)
+        run.findings["lint"] = lint_check.lint_findings(template, values=run.sample_values)
     for pick_run in run.picks:
         for each in pick_run.every_input():
             pick_checks(each, rules, timer)
 
 
 def _all_pick_values(
-    template: Template, selected: Sequence[tuple[str, Mapping[str, object]]]
+    template: Template,
+    selected: Sequence[tuple[str, Mapping[str, object]]],
+    samples: Mapping[str, str],
 ) -> list[tuple[str, Mapping[str, object]]]:
     # Coverage is judged on every pick of the template, even when the run
     # checks a subset, so `--pick X` cannot make another rule look dead.
@@ -293,7 +273,8 @@ def _all_pick_values(
         values = have.get(pick.slug)
         if values is None:
             try:
-                values = template.values(CANONICAL_APP_ID, dict(pick.answers))
+                overrides = canonical_overrides(pick.answers, samples)
+                values = template.values(CANONICAL_APP_ID, overrides)
             except WendyLlmError:
                 continue
         out.append((pick.slug, values))
@@ -346,13 +327,13 @@ def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Fi
 
 
 def _catalog(
-    runs: Sequence[TemplateRun], root: Path, template_ids: Sequence[str], complete: bool
+    runs: Sequence[TemplateRun], meta: Path | None, template_ids: Sequence[str], complete: bool
 ) -> list[TemplateRun]:
     """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
     renders = {
         r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
     }
-    found = check_catalog(root, template_ids, renders, complete=complete)
+    found = check_catalog(meta, template_ids, renders, complete=complete)
     if found is None:
         return []
     for run in runs:

@@ -3,28 +3,15 @@
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Iterable
-from importlib import resources
 from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
+from wendy_llm.render.schemawords import validator_for as validator_for
 from wendy_llm.render.schemawords import violation_text
-
-
-@functools.cache
-def validator_for(name: str) -> Validator:
-    """A validator for ``wendy_llm/schemas/<name>`` (the schema itself checked first)."""
-    text = resources.files("wendy_llm").joinpath("schemas", name).read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    validator: Validator = cls(schema)
-    return validator
 
 
 def json_path(path: Iterable[str | int]) -> str:

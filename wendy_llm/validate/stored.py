@@ -60,6 +60,7 @@ def attach_golden(
             complete=complete,
             trees=trees,
             max_diff_lines=max_diff_lines,
+            sample_values={run.template_id: run.sample_values for run in comparable},
         )
     except WendyLlmError as exc:
         for run in comparable:
@@ -91,10 +92,11 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
         golden_root,
         pick_slugs={p.pick.slug for p in complete},
         trees=trees,
-        inputs=gate_inputs(template),
+        inputs=gate_inputs(template, run.sample_values),
         scope=scope,
         sentinels=declared_sentinels(run.rules),
         max_diff_lines=max_diff_lines,
+        rules_file=run.rules_file,
     )
     if result is None:
         return

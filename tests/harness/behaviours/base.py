@@ -34,6 +34,7 @@ STUBBED_COMMANDS: Final = (
     "nvidia-smi",
     "huggingface-cli",
     "hf",
+    "getent",
 )
 
 RUN_TIMEOUT_S: Final = 90.0

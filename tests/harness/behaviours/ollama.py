@@ -42,8 +42,12 @@ def _ollama_rules(
     present: bool = False,
     pull: Sequence[int] = (),
     serve_exit: int = 0,
+    barrier: bool = True,
 ) -> list[Rule]:
+    """``barrier``: API calls wait until ``ollama serve`` has started (off where a
+    behaviour is not about that order, so a script that breaks it costs no waits)."""
     serve = Outcome(exit=serve_exit, outlive_group=True, exit_message=SERVE_ENDS)
+    waits = SERVING if barrier else ""
     return [
         Rule("ollama", prefix=("serve",), outcomes=(serve,), then=None, signals=SERVING),
         Rule(
@@ -51,24 +55,34 @@ def _ollama_rules(
             prefix=("list",),
             outcomes=(Outcome(exit=1),) * list_failures,
             then=Outcome(exit=0 if api_up else 1),
-            waits_for=SERVING,
+            waits_for=waits,
         ),
-        Rule("ollama", prefix=("show",), then=Outcome(exit=0 if present else 1), waits_for=SERVING),
+        Rule("ollama", prefix=("show",), then=Outcome(exit=0 if present else 1), waits_for=waits),
         Rule(
             "ollama",
             prefix=("pull",),
             outcomes=tuple(Outcome(exit=c) for c in pull),
-            waits_for=SERVING,
+            waits_for=waits,
         ),
     ]
 
 
 def _run_ollama(
-    script: Path, work: Path, rules: Sequence[Rule], env: Mapping[str, str] | None = None
+    script: Path,
+    work: Path,
+    rules: Sequence[Rule],
+    env: Mapping[str, str] | None = None,
+    record_env: Sequence[str] = (),
 ) -> ScriptRun:
     full = {**_OLLAMA_TIMING, "OLLAMA_MODEL": OLLAMA_MODEL, **(env or {})}
     return run_script(
-        script, rules=rules, stubs=STUBBED_COMMANDS, env=full, timeout=RUN_TIMEOUT_S, workdir=work
+        script,
+        rules=rules,
+        stubs=STUBBED_COMMANDS,
+        env=full,
+        record_env=record_env,
+        timeout=RUN_TIMEOUT_S,
+        workdir=work,
     )
 
 
@@ -175,8 +189,53 @@ def ollama_api_never_up(script: Path, work: Path) -> list[str]:
     return expect.problems
 
 
+#: (WENDY_JETPACK_VERSION, JETSON_JETPACK already set, what `ollama serve` gets);
+#: None: not in the environment.
+JETPACK_CASES: Final[tuple[tuple[str | None, str | None, str | None], ...]] = (
+    ("6.2", None, "6"),
+    ("6", None, "6"),
+    ("36.4.3", None, "6"),  # an L4T release: R36 is JetPack 6
+    ("r36.4", None, "6"),
+    ("7.2", None, None),  # Thor: Ollama's standard runners
+    ("38.2", None, None),  # L4T R38 is JetPack 7
+    ("", None, None),  # a plain `docker compose build`: not a Jetson
+    (None, None, None),
+    ("6.2", "5", "5"),  # set by the user: kept
+    ("sixish", None, None),  # not a release: warned about, nothing forced
+)
+
+
+def ollama_jetpack_runners(script: Path, work: Path) -> list[str]:
+    """JetPack 6 (WENDY_JETPACK_VERSION 6.x, or the L4T release 36.x) starts
+    ``ollama serve`` with JETSON_JETPACK=6; JetPack 7, no release and an
+    unreadable one force nothing; a JETSON_JETPACK already set is kept."""
+    problems = []
+    for index, (version, preset, expected) in enumerate(JETPACK_CASES):
+        case = work / f"case-{index}"
+        case.mkdir()
+        env = {} if version is None else {"WENDY_JETPACK_VERSION": version}
+        if preset is not None:
+            env["JETSON_JETPACK"] = preset
+        rules = _ollama_rules(present=True, barrier=False)
+        run = _run_ollama(script, case, rules, env, record_env=("JETSON_JETPACK",))
+        expect = Expect()
+        expect.clean_run(run, status=0)
+        serves = run.calls_of("ollama", "serve")
+        if expect.equal("ollama serve calls", len(serves), 1):
+            got = serves[0].env.get("JETSON_JETPACK")
+            expect.equal("JETSON_JETPACK of ollama serve", got, expected)
+        if version == "sixish":
+            expect.logged(run, r"WARNING: .*'sixish'", "warning about the unreadable release")
+        if expected == "6" and preset is None:
+            expect.logged(run, r"JETSON_JETPACK=6", "saying it chose the JetPack 6 runners")
+        where = f"WENDY_JETPACK_VERSION={version!r}, JETSON_JETPACK={preset!r}"
+        problems += [f"{where}: {p}" for p in expect.problems]
+    return problems
+
+
 BEHAVIOURS: Final[tuple[Behaviour, ...]] = (
     Behaviour("ollama-waits-then-pulls", OLLAMA_SCRIPT, ollama_waits_then_pulls),
+    Behaviour("ollama-jetpack-runners", OLLAMA_SCRIPT, ollama_jetpack_runners),
     Behaviour("ollama-skips-present-model", OLLAMA_SCRIPT, ollama_skips_present_model),
     Behaviour("ollama-pull-backoff", OLLAMA_SCRIPT, ollama_pull_backoff),
     Behaviour("ollama-api-never-up", OLLAMA_SCRIPT, ollama_api_never_up),

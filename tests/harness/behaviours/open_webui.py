@@ -1,9 +1,13 @@
 """The Open WebUI entrypoint (``open-webui/entrypoint.sh``): backend URLs
-rewritten to loopback on a device only, and the server started on PORT."""
+rewritten to loopback on a device only, and the server started on PORT.
+
+"On a device" is WENDY_HOSTNAME set, or the URL's service name not resolving
+(``getent hosts NAME`` fails: an app group on a device has no service DNS).
+``getent`` is a stub: each scenario says whether names resolve."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -21,8 +25,13 @@ DEVICE: Final = "thor-7"
 _WEBUI_VARS: Final = ("OLLAMA_BASE_URL", "OPENAI_API_BASE_URL")
 
 
-def _run_webui(script: Path, work: Path, env: Mapping[str, str]) -> ScriptRun:
+def _run_webui(
+    script: Path, work: Path, env: Mapping[str, str], *, resolves: bool | None
+) -> ScriptRun:
+    """``resolves``: whether ``getent hosts`` finds a name (None: it must not be asked)."""
     rules = [Rule("open-webui", prefix=("serve",), outcomes=(Outcome(),), then=None)]
+    if resolves is not None:
+        rules.append(Rule("getent", prefix=("hosts",), then=Outcome(exit=0 if resolves else 2)))
     full = {"DATA_DIR": str(work / "data"), **env}
     return run_script(
         script,
@@ -36,11 +45,22 @@ def _run_webui(script: Path, work: Path, env: Mapping[str, str]) -> ScriptRun:
 
 
 def _check_webui(
-    script: Path, work: Path, env: Mapping[str, str], expected: Mapping[str, str], port: str
+    script: Path,
+    work: Path,
+    env: Mapping[str, str],
+    expected: Mapping[str, str],
+    port: str,
+    *,
+    resolves: bool | None = None,
+    looked_up: Sequence[str] = (),
 ) -> list[str]:
-    run = _run_webui(script, work, env)
+    """Run with ``env``; Open WebUI must get ``expected`` URLs on ``port``, after
+    ``getent hosts`` was asked about exactly ``looked_up`` (in order)."""
+    run = _run_webui(script, work, env, resolves=resolves)
     expect = Expect()
     expect.clean_run(run, status=0)
+    lookups = [c.args for c in run.calls_of("getent")]
+    expect.equal("getent calls", lookups, [("hosts", name) for name in looked_up])
     serves = run.calls_of("open-webui")
     if expect.equal("open-webui calls", len(serves), 1):
         call = serves[0]
@@ -102,10 +122,42 @@ def webui_rewrites_one_backend(script: Path, work: Path) -> list[str]:
 
 
 def webui_off_device_untouched(script: Path, work: Path) -> list[str]:
-    """Off a device (no WENDY_HOSTNAME) nothing is rewritten; PORT overrides
-    the rendered port."""
+    """Under Docker Compose (no WENDY_HOSTNAME, the service names resolve)
+    nothing is rewritten; PORT overrides the rendered port."""
     env = {"OLLAMA_BASE_URL": "http://ollama:11434", "OPENAI_API_BASE_URL": "http://vllm:8000/v1"}
-    return _check_webui(script, work, {**env, "PORT": "9000"}, env, "9000")
+    return _check_webui(
+        script,
+        work,
+        {**env, "PORT": "9000"},
+        env,
+        "9000",
+        resolves=True,
+        looked_up=("ollama", "vllm"),
+    )
+
+
+def webui_rewrites_where_names_do_not_resolve(script: Path, work: Path) -> list[str]:
+    """Without WENDY_HOSTNAME (the Wendy CLI's facts do not say a device sets
+    it), a service name that does not resolve means a device: the URLs the
+    image's ENV holds become loopback."""
+    problems = []
+    for name, url, loopback, service in (
+        ("OLLAMA_BASE_URL", "http://ollama:11434", "http://127.0.0.1:11434", "ollama"),
+        ("OPENAI_API_BASE_URL", "http://vllm:8000/v1", "http://127.0.0.1:8000/v1", "vllm"),
+    ):
+        sub = work / name.lower()
+        sub.mkdir()
+        found = _check_webui(
+            script,
+            sub,
+            {name: url},
+            {name: loopback},
+            RENDERED_PORT,
+            resolves=False,
+            looked_up=(service,),
+        )
+        problems += [f"only {name} set: {p}" for p in found]
+    return problems
 
 
 def webui_other_urls_untouched(script: Path, work: Path) -> list[str]:
@@ -115,9 +167,13 @@ def webui_other_urls_untouched(script: Path, work: Path) -> list[str]:
         "OLLAMA_BASE_URL": "http://gpu-box.lan:11434",
         "OPENAI_API_BASE_URL": "https://api.example.com/v1",
     }
-    return _check_webui(
-        script, work, env, {k: v for k, v in env.items() if k != "WENDY_HOSTNAME"}, RENDERED_PORT
-    )
+    kept = {k: v for k, v in env.items() if k != "WENDY_HOSTNAME"}
+    problems = _check_webui(script, work, env, kept, RENDERED_PORT)
+    # Without WENDY_HOSTNAME, names that do not resolve: still not ours to touch.
+    off = work / "unresolved"
+    off.mkdir()
+    found = _check_webui(script, off, kept, kept, RENDERED_PORT, resolves=False)
+    return problems + [f"no WENDY_HOSTNAME, names unresolved: {p}" for p in found]
 
 
 BEHAVIOURS: Final[tuple[Behaviour, ...]] = (
@@ -125,5 +181,10 @@ BEHAVIOURS: Final[tuple[Behaviour, ...]] = (
     Behaviour("webui-rewrites-device-hostname", WEBUI_SCRIPT, webui_rewrites_device_hostname),
     Behaviour("webui-rewrites-one-backend", WEBUI_SCRIPT, webui_rewrites_one_backend),
     Behaviour("webui-off-device-untouched", WEBUI_SCRIPT, webui_off_device_untouched),
+    Behaviour(
+        "webui-rewrites-where-names-do-not-resolve",
+        WEBUI_SCRIPT,
+        webui_rewrites_where_names_do_not_resolve,
+    ),
     Behaviour("webui-other-urls-untouched", WEBUI_SCRIPT, webui_other_urls_untouched),
 )

@@ -7,8 +7,19 @@
 # doubling, capped delay: a first boot that races the network recovers by
 # itself.
 #
+# On JetPack 6 (a Jetson Orin) it also sets JETSON_JETPACK=6, unless it is
+# already set: the container cannot see the host's L4T release, and Ollama
+# must be told to use its Jetson CUDA runners. The JetPack release is the
+# build arg the Wendy CLI passes (WENDY_JETPACK_VERSION, e.g. 6.2), which the
+# Dockerfile keeps in the image's ENV; a build without it (plain
+# `docker compose build`) is not a Jetson and gets nothing forced.
+#
 # Environment (defaults in brackets; seconds may be fractional, e.g. 0.01):
-#   OLLAMA_MODEL                 model to pull [gemma4:e2b]
+#   OLLAMA_MODEL                 model to pull [your pick, from the image's
+#                                ENV; gemma4:e2b without it]
+#   WENDY_JETPACK_VERSION        the device's JetPack release [none]
+#   JETSON_JETPACK               set it to choose Ollama's Jetson runners
+#                                yourself [6 on JetPack 6, else unset]
 #   OLLAMA_API_WAIT_S            how long to wait for the API before giving up
 #                                on the pull (serving goes on) [300]
 #   OLLAMA_API_POLL_S            pause between API probes [1]
@@ -103,6 +114,31 @@ ensure_model() {
     fi
   done
 }
+
+# JetPack 6 -> JETSON_JETPACK=6. The Wendy CLI's facts name the build arg,
+# not its format, so both a JetPack release (6.2) and the L4T release it
+# ships (36.4.3: L4T R36 is JetPack 6) are understood; the major is the
+# leading digits, after an optional "r"/"v".
+jetpack_runner() {
+  local version="${WENDY_JETPACK_VERSION:-}"
+  if [[ -n "${JETSON_JETPACK:-}" ]]; then
+    log "JETSON_JETPACK=$JETSON_JETPACK (set already; JetPack '$version')"
+    return 0
+  fi
+  [[ -n "$version" ]] || return 0
+  if [[ ! "$version" =~ ^[rRvV]?([0-9]+)([.-]|$) ]]; then
+    log "WARNING: WENDY_JETPACK_VERSION='$version' is not a JetPack release such as 6.2; not setting JETSON_JETPACK"
+    return 0
+  fi
+  local major="$((10#${BASH_REMATCH[1]}))"
+  if ((major == 6 || major == 36)); then
+    export JETSON_JETPACK=6
+    log "JetPack $version: JETSON_JETPACK=6 (Ollama's JetPack 6 CUDA runners)"
+  else
+    log "JetPack $version: Ollama's standard runners"
+  fi
+}
+jetpack_runner
 
 log "starting ollama serve; $model will be pulled once the API is up"
 ensure_model &

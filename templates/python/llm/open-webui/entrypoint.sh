@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Starts Open WebUI on $PORT.
 #
-# On a Wendy device (WENDY_HOSTNAME is set) the services of an app group get
-# no Compose service DNS: the names `ollama` and `vllm` do not resolve, but
-# every service shares the device's network, so a backend is reached on
-# loopback. This rewrites the backend URLs Compose sets (by service name or
-# by the device's host name) to loopback there, and leaves any other URL, and
-# everything off the device, alone.
+# In a WendyOS app group the services get no Compose service DNS: the names
+# `ollama` and `vllm` do not resolve, but every service shares the device's
+# network, so a backend is reached on loopback. The backend URL comes from
+# the image's ENV (rendered for your pick; on a device that is all the
+# container gets) or, under Docker Compose, from docker-compose.yml. This
+# rewrites the known backend URLs to loopback on a device and leaves any
+# other URL, and everything under Docker Compose, alone:
 #
 #   http://ollama:11434       -> http://127.0.0.1:11434     (OLLAMA_BASE_URL)
 #   http://vllm:8000/v1       -> http://127.0.0.1:8000/v1   (OPENAI_API_BASE_URL)
+#
+# (also when written with the device's host name, $WENDY_HOSTNAME).
+#
+# "On a device" is: WENDY_HOSTNAME is set, or the URL's service name does not
+# resolve (`getent hosts ollama` fails). The Wendy CLI's facts do not say
+# that a device sets WENDY_HOSTNAME in a container, so the name lookup is
+# what detects a device at that CLI revision. Under Docker Compose the name
+# resolves once the backend's container has started, which `depends_on`
+# waits for; a backend that is down at that moment (e.g. between restarts)
+# would be taken for a device: restart open-webui once it is up.
 set -euo pipefail
 
 log() { printf '[open-webui-entrypoint] %s\n' "$*" >&2; }
@@ -30,17 +41,39 @@ loopback_url() {
   esac
 }
 
-if [[ -n "${WENDY_HOSTNAME:-}" ]]; then
-  for var in OLLAMA_BASE_URL OPENAI_API_BASE_URL; do
-    old="${!var:-}"
-    [[ -n "$old" ]] || continue
-    new="$(loopback_url "$old" "$WENDY_HOSTNAME")"
-    if [[ "$new" != "$old" ]]; then
-      log "on device $WENDY_HOSTNAME: $var $old -> $new"
-      export "$var=$new"
+# Prints the Compose service a known backend URL names, or nothing.
+backend_service() {
+  case "${1%/}" in
+    "http://ollama:11434") printf 'ollama' ;;
+    "http://vllm:8000/v1") printf 'vllm' ;;
+  esac
+}
+
+resolves() {
+  getent hosts "$1" >/dev/null 2>&1
+}
+
+device="${WENDY_HOSTNAME:-}"
+for var in OLLAMA_BASE_URL OPENAI_API_BASE_URL; do
+  old="${!var:-}"
+  [[ -n "$old" ]] || continue
+  if [[ -n "$device" ]]; then
+    new="$(loopback_url "$old" "$device")"
+    why="on device $device"
+  else
+    service="$(backend_service "$old")"
+    [[ -n "$service" ]] || continue
+    if resolves "$service"; then
+      continue
     fi
-  done
-fi
+    new="$(loopback_url "$old" "")"
+    why="$service does not resolve (a WendyOS device: no Compose service DNS)"
+  fi
+  if [[ "$new" != "$old" ]]; then
+    log "$why: $var $old -> $new"
+    export "$var=$new"
+  fi
+done
 
 # Open WebUI keeps its generated session key in the working directory: run
 # from the data volume so logins survive restarts.

@@ -136,7 +136,9 @@ if ! preflight; then
   log "ERROR: compatibility: on a JetPack with older CUDA (JetPack 7.2 ships CUDA 13.2) CUDA"
   log "ERROR: init fails. Nothing was downloaded. Update the device to a JetPack with CUDA"
   log "ERROR: 13.3+, or re-create the app with an Ollama pick such as laguna-s-2.1:q4_K_M."
-  log "ERROR: See \"DFlash mode\" in the app's README.md."
+  log "ERROR: Or the container has no GPU at all: on a WendyOS device, the Wendy CLI revision"
+  log "ERROR: README.md names grants no gpu entitlement to a docker-compose.yml app."
+  log "ERROR: See \"DFlash mode\" and \"On a WendyOS device\" in the app's README.md."
   exit 3
 fi
 
