@@ -344,6 +344,28 @@ def test_ollama_pick_wired_to_vllm_fails(
     values, tree = llm_renders["gemma4-e2b"]
     compose = tree["docker-compose.yml"].replace(b'"gemma4:e2b"', b'"gemma4:e4b"')
     assert llm_check("gemma4-e2b", values, {**tree, "docker-compose.yml": compose}) == [
+        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
+        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
+        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        "same tag on a device as compose says)",
         "rule 'ollama-topology': compose.services.ollama.environment.OLLAMA_MODEL is "
-        "'gemma4:e4b', expected 'gemma4:e2b' (the service pulls exactly the picked tag)"
+        "'gemma4:e4b', expected 'gemma4:e2b' (the service pulls exactly the picked tag)",
+    ]
+
+
+def test_an_ollama_image_pulling_another_model_than_compose_fails(
+    llm_renders: dict[str, tuple[dict[str, object], dict[str, bytes]]],
+) -> None:
+    # On a device the container gets only its image's ENV: compose saying
+    # the right tag is not enough.
+    values, tree = llm_renders["gemma4-e4b"]
+    dockerfile = tree["ollama/Dockerfile"].replace(
+        b'OLLAMA_MODEL="gemma4:e4b"', b'OLLAMA_MODEL="gemma4:e2b"'
+    )
+    assert dockerfile != tree["ollama/Dockerfile"]
+    assert llm_check("gemma4-e4b", values, {**tree, "ollama/Dockerfile": dockerfile}) == [
+        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
+        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
+        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        "same tag on a device as compose says)"
     ]
