@@ -52,9 +52,14 @@ def test_undefined_depends_on_fails_compose_for_the_affected_picks(tmp_path: Pat
 
 
 def test_a_dflash_render_that_keeps_the_ollama_volume_fails_topology(tmp_path: Path) -> None:
+    # vLLM mounts the Ollama volume: compose's model keeps a volume only
+    # when a service mounts it.
     compose = TEMPLATE_COMPOSE.replace(
         "{{- if not $vllm}}\n\nvolumes:\n  {{.APP_ID}}-models:\n{{- end}}",
         "\nvolumes:\n  {{.APP_ID}}-models:",
+    ).replace(
+        '      - "8000:8000"\n{{- else}}',
+        '      - "8000:8000"\n    volumes:\n      - "{{.APP_ID}}-models:/models"\n{{- else}}',
     )
     assert compose != TEMPLATE_COMPOSE
     templates, golden = write_template(tmp_path, files={"docker-compose.yml": compose})
@@ -63,7 +68,7 @@ def test_a_dflash_render_that_keeps_the_ollama_volume_fails_topology(tmp_path: P
         (
             "big-dflash",
             "topology",
-            "docker-compose.yml:15",
+            "docker-compose.yml:17",
             "rule 'vllm-has-no-ollama': compose.volumes.llm-app-models is present (must be absent)",
         )
     ]
@@ -91,7 +96,7 @@ def test_a_malformed_rules_file_fails_topology_and_the_rest_still_runs(tmp_path:
     assert (finding.pick, finding.check, finding.line) == ("", "topology", 12)
     assert finding.message.endswith(
         "mini.rules.yaml:12: rules[0] (vllm-has-no-ollama): assert[0]: "
-        'missing the required property "path"'
+        "an assertion needs exactly one of path, services, volumes, same, file (it has none)"
     )
     assert statuses(report)[("gemma4-e2b", "compose")] == "ok"
 

@@ -30,9 +30,14 @@ def check(
 
 
 def break_topology(templates: Path) -> None:
+    # vLLM mounts the Ollama volume: compose's model keeps a volume only
+    # when a service mounts it.
     compose = TEMPLATE_COMPOSE.replace(
         "{{- if not $vllm}}\n\nvolumes:\n  {{.APP_ID}}-models:\n{{- end}}",
         "\nvolumes:\n  {{.APP_ID}}-models:",
+    ).replace(
+        '      - "8000:8000"\n{{- else}}',
+        '      - "8000:8000"\n    volumes:\n      - "{{.APP_ID}}-models:/models"\n{{- else}}',
     )
     (templates / "py" / "mini" / "docker-compose.yml").write_text(compose, encoding="utf-8")
 
@@ -75,7 +80,7 @@ def test_exit_1_on_a_failure_with_details(
     code, out, _ = check(capsys, templates, golden, "--template", "py/mini")
     assert code == 1
     assert (
-        "py/mini big-dflash [topology] docker-compose.yml:15: rule 'vllm-has-no-ollama': "
+        "py/mini big-dflash [topology] docker-compose.yml:17: rule 'vllm-has-no-ollama': "
         "compose.volumes.llm-app-models is present (must be absent)"
     ) in out
     # The fixtures no longer match either; golden says how to refresh them.
@@ -115,7 +120,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str], good: tuple[Path, Path]
             "message": "rule 'vllm-has-no-ollama': compose.volumes.llm-app-models is present "
             "(must be absent)",
             "file": "docker-compose.yml",
-            "line": 15,
+            "line": 17,
         }
     ]
     assert set(doc["timings"]) >= {"compose", "shell", "topology", "golden", "total"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ from _check_helpers import COMPOSE, good_tree, with_files
 
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.compose_run import ComposeOutcome
+from wendy_llm.validate.findings import warning
 from wendy_llm.validate.tools import find_tool
 
 
@@ -130,3 +133,69 @@ def test_find_tool_names_the_package_to_install() -> None:
     with pytest.raises(ValidatorToolError, match=r"no-such-tool not found .* install no-such-tool"):
         find_tool("no-such-tool")
     assert find_tool("docker-compose").name == "docker-compose"
+
+
+# --- the normalised model the same run prints ---------------------------------
+
+
+def test_one_run_per_distinct_file_gives_findings_and_the_normalised_model() -> None:
+    validator = ComposeValidator()
+    [first, second] = validator.run_many([good_tree(), good_tree()])
+    assert validator.runs == 1
+    assert first.findings == [] and first.models == second.models
+    model = first.models["docker-compose.yml"]
+    assert isinstance(model, dict)
+    ollama = model["services"]["ollama"]
+    # Compose's one spelling: build a mapping, ports and volumes long syntax,
+    # paths relative to the project, no project name anywhere.
+    assert ollama["build"] == {"context": "./ollama", "dockerfile": "Dockerfile"}
+    assert ollama["ports"] == [
+        {"mode": "ingress", "target": 11434, "published": "11434", "protocol": "tcp"}
+    ]
+    assert "name" not in model
+    assert model["volumes"] == {
+        "app-models": {"name": "app-models"},
+        "app-openwebui": {"name": "app-openwebui"},
+    }
+
+
+def test_paths_in_the_model_are_relative_to_the_project() -> None:
+    tree = {
+        "app/compose.yaml": (
+            b"services:\n  a:\n    build: {context: ../src, dockerfile: Dockerfile}\n"
+            b"    volumes: ['./data:/data', 'kept:/kept']\n"
+            b"volumes:\n  kept:\n    name: written-name\n"
+        ),
+        "src/Dockerfile": b"FROM busybox\n",
+        "app/data/x": b"",
+    }
+    [result] = ComposeValidator().run_many([tree])
+    model = result.models["app/compose.yaml"]
+    assert isinstance(model, dict)
+    service = model["services"]["a"]
+    assert service["build"]["context"] == "../src"
+    assert [(v["type"], v["source"]) for v in service["volumes"]] == [
+        ("bind", "./data"),
+        ("volume", "kept"),
+    ]
+    assert model["volumes"]["kept"]["name"] == "written-name"  # as written, not derived
+
+
+def test_a_refused_file_has_no_model_and_a_yaml_error_is_not_run() -> None:
+    refused = with_files(
+        good_tree(), **{"docker-compose.yml": COMPOSE.replace("- ollama", "- olama")}
+    )
+    broken = with_files(good_tree(), **{"docker-compose.yml": "services: [\n"})
+    validator = ComposeValidator()
+    [no_model, not_run] = validator.run_many([refused, broken])
+    assert no_model.models == {"docker-compose.yml": None} and no_model.findings
+    assert not_run.models == {} and validator.runs == 1
+
+
+def test_an_outcome_is_a_small_serialisable_value() -> None:
+    outcome = ComposeOutcome(
+        (warning("compose", "docker-compose: obsolete", None),), {"services": {}}
+    )
+    assert ComposeOutcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
+    with pytest.raises((TypeError, ValueError)):
+        ComposeOutcome.from_json({"findings": [{"severity": "fatal", "message": "", "line": 1}]})

@@ -8,10 +8,9 @@ from typing import Any
 
 from _check_helpers import PICKER
 
-from wendy_llm.validate.documents import parse_documents
 from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
+from wendy_llm.validate.rulerun import subject_for
 from wendy_llm.validate.rules import parse_rules
-from wendy_llm.validate.topology import rule_documents
 
 RULES = parse_rules(
     "sentinels:\n  OLLAMA_MODEL:\n    values: [big-dflash]\n"
@@ -153,19 +152,32 @@ def test_a_sentinel_must_be_an_option_and_lack_a_colon() -> None:
     ]
 
 
-def sentinel_check(model: str) -> list[tuple[str, int | None]]:
+def sentinel_check(model: str, listed: bool = False) -> list[tuple[str, int | None]]:
+    env = f'      - "OLLAMA_MODEL={model}"\n' if listed else f'      OLLAMA_MODEL: "{model}"\n'
     tree = {
         "docker-compose.yml": (
-            "services:\n  ollama:\n    environment:\n"
-            f'      OLLAMA_MODEL: "{model}"\n  web:\n    image: x\n'
+            f"services:\n  ollama:\n    image: ollama/ollama\n    environment:\n{env}"
+            "  web:\n    image: x\n"
         ).encode()
     }
-    docs = rule_documents(RULES, tree, parse_documents(tree))
-    return [(f.message, f.line) for f in check_sentinel_renders(RULES, docs)]
+    subject = subject_for(RULES, "x", {"APP_ID": "app"}, tree)
+    return [(f.message, f.line) for f in check_sentinel_renders(RULES, subject.documents)]
 
 
 def test_a_tag_reaching_ollama_is_fine() -> None:
     assert sentinel_check("gemma4:e2b") == []
+
+
+def test_the_sentinel_is_found_in_an_environment_written_as_a_list() -> None:
+    # The tag paths read the normalised Compose model: a list is a mapping
+    # there (the finding points at the list's `environment:` line).
+    assert sentinel_check("big-dflash", listed=True) == [
+        (
+            "compose.services.ollama.environment.OLLAMA_MODEL is 'big-dflash', a sentinel of "
+            "OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an Ollama pull",
+            4,
+        )
+    ]
 
 
 def test_the_sentinel_must_never_reach_an_ollama_pull() -> None:
@@ -173,7 +185,7 @@ def test_the_sentinel_must_never_reach_an_ollama_pull() -> None:
         (
             "compose.services.ollama.environment.OLLAMA_MODEL is 'big-dflash', a sentinel of "
             "OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an Ollama pull",
-            4,
+            5,
         )
     ]
 
@@ -183,7 +195,7 @@ def test_any_colonless_value_at_a_tag_path_is_not_a_tag() -> None:
         (
             "compose.services.ollama.environment.OLLAMA_MODEL is 'gemma4', which is not an Ollama "
             "tag (no colon)",
-            4,
+            5,
         )
     ]
 

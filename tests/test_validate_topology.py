@@ -10,9 +10,10 @@ import pytest
 from wendy_llm.errors import RulesError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
+from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.docpath import PathSyntaxError, parse_path, resolve
-from wendy_llm.validate.documents import parse_documents
 from wendy_llm.validate.findings import Finding
+from wendy_llm.validate.rulerun import subject_for
 from wendy_llm.validate.rules import load_rules, parse_rules
 from wendy_llm.validate.topology import check_topology, rule_coverage
 
@@ -31,19 +32,28 @@ services:
       URL: "http://vllm:8000/v1"
       PORT: "8080"
       ENABLED: true
+    volumes: ["app-hf:/data"]
     depends_on:
       vllm: {condition: service_healthy}
 volumes:
   app-hf:
 """
 WENDY = b'{"appId": "app", "services": {"vllm": {"entitlements": [{"type": "gpu"}]}}}'
-TREE = {"docker-compose.yml": COMPOSE, "wendy.json": WENDY}
+TREE = {
+    "docker-compose.yml": COMPOSE,
+    "wendy.json": WENDY,
+    "vllm/Dockerfile": b"FROM vllm/vllm-openai:v0.9\nENV VLLM_API_KEY=k1\n",
+    "web/Dockerfile": b"FROM ubuntu:24.04\nENV WEBUI_NAME=x\n",
+}
 VALUES: Mapping[str, object] = {"APP_ID": "app", "PORT": 8080.0, "MODEL": "big"}
+#: One validator for the module: identical compose files share a Compose run.
+COMPOSE_RUNS = ComposeValidator()
 
 
 def run(rules_text: str, tree: Mapping[str, bytes] = TREE, slug: str = "big") -> list[Finding]:
     rules = parse_rules(rules_text, "t.rules.yaml")
-    return check_topology(rules, slug, VALUES, tree, parse_documents(tree))
+    subject = subject_for(rules, slug, VALUES, tree, compose=COMPOSE_RUNS)
+    return check_topology(rules, subject)
 
 
 def one(assertion: str) -> list[tuple[str, int | None]]:
@@ -58,7 +68,8 @@ def one(assertion: str) -> list[tuple[str, int | None]]:
         "{path: compose.services.vllm, present: true}",
         '{path: compose.services.web.environment.URL, equals: "http://vllm:8000/v1"}',
         '{path: compose.services.web.environment.PORT, equals: "${PORT}"}',
-        "{path: compose.services.web.environment.ENABLED, equals: true}",
+        '{path: "compose.services.vllm.ports[0].target", equals: 8000}',
+        '{path: "compose.services.vllm.ports[0].published", equals: "8000"}',
         '{path: compose.services.web.environment.ENABLED, equals: "true"}',
         "{path: compose.services.web.depends_on, contains: vllm}",
         "{path: compose.services.web.depends_on, excludes: ollama}",
@@ -67,7 +78,7 @@ def one(assertion: str) -> list[tuple[str, int | None]]:
         '{path: "wendy.services.vllm.entitlements[*].type", contains: gpu}',
         "{path: 'wendy.services.vllm.entitlements[0].type', equals: gpu}",
         "{path: wendy.appId, matches: 'a[p]+'}",
-        "{path: compose.services.*.build, matches: '\\./[a-z]+'}",
+        "{path: compose.services.*.build.context, matches: '\\./[a-z]+'}",
         "{path: other.anything, absent: true}",
     ],
 )
@@ -101,14 +112,18 @@ def test_equals_shows_actual_and_expected() -> None:
 
 
 def test_typed_equals_does_not_confuse_bool_and_int() -> None:
-    assert one("{path: compose.services.web.environment.ENABLED, equals: 1}") == [
-        ("rule 'r': compose.services.web.environment.ENABLED is true, expected 1", 10)
+    # Compose's model: environment values are text, port targets numbers.
+    assert one("{path: compose.services.web.environment.ENABLED, equals: true}") == [
+        ("rule 'r': compose.services.web.environment.ENABLED is 'true', expected true", 10)
+    ]
+    assert one("{path: 'compose.services.vllm.ports[0].target', equals: true}") == [
+        ("rule 'r': compose.services.vllm.ports[0].target is 8000, expected true", 4)
     ]
 
 
 def test_contains_lists_what_is_there() -> None:
     assert one("{path: compose.services.web.depends_on, contains: ollama}") == [
-        ("rule 'r': compose.services.web.depends_on does not contain 'ollama' (it has 'vllm')", 11)
+        ("rule 'r': compose.services.web.depends_on does not contain 'ollama' (it has 'vllm')", 12)
     ]
 
 
@@ -218,13 +233,13 @@ def test_malformed_rules_file_names_the_file_line_and_rule(tmp_path: Path) -> No
     [
         (
             "rules:\n  - name: r\n    assert: [{path: compose.a, absent: true, present: true}]\n",
-            "t.yaml:3: rules[0] (r): assert[0]: an assertion needs exactly one of absent, "
+            "t.yaml:3: rules[0] (r): assert[0]: a path assertion needs exactly one of absent, "
             "present, equals, contains, excludes, matches (it has absent, present)",
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compse.a, absent: true}]\n",
             't.yaml:3: rules[0] (r): assert[0].path: path "compse.a" names an unknown document '
-            '"compse" (known: compose, wendy; declare others under documents:)',
+            '"compse" (known: compose, device, wendy; declare others under documents:)',
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compose..a, absent: true}]\n",
@@ -285,7 +300,17 @@ def llm_renders() -> dict[str, tuple[dict[str, object], dict[str, bytes]]]:
 
 def llm_check(slug: str, values: Mapping[str, object], tree: Mapping[str, bytes]) -> list[str]:
     rules = load_rules(LLM_RULES)
-    return [f.message for f in check_topology(rules, slug, values, tree, parse_documents(tree))]
+    subject = subject_for(
+        rules,
+        slug,
+        values,
+        tree,
+        golden_root=REPO / "golden",
+        template_id="python/llm",
+        answers={"OLLAMA_MODEL": str(values["OLLAMA_MODEL"])},
+        compose=COMPOSE_RUNS,
+    )
+    return [f.message for f in check_topology(rules, subject)]
 
 
 def test_every_llm_pick_satisfies_the_rules(
@@ -305,8 +330,11 @@ def test_dflash_render_that_keeps_the_ollama_volume_fails(
     )
     assert compose.count(b"llm-app-models") == 1
     found = llm_check(DFLASH, values, {**tree, "docker-compose.yml": compose})
+    # Compose drops a volume no service mounts, so the model has none: the
+    # rules catch the leftover declaration in the text.
     assert found == [
-        "rule 'dflash-has-no-ollama': compose.volumes.llm-app-models is present (must be absent)"
+        "rule 'dflash-has-no-ollama': docker-compose.yml contains 'llm-app-models' (must not) "
+        "(not even an unused declaration of the Ollama volume)"
     ]
 
 
@@ -316,6 +344,28 @@ def test_ollama_pick_wired_to_vllm_fails(
     values, tree = llm_renders["gemma4-e2b"]
     compose = tree["docker-compose.yml"].replace(b'"gemma4:e2b"', b'"gemma4:e4b"')
     assert llm_check("gemma4-e2b", values, {**tree, "docker-compose.yml": compose}) == [
+        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
+        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
+        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        "same tag on a device as compose says)",
         "rule 'ollama-topology': compose.services.ollama.environment.OLLAMA_MODEL is "
-        "'gemma4:e4b', expected 'gemma4:e2b' (the service pulls exactly the picked tag)"
+        "'gemma4:e4b', expected 'gemma4:e2b' (the service pulls exactly the picked tag)",
+    ]
+
+
+def test_an_ollama_image_pulling_another_model_than_compose_fails(
+    llm_renders: dict[str, tuple[dict[str, object], dict[str, bytes]]],
+) -> None:
+    # On a device the container gets only its image's ENV: compose saying
+    # the right tag is not enough.
+    values, tree = llm_renders["gemma4-e4b"]
+    dockerfile = tree["ollama/Dockerfile"].replace(
+        b'OLLAMA_MODEL="gemma4:e4b"', b'OLLAMA_MODEL="gemma4:e2b"'
+    )
+    assert dockerfile != tree["ollama/Dockerfile"]
+    assert llm_check("gemma4-e4b", values, {**tree, "ollama/Dockerfile": dockerfile}) == [
+        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
+        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
+        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        "same tag on a device as compose says)"
     ]

@@ -133,6 +133,9 @@ def violation_text(error: ValidationError) -> str:
     if keyword == "const":
         return f"expected {json_text(expected)}, got {describe_value(instance)}"
     if keyword == "pattern":
+        custom = _schema(error).get("x-error")  # a pattern is rarely a reader's words
+        if isinstance(custom, str):
+            return f"{custom}, got {describe_value(instance)}"
         return f"{describe_value(instance)} does not match the pattern {json_text(expected)}"
     if keyword in ("minimum", "maximum"):
         bound = "at least" if keyword == "minimum" else "at most"

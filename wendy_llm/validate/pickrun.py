@@ -20,19 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from wendy_llm.device import DeviceView
 from wendy_llm.errors import RenderError, WendyLlmError
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.tree import RenderedTree
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.device import validate_device
+from wendy_llm.validate.compose import ComposeResult
+from wendy_llm.validate.device import build_view, device_findings
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.leftovers import unrendered_actions
-from wendy_llm.validate.picker import check_sentinel_renders
+from wendy_llm.validate.rulerun import BaselineRender, check_rules, rule_subject
 from wendy_llm.validate.rules import Rules
-from wendy_llm.validate.topology import check_topology, rule_documents
 from wendy_llm.validate.wendy_json import validate_wendy_json
 
 _T = TypeVar("_T")
@@ -69,6 +70,10 @@ class PickRun:
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     inputs: Inputs = CANONICAL
     variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
+    view: DeviceView | None = None  # the device view, for the device check and the rules
+    compose: ComposeResult | None = None  # the compose check's result: findings, models
+    baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
+    baseline_compose: ComposeResult | None = None
 
     def every_input(self) -> list[PickRun]:
         """This run and its variants' (canonical first)."""
@@ -123,7 +128,7 @@ def render_pick(pick_run: PickRun) -> None:
 
 
 def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
-    """The pure-Python checks of one pick rendered with one input."""
+    """The pure-Python checks of one pick rendered with one input (the rules: later)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
         return
@@ -134,19 +139,35 @@ def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
         pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
-        pick_run.findings["device"] = validate_device(tree, app_id, docs)
+        pick_run.view = build_view(tree, app_id, docs)
+        pick_run.findings["device"] = device_findings(pick_run.view)
+
+
+def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
+    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run."""
+    tree, docs = pick_run.tree, pick_run.docs
+    if tree is None or docs is None:
+        return
+    if rules is None:
+        pick_run.findings["topology"] = []
+        pick_run.findings["picker"] = []
+        return
     with timer("topology"):
-        pick_run.findings["topology"] = (
-            []
-            if rules is None
-            else check_topology(rules, pick_run.pick.slug, pick_run.values, tree, docs)
+        subject = rule_subject(
+            rules,
+            pick_run.pick.slug,
+            pick_run.values,
+            tree,
+            docs,
+            compose=pick_run.compose,
+            view=pick_run.view,
+            baseline=pick_run.baseline,
+            baseline_compose=pick_run.baseline_compose,
+            project=pick_run.inputs.app_id,
         )
-    with timer("picker"):
-        pick_run.findings["picker"] = (
-            []
-            if rules is None
-            else check_sentinel_renders(rules, rule_documents(rules, tree, docs))
-        )
+        topology, picker = check_rules(rules, subject)
+    pick_run.findings["topology"] = topology
+    pick_run.findings["picker"] = picker
 
 
 def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:

@@ -2,14 +2,14 @@
 
 One file per template holds what is true of its renders, as data rather
 than as Python scattered through tests.  The format (validated by
-``wendy_llm/schemas/rules.schema.json``; see the README for a walk-through):
+``wendy_llm/schemas/rules.schema.json``; README, "The rules file", walks
+through every part with examples):
 
 .. code-block:: yaml
 
     version: 1
-    documents:            # optional; these are the defaults
-      compose: docker-compose.yml   # (default: the root compose file)
-      wendy: wendy.json
+    documents:            # optional; compose = the root compose file's normalised model
+      compose: docker-compose.yml
     sentinels:            # picker lint: option values that are not Ollama tags
       OLLAMA_MODEL:
         values: [laguna-s-2.1-dflash]
@@ -18,11 +18,14 @@ than as Python scattered through tests.  The format (validated by
       option_fields: [label, size, parameters, comments]
     gate:                 # read by `wendy-llm diff`: globs of gated files
       files: [docker-compose.yml, wendy.json]
+    selectors:            # services and volumes by what they are (selectors.py)
+      services:
+        ollama: {any: [{image: "ollama/ollama*"}, {port: 11434}]}
     rules:
       - name: dflash-has-no-ollama
         picks: {when: {OLLAMA_MODEL: laguna-s-2.1-dflash}}
-        assert:
-          - {path: compose.services.ollama, absent: true}
+        assert:             # assertions.py: path, services/volumes, same, file
+          - {services: ollama, absent: true}
           - {path: "compose.volumes.${APP_ID}-models", absent: true}
 
 A malformed file raises :class:`RulesError` naming the file, the line and
@@ -31,7 +34,6 @@ the rule (``rules[2] (name)``) or section at fault.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,21 +44,38 @@ from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded_yaml import yaml_load, yaml_problem
 from wendy_llm.engine.gofuncs import format_value as go_format_value
-from wendy_llm.errors import RulesError, quoted
+from wendy_llm.errors import RulesError
 from wendy_llm.render.schemawords import violation_text
-from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
+from wendy_llm.validate.assertions import (
+    AnyAssertion,
+    Assertion,
+    Scalar,
+    assertion_paths,
+    assertion_selectors,
+    doc_path,
+    parse_assertion,
+)
+from wendy_llm.validate.docpath import DocPath
 from wendy_llm.validate.documents import Yaml12Loader
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.schema import json_path, most_specific, validator_for, violations
+from wendy_llm.validate.selectors import (
+    Kind,
+    LocatedError,
+    Named,
+    check_references,
+    find_cycle,
+    parse_selector,
+    uses_baseline,
+)
+
+__all__ = ["AnyAssertion", "Assertion", "Rule", "Rules", "Scalar", "Sentinel", "load_rules"]
 
 SCHEMA = "rules.schema.json"
-OPERATORS = ("absent", "present", "equals", "contains", "excludes", "matches")
-DEFAULT_DOCUMENTS = ("compose", "wendy")
+DEFAULT_DOCUMENTS = ("compose", "device", "wendy")
 #: No option field is required unless the rules file asks: the CLI reads only an
 #: option's value and label, and a catalogue's conventions are its own.
 DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
-
-Scalar = str | int | float | bool | None
 
 
 @dataclass(frozen=True)
@@ -94,23 +113,13 @@ def _answers_match(wanted: Mapping[str, tuple[str, ...]], values: Mapping[str, o
 
 
 @dataclass(frozen=True)
-class Assertion:
-    """One assertion: a path, an operator and what it expects."""
-
-    path: DocPath
-    operator: str
-    expected: Scalar
-    message: str | None
-    line: int | None
-
-
-@dataclass(frozen=True)
 class Rule:
     name: str
     description: str
     picks: PickSelector
-    assertions: tuple[Assertion, ...]
+    assertions: tuple[AnyAssertion, ...]
     line: int | None
+    uses_baseline: bool = False  # a selector reads the baseline render
 
 
 @dataclass(frozen=True)
@@ -133,6 +142,7 @@ class Rules:
     gate_files: tuple[str, ...] = ()
     rules: tuple[Rule, ...] = ()
     lines: LineIndex = field(default_factory=lambda: LineIndex({}))
+    selectors: Mapping[str, Named] = field(default_factory=dict)
 
 
 def load_rules(path: Path, *, display: str | None = None) -> Rules:
@@ -192,36 +202,8 @@ def _fail(
 
 
 def _schema_error(err: ValidationError, data: object, lines: LineIndex, path: str) -> RulesError:
-    if err.validator == "oneOf" and isinstance(err.instance, Mapping) and "path" in err.instance:
-        present = [op for op in OPERATORS if op in err.instance]
-        message = (
-            f"an assertion needs exactly one of {', '.join(OPERATORS)} "
-            f"(it has {', '.join(present) or 'none'})"
-        )
-        return _fail(message, list(err.absolute_path), data, lines, path)
     best = most_specific(err)
     return _fail(violation_text(best), list(best.absolute_path), data, lines, path)
-
-
-def _doc_path(
-    text: str,
-    keys: Sequence[str | int],
-    data: object,
-    lines: LineIndex,
-    path: str,
-    known: set[str],
-) -> DocPath:
-    try:
-        parsed = parse_path(text)
-    except PathSyntaxError as exc:
-        raise _fail(f"bad path {quoted(text)}: {exc}", keys, data, lines, path) from exc
-    if parsed.document not in known:
-        message = (
-            f"path {quoted(text)} names an unknown document {quoted(parsed.document)} "
-            f"(known: {', '.join(sorted(known))}; declare others under documents:)"
-        )
-        raise _fail(message, keys, data, lines, path)
-    return parsed
 
 
 def _answers(raw: object) -> dict[str, tuple[str, ...]]:
@@ -235,22 +217,33 @@ def _answers(raw: object) -> dict[str, tuple[str, ...]]:
 
 
 def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
+    try:
+        return _build_located(data, lines, path)
+    except LocatedError as exc:
+        raise _fail(str(exc), list(exc.keys), data, lines, path) from exc
+
+
+def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
     documents = {str(k): str(v) for k, v in (data.get("documents") or {}).items()}
     known = set(DEFAULT_DOCUMENTS) | set(documents)
+    named = _selectors(data.get("selectors") or {})
     sentinels = {}
     for question, spec in (data.get("sentinels") or {}).items():
-        tag_paths = tuple(
-            _doc_path(p, ["sentinels", question, "tag_paths", i], data, lines, path, known)
-            for i, p in enumerate(spec.get("tag_paths", []))
-        )
-        sentinels[str(question)] = Sentinel(str(question), tuple(spec["values"]), tag_paths)
+        tag_paths = []
+        for i, text in enumerate(spec.get("tag_paths", [])):
+            where = ["sentinels", question, "tag_paths", i]
+            tag_path = doc_path(text, where, known)
+            if tag_path.selector_keys:
+                raise LocatedError("a tag path cannot use @selectors", where)
+            tag_paths.append(tag_path)
+        sentinels[str(question)] = Sentinel(str(question), tuple(spec["values"]), tuple(tag_paths))
     rules: list[Rule] = []
     seen: dict[str, int] = {}
     for index, raw in enumerate(data.get("rules") or []):
         name = raw["name"]
         if name in seen:
             message = f"the rule name {name!r} is already used by rules[{seen[name]}]"
-            raise _fail(message, ["rules", index, "name"], data, lines, path)
+            raise LocatedError(message, ["rules", index, "name"])
         seen[name] = index
         picks = raw.get("picks") or {}
         selector = PickSelector(
@@ -260,20 +253,12 @@ def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
             unless=_answers(picks.get("unless")),
         )
         assertions = []
+        baseline = False
         for a_index, item in enumerate(raw["assert"]):
             keys: list[str | int] = ["rules", index, "assert", a_index]
-            operator = next(op for op in OPERATORS if op in item)
-            expected = item[operator]
-            if operator == "matches":
-                try:
-                    re.compile(str(expected))
-                except re.error as exc:
-                    message = f"bad regular expression {quoted(str(expected))}: {exc}"
-                    raise _fail(message, [*keys, operator], data, lines, path) from exc
-            doc_path = _doc_path(item["path"], [*keys, "path"], data, lines, path, known)
-            assertions.append(
-                Assertion(doc_path, operator, expected, item.get("message"), lines.line(keys))
-            )
+            assertion = parse_assertion(item, keys, known, lines.line(keys))
+            baseline = _check_selectors(assertion, named, keys) or baseline
+            assertions.append(assertion)
         rules.append(
             Rule(
                 name,
@@ -281,6 +266,7 @@ def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
                 selector,
                 tuple(assertions),
                 lines.line(["rules", index]),
+                baseline,
             )
         )
     picker = data.get("picker") or {}
@@ -292,4 +278,49 @@ def _build(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rules:
         gate_files=tuple((data.get("gate") or {}).get("files", ())),
         rules=tuple(rules),
         lines=lines,
+        selectors=named,
     )
+
+
+def _selectors(raw: Mapping[str, Any]) -> dict[str, Named]:
+    """The named selectors, checked: unique names, references that exist, no cycle."""
+    named: dict[str, Named] = {}
+    for kind in ("services", "volumes"):
+        for name, spec in (raw.get(kind) or {}).items():
+            keys = ["selectors", kind, name]
+            if name in named:
+                message = f"the selector name {name!r} is already used for {named[name].kind}"
+                raise LocatedError(message, keys)
+            kind_: Kind = "services" if kind == "services" else "volumes"
+            named[name] = Named(name, kind_, parse_selector(spec, kind_, keys))
+    for name, selector in named.items():
+        problem = check_references(named, selector.node, selector.kind)
+        if problem is not None:
+            raise LocatedError(problem, ["selectors", selector.kind, name])
+    cycle = find_cycle(named)
+    if cycle is not None:
+        message = f"selectors refer to each other in a circle: {' -> '.join(cycle)}"
+        raise LocatedError(message, ["selectors", named[cycle[0]].kind, cycle[0]])
+    return named
+
+
+def _check_selectors(
+    assertion: AnyAssertion, named: Mapping[str, Named], keys: list[str | int]
+) -> bool:
+    """Check an assertion's selector references; True when it reads the baseline."""
+    baseline = False
+    for kind, node in assertion_selectors(assertion):
+        problem = check_references(named, node, kind)
+        if problem is not None:
+            raise LocatedError(problem, [*keys, kind])
+        baseline = baseline or uses_baseline(named, node)
+    for doc_path_ in assertion_paths(assertion):
+        for name in doc_path_.selectors:
+            if name not in named:
+                known = ", ".join(sorted(named)) or "none"
+                message = (
+                    f"path {doc_path_.text!r}: no selector is named {name!r} (declared: {known})"
+                )
+                raise LocatedError(message, keys)
+            baseline = baseline or uses_baseline(named, named[name].node)
+    return baseline

@@ -23,7 +23,11 @@ The validators that run external tools go first and in the background:
 Compose (one process per distinct compose render, a few in parallel) and
 the shell checks (one ShellCheck process for every distinct script), their
 results kept on disk between runs (``toolcache.py``); the pure-Python
-validators run meanwhile.
+validators run meanwhile.  The rules (``topology``, and the ``picker``'s
+per-pick sentinel check) come last: they read the normalised Compose model
+that the same Compose runs print, and the device view.  A rule that reads
+the baseline gets the stored baseline rendered with the pick's inputs and
+answers; those renders join the batch of Compose runs.
 
 Where things are looked for (templates, fixtures, rules files, stored
 baselines, ``meta.json``, sample values) is the rule every command shares,
@@ -51,7 +55,7 @@ from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
 from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.catalog import check_catalog
-from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.compose import ComposeResult, ComposeValidator
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     REPOSITORY,
@@ -70,7 +74,9 @@ from wendy_llm.validate.pickrun import (
     pick_checks,
     prepare_pick,
     render_pick,
+    rule_checks,
 )
+from wendy_llm.validate.rulerun import baseline_renders
 from wendy_llm.validate.rules import load_rules
 from wendy_llm.validate.shell import ShellValidator
 from wendy_llm.validate.stored import attach_baseline, attach_golden
@@ -115,20 +121,30 @@ def run_check(
             for pick_run in run.picks:
                 for each in pick_run.every_input():
                     render_pick(each)
+        for run in runs:
+            _baseline_renders(run, golden_root)
     every = [each for run in runs for p in run.picks for each in p.every_input()]
     rendered = [p for p in every if p.tree is not None]
     trees = [p.tree for p in rendered if p.tree is not None]
+    based = [p for p in rendered if p.baseline is not None and p.baseline.tree is not None]
+    base_trees = [p.baseline.tree for p in based if p.baseline is not None and p.baseline.tree]
 
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
     compose = ComposeValidator(workers=compose_workers, results=results)
     shell = ShellValidator(results=results)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        compose_future = pool.submit(timer.run, "compose", lambda: compose.validate_many(trees))
+        compose_future = pool.submit(
+            timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
+        )
         shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
         for run in runs:
             _pure_checks(run, timer)
-        _attach(rendered, "compose", compose_future)
+        _attach_compose(rendered, based, compose_future)
         _attach(rendered, "shell", shell_future)
+    for run in runs:
+        for pick_run in run.picks:
+            for each in pick_run.every_input():
+                rule_checks(each, run.rules, timer)
     if golden:
         with timer("golden"):
             existing = [t.id for t in found]
@@ -263,6 +279,39 @@ def _all_pick_values(
                 continue
         out.append((pick.slug, values))
     return out
+
+
+def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
+    """The stored baseline rendered with each input's answers, where a rule reads it."""
+    if run.rules is None:
+        return
+    every = [each for p in run.picks for each in p.every_input() if each.tree is not None]
+    wanted = [
+        (e.pick.slug, e.values, e.inputs.app_id, e.inputs.with_answers(e.pick.answers))
+        for e in every
+    ]
+    for each, found in zip(
+        every, baseline_renders(run.rules, golden_root, run.template_id, wanted), strict=True
+    ):
+        each.baseline = found
+
+
+def _attach_compose(
+    rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
+) -> None:
+    """The compose findings of each render, and the results the rules read."""
+    try:
+        results = future.result()
+    except WendyLlmError as exc:
+        # A missing tool fails the check for every pick, with the reason.
+        for pick_run in rendered:
+            pick_run.findings["compose"] = [error("compose", str(exc))]
+        return
+    for pick_run, result in zip(rendered, results, strict=False):
+        pick_run.findings["compose"] = result.findings
+        pick_run.compose = result
+    for pick_run, result in zip(based, results[len(rendered) :], strict=True):
+        pick_run.baseline_compose = result
 
 
 def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:

@@ -1,13 +1,13 @@
-"""The ``topology`` validator: a template's rules, checked on each pick's parsed render.
+"""The ``topology`` validator: a template's rules, checked on each pick's render.
 
-The rules come from the template's rules file (:mod:`rules`).  For each
-pick, every rule whose ``picks`` selector selects it is evaluated on the
-parsed documents of that pick's render; ``${VAR}`` in paths and expected
-values is the pick's value of ``VAR`` (``${APP_ID}``, ``${PORT}``, or a
-picker answer such as ``${OLLAMA_MODEL}``), formatted as the template
-engine prints it; ``$$`` stands for a literal ``$`` (``$${WENDY_HOSTNAME}``).
+The rules come from the template's rules file (:mod:`rules`); each pick's
+render is a :class:`~wendy_llm.validate.subject.Subject` (its normalised
+Compose model, its device view, ``wendy.json``, its files, and the stored
+baseline rendered with the same answers).  Every rule whose ``picks``
+selects the pick is evaluated; each failed assertion is one finding
+naming the rule, pointing at the file and line at fault.
 
-Operators (one per assertion):
+Path operators (one per assertion):
 
 - ``absent: true`` / ``present: true``: the path reaches nothing / something;
 - ``equals: X``: the path reaches something, and every value reached is X;
@@ -19,6 +19,8 @@ Operators (one per assertion):
 
 Scalars compare by their text when X is a string (``8080`` equals
 ``"8080"``, ``true`` equals ``"true"``), and by value and type otherwise.
+Selector assertions (``services:``/``volumes:``), relations (``same:``)
+and text assertions (``file:``) are described in :mod:`assertions`.
 
 :func:`rule_coverage` checks the rules against the template as a whole:
 a rule naming an unknown pick or question, or selecting no pick at all, is
@@ -27,99 +29,151 @@ an error (a rule that never runs guards nothing).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import PurePosixPath
 
-from wendy_llm.engine.gofuncs import format_value as go_format_value
+from wendy_llm.validate.assertions import (
+    AnyAssertion,
+    Assertion,
+    SameAssertion,
+    SelectAssertion,
+    TextAssertion,
+)
 from wendy_llm.validate.docpath import DocPath, Match, resolve
-from wendy_llm.validate.documents import Documents, Parsed, parse_json, parse_yaml
 from wendy_llm.validate.findings import Finding, error
-from wendy_llm.validate.rules import Assertion, Rule, Rules
+from wendy_llm.validate.relations import check_same
+from wendy_llm.validate.rules import Rule, Rules
+from wendy_llm.validate.rulevalues import (
+    DocumentProblem,
+    RuleProblem,
+    UnknownVariable,
+    describe_value,
+    same_value,
+    scalar_text,
+    substitute,
+)
 from wendy_llm.validate.schema import json_path
+from wendy_llm.validate.selectors import describe
+from wendy_llm.validate.subject import RuleDocument, Subject
+from wendy_llm.validate.textrules import check_text
 
 CHECK = "topology"
 
-_VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
 
+def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
+    """Evaluate every rule that selects this pick; one finding per failed assertion.
 
-class _UnknownVariable(Exception):
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-def substitute(text: str, values: Mapping[str, object]) -> str:
-    """``text`` with ``${VAR}`` replaced by the pick's value of ``VAR``; ``$$`` is ``$``."""
-
-    def one(match: re.Match[str]) -> str:
-        name = match.group("name")
-        if name is None:
-            return "$"
-        if name not in values:
-            raise _UnknownVariable(name)
-        return go_format_value(values[name])
-
-    return _VAR.sub(one, text)
-
-
-def rule_documents(
-    rules: Rules, tree: Mapping[str, bytes], docs: Documents
-) -> dict[str, Parsed | None]:
-    """Every document the rules can name, parsed from the render (None: absent)."""
-    out: dict[str, Parsed | None] = {"compose": docs.compose, "wendy": docs.wendy}
-    for name, path in rules.documents.items():
-        if path not in tree:
-            out[name] = None
-        elif PurePosixPath(path).suffix.lower() == ".json":
-            out[name] = parse_json(path, tree[path], check=CHECK)
-        else:
-            out[name] = parse_yaml(path, tree[path], check=CHECK)
-    return out
-
-
-def check_topology(
-    rules: Rules,
-    slug: str,
-    values: Mapping[str, object],
-    tree: Mapping[str, bytes],
-    docs: Documents,
-) -> list[Finding]:
-    """Evaluate every rule that selects this pick; one finding per failed assertion."""
-    documents = rule_documents(rules, tree, docs)
+    A document that cannot be read (a compose file Compose refuses) stops
+    every rule reading it: that is one finding at the document, naming the
+    rules, not one per assertion.
+    """
     findings: list[Finding] = []
+    blocked: dict[tuple[str, str, int | None], list[str]] = {}
     for rule in rules.rules:
-        if not rule.picks.selects(slug, values):
+        if not rule.picks.selects(subject.slug, subject.values):
             continue
         for assertion in rule.assertions:
-            found = _evaluate(rule, assertion, documents, values, rules.path)
-            if found is not None:
-                findings.append(found)
+            try:
+                findings += _evaluate(rule, assertion, subject, rules.path)
+            except DocumentProblem as exc:
+                names = blocked.setdefault((str(exc), exc.file, exc.line), [])
+                if rule.name not in names:
+                    names.append(rule.name)
+    for (problem, file, line), names in blocked.items():
+        which = ", ".join(repr(n) for n in names)
+        noun = "rule" if len(names) == 1 else "rules"
+        message = f"{noun} {which} cannot be checked: {problem}"
+        findings.append(error(CHECK, message, file, line))
     return findings
 
 
-def _describe_value(value: object) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    return json.dumps(value, sort_keys=True, default=str)
+class _Where:
+    """How one assertion's findings are worded and located."""
+
+    def __init__(self, rule: Rule, assertion: AnyAssertion, rules_path: str) -> None:
+        self.prefix = f"rule {rule.name!r}: "
+        self.suffix = f" ({assertion.message})" if assertion.message else ""
+        self.rules_path = rules_path
+        self.line = assertion.line
+
+    def fail(self, text: str, file: str | None = None, line: int | None = None) -> Finding:
+        if file is None:
+            return error(CHECK, f"{self.prefix}{text}{self.suffix}", self.rules_path, self.line)
+        return error(CHECK, f"{self.prefix}{text}{self.suffix}", file, line)
 
 
-def _text(value: object) -> str | None:
-    """A scalar's text as the document means it; None for containers."""
-    if isinstance(value, Mapping | list):
-        return None
-    if value is None:
-        return "null"
-    return go_format_value(value)
+def _evaluate(
+    rule: Rule, assertion: AnyAssertion, subject: Subject, rules_path: str
+) -> list[Finding]:
+    where = _Where(rule, assertion, rules_path)
+    try:
+        if isinstance(assertion, Assertion):
+            found = _path(assertion, subject, where)
+            return [] if found is None else [found]
+        if isinstance(assertion, SelectAssertion):
+            return _select(assertion, subject, where)
+        if isinstance(assertion, SameAssertion):
+            return [where.fail(p.message, p.file, p.line) for p in check_same(assertion, subject)]
+        return _text(assertion, subject, where)
+    except UnknownVariable as exc:
+        return [where.fail(f"${{{exc.name}}} is not a variable of this render")]
+    except DocumentProblem:
+        raise
+    except RuleProblem as exc:
+        return [where.fail(f"cannot be checked: {exc}")]
 
 
-def _same(actual: object, expected: object) -> bool:
-    if isinstance(expected, str):
-        return _text(actual) == expected
-    if isinstance(actual, bool) != isinstance(expected, bool):
-        return False
-    return actual == expected
+def _text(assertion: TextAssertion, subject: Subject, where: _Where) -> list[Finding]:
+    return [
+        where.fail(p.message, p.file, p.line)
+        for p in check_text(assertion, subject.tree, subject.values)
+    ]
+
+
+_NOUNS = {"services": "service", "volumes": "volume"}
+
+
+def _select(assertion: SelectAssertion, subject: Subject, where: _Where) -> list[Finding]:
+    evaluator = subject.evaluator
+    if assertion.kind == "services":
+        chosen = [(s.name, s.line, r) for s, r in evaluator.services(assertion.node)]
+    else:
+        chosen = [(v.key, v.line, r) for v, r in evaluator.volumes(assertion.node)]
+    noun = _NOUNS[assertion.kind]
+    if assertion.label is not None:
+        is_ = f"is {assertion.label}"
+        are = f"are {assertion.label}"
+    else:
+        shown = substitute(describe(assertion.node), subject.values)
+        is_, are = f"matches {shown}", f"match {shown}"
+    file = _compose_file(subject)
+    if assertion.operator == "absent":
+        return [
+            where.fail(
+                f"{noun} {name!r} {is_} ({'; '.join(why)}), which must be absent", file, line
+            )
+            for name, line, why in chosen
+        ]
+    if assertion.operator == "present":
+        return [] if chosen else [where.fail(f"no {noun} {is_} (one must)")]
+    expected = assertion.expected
+    if len(chosen) == expected:
+        return []
+    names = ", ".join(repr(name) for name, _, _ in chosen) or "none"
+    word = noun if len(chosen) == 1 else assertion.kind
+    return [
+        where.fail(
+            f"{len(chosen)} {word} {is_ if len(chosen) == 1 else are} ({names}), "
+            f"expected {expected}"
+        )
+    ]
+
+
+def _compose_file(subject: Subject) -> str | None:
+    compose = subject.documents.get("compose")
+    if compose is not None:
+        return compose.file
+    return subject.view.path_file if subject.view is not None else None
 
 
 def _collection(matches: Sequence[Match]) -> list[object]:
@@ -134,39 +188,22 @@ def _collection(matches: Sequence[Match]) -> list[object]:
     return items
 
 
-def _evaluate(
-    rule: Rule,
-    assertion: Assertion,
-    documents: Mapping[str, Parsed | None],
-    values: Mapping[str, object],
-    rules_path: str,
-) -> Finding | None:
-    prefix = f"rule {rule.name!r}: "
-    suffix = f" ({assertion.message})" if assertion.message else ""
-    try:
-        path = assertion.path.substitute(lambda text: substitute(text, values))
-        expected = assertion.expected
-        if isinstance(expected, str):
-            expected = substitute(expected, values)
-    except _UnknownVariable as exc:
-        message = f"{prefix}${{{exc.name}}} is not a variable of this render"
-        return error(CHECK, message, rules_path, assertion.line)
-    shown = _path_text(path)
+def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | None:
+    path, document, matches = subject.resolve(assertion.path)
+    expected = assertion.expected
+    if isinstance(expected, str):
+        expected = substitute(expected, subject.values)
+    shown = substitute(assertion.path.text, subject.values) + _selected(path, subject)
     op = assertion.operator
-    document = documents.get(path.document)
     if document is None:
         if op in ("absent", "excludes"):
             return None
-        message = f"{prefix}{shown}: the render has no {path.document} document{suffix}"
-        return error(CHECK, message, rules_path, assertion.line)
-    if document.problem is not None:
-        message = f"{prefix}cannot check {shown}: {document.path} does not parse"
-        return error(CHECK, message, document.path, document.problem.line)
-    matches = resolve(path, document.data)
+        return where.fail(f"{shown}: the render has no {path.document} document")
 
-    def fail(text: str, keys: Sequence[str | int] = ()) -> Finding:
-        line = document.lines.line(list(keys)) if keys else _nearest_line(path, document)
-        return error(CHECK, f"{prefix}{text}{suffix}", document.path, line)
+    def fail(text: str, keys: Sequence[str | int] | None = None) -> Finding:
+        if keys is not None:
+            return where.fail(text, *document.locate(keys))
+        return where.fail(text, document.file, _nearest_line(path, document, subject))
 
     if op == "absent":
         if matches:
@@ -175,57 +212,58 @@ def _evaluate(
             )
         return None
     if op == "excludes":
-        if any(_same(item, expected) for item in _collection(matches)):
-            return fail(f"{shown} contains {_describe_value(expected)} (must not)", matches[0].keys)
+        if any(same_value(item, expected) for item in _collection(matches)):
+            return fail(f"{shown} contains {describe_value(expected)} (must not)", matches[0].keys)
         return None
     if not matches:
-        want = "" if op == "present" else f" (expected {op} {_describe_value(expected)})"
+        want = "" if op == "present" else f" (expected {op} {describe_value(expected)})"
         return fail(f"{shown} is missing{want}")
     if op == "present":
         return None
     if op == "contains":
         items = _collection(matches)
-        if any(_same(item, expected) for item in items):
+        if any(same_value(item, expected) for item in items):
             return None
-        has = ", ".join(_describe_value(i) for i in items) or "nothing"
+        has = ", ".join(describe_value(i) for i in items) or "nothing"
         return fail(
-            f"{shown} does not contain {_describe_value(expected)} (it has {has})", matches[0].keys
+            f"{shown} does not contain {describe_value(expected)} (it has {has})", matches[0].keys
         )
     for match in matches:
-        if op == "equals" and not _same(match.value, expected):
+        if op == "equals" and not same_value(match.value, expected):
             return fail(
-                f"{_match_text(path, match)} is {_describe_value(match.value)}, "
-                f"expected {_describe_value(expected)}",
+                f"{_match_text(path, match)} is {describe_value(match.value)}, "
+                f"expected {describe_value(expected)}",
                 match.keys,
             )
         if op == "matches":
-            text = _text(match.value)
+            text = scalar_text(match.value)
             if text is None or re.fullmatch(str(expected), text) is None:
                 return fail(
-                    f"{_match_text(path, match)} is {_describe_value(match.value)}, "
+                    f"{_match_text(path, match)} is {describe_value(match.value)}, "
                     f"which does not match /{expected}/",
                     match.keys,
                 )
     return None
 
 
-def _path_text(path: DocPath) -> str:
-    parts: list[str | int] = [path.document]
-    for index, segment in enumerate(path.segments):
-        parts.append("*" if index in path.wildcard_keys else segment)
-    return json_path(parts)
+def _selected(path: DocPath, subject: Subject) -> str:
+    """`` (@vllm: 'llm')``: what each ``@name`` of the path stands for here."""
+    parts = []
+    for name, keys in subject.selections(path).items():
+        parts.append(f"@{name}: " + (", ".join(repr(k) for k in keys) or f"nothing is {name}"))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _match_text(path: DocPath, match: Match) -> str:
     return json_path([path.document, *match.keys])
 
 
-def _nearest_line(path: DocPath, document: Parsed) -> int | None:
+def _nearest_line(path: DocPath, document: RuleDocument, subject: Subject) -> int | None:
     """The line of the deepest existing ancestor of a missing path."""
     best: tuple[str | int, ...] = ()
+    selections = subject.selections(path)
     for depth in range(1, len(path.segments) + 1):
-        prefix = DocPath(path.text, path.document, path.segments[:depth], path.wildcard_keys)
-        reached = resolve(prefix, document.data)
+        reached = resolve(path.prefix(depth), document.data, selections)
         if not reached:
             break
         best = reached[0].keys

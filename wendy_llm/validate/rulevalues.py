@@ -1,0 +1,88 @@
+"""Values in rules: ``${VAR}`` substitution, and scalars compared by their text.
+
+``${VAR}`` in paths, expected values, globs and texts is the pick's value
+of ``VAR`` (``${APP_ID}``, ``${PORT}``, a picker answer), formatted as the
+template engine prints it; ``$$`` stands for a literal ``$``
+(``$${WENDY_HOSTNAME}``).  In a regular expression the value is escaped,
+so an app id's dots match dots.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+
+from wendy_llm.engine.gofuncs import format_value as go_format_value
+
+_VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class RuleProblem(Exception):
+    """A rule cannot be evaluated on this render (the message says why)."""
+
+
+class DocumentProblem(RuleProblem):
+    """A document the rule reads cannot be read (it does not parse, Compose refuses it).
+
+    Every rule reading it is stopped by the same cause, so ``topology``
+    reports it once, naming the rules, at the document.
+    """
+
+    def __init__(self, message: str, file: str, line: int | None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+
+
+class UnknownVariable(Exception):
+    """A ``${VAR}`` that is not a variable of the render."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def substitute(
+    text: str, values: Mapping[str, object], quote: Callable[[str], str] = lambda s: s
+) -> str:
+    """``text`` with ``${VAR}`` replaced by ``quote`` of the pick's value; ``$$`` is ``$``."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group("name")
+        if name is None:
+            return "$"
+        if name not in values:
+            raise UnknownVariable(name)
+        return quote(go_format_value(values[name]))
+
+    return _VAR.sub(one, text)
+
+
+def substitute_regex(text: str, values: Mapping[str, object]) -> str:
+    """A regular expression with ``${VAR}`` replaced by the value, escaped."""
+    return substitute(text, values, re.escape)
+
+
+def scalar_text(value: object) -> str | None:
+    """A scalar's text as the document means it; None for containers."""
+    if isinstance(value, Mapping | list):
+        return None
+    if value is None:
+        return "null"
+    return go_format_value(value)
+
+
+def same_value(actual: object, expected: object) -> bool:
+    """Scalars compare by text when ``expected`` is text (``8080`` equals ``"8080"``)."""
+    if isinstance(expected, str):
+        return scalar_text(actual) == expected
+    if isinstance(actual, bool) != isinstance(expected, bool):
+        return False
+    return actual == expected
+
+
+def describe_value(value: object) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    return json.dumps(value, sort_keys=True, default=str)
