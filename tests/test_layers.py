@@ -13,6 +13,7 @@ anyway).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,14 +159,29 @@ def test_every_module_has_a_layer() -> None:
         layer_of(module)
 
 
-def test_no_layer_imports_a_higher_one() -> None:
-    wrong = [
+def layer_violations(imports: list[Import]) -> list[str]:
+    """Each import of a higher layer, named with where it is."""
+    return [
         f"{imp.where()}: {imp.module} ({LAYERS[layer_of(imp.module)][0]}) imports "
         f"{imp.target} ({LAYERS[layer_of(imp.target)][0]}), a higher layer"
-        for imp in all_imports()
+        for imp in imports
         if imp.target and layer_of(imp.target) > layer_of(imp.module)
     ]
+
+
+def test_no_layer_imports_a_higher_one() -> None:
+    wrong = layer_violations(all_imports())
     assert not wrong, "\n".join(wrong)
+
+
+def test_an_import_of_a_higher_layer_is_named() -> None:
+    file = PACKAGE_DIR / "render" / "lint.py"
+    up = Import("wendy_llm.render.lint", "wendy_llm.validate.run", file, 7, False, False)
+    down = Import("wendy_llm.validate.run", "wendy_llm.render.lint", file, 8, False, False)
+    assert layer_violations([up, down]) == [
+        "wendy_llm/render/lint.py:7: wendy_llm.render.lint (render) imports "
+        "wendy_llm.validate.run (validate), a higher layer"
+    ]
 
 
 def find_cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -256,3 +272,27 @@ def test_the_lazy_mark_is_read_as_documented(tmp_path: Path, source: str, docume
     found = list(imports_of("m", path, {}))
     assert found and all(imp.in_function for imp in found)
     assert all(imp.documented_lazy for imp in found) is documented
+
+
+#: Spec files of the project's shared folder, which the repository does not hold.
+OUTSIDE_SPECS = re.compile(
+    r"wendy-init\.md|wendy-run\.md|llm-template\.md|architecture\.md|shared/spec|spec section"
+)
+
+
+def test_nothing_cites_a_spec_file_the_repository_does_not_hold() -> None:
+    """The account of wendy init lives in docs/wendy-init-semantics.md; the
+    package and the README cite that, never files outside the repository."""
+    files = [
+        *PACKAGE_DIR.rglob("*.py"),
+        *PACKAGE_DIR.rglob("*.go"),
+        PACKAGE_DIR.parent / "README.md",
+    ]
+    cited = [
+        f"{path.relative_to(PACKAGE_DIR.parent)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE_SPECS.search(line)
+    ]
+    assert cited == []
+    assert OUTSIDE_SPECS.search("(spec: wendy-run.md section 3)")
