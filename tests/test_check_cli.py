@@ -207,8 +207,7 @@ def test_what_makes_wendy_run_fail_fails_the_device_check(
     # One per pick; the two picks whose finding is the same line are one entry.
     assert code == 1 and out.startswith("Failures (3, 2 distinct):")
     assert (
-        "py/mini picks gemma4-e2b, qwen2.5-3b [device] docker-compose.yml:13: services.web.ports[0] "
-        "is a mapping "
-        "(the long syntax), but the Wendy CLI reads ports as strings: wendy run fails to load "
-        "docker-compose.yml at all" in out
+        "py/mini picks gemma4-e2b, qwen2.5-3b [device] docker-compose.yml:13: "
+        "services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads ports "
+        "as strings: wendy run fails to load docker-compose.yml at all" in out
     )
