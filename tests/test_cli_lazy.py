@@ -31,7 +31,11 @@ NOT_FOR_RENDERING = (
     "yaml",
     "jsonschema",
     "dockerfile",
-    # Standard-library modules that cost more to import than a render takes.
+    # Standard-library modules that cost more to import than a render takes
+    # (dataclasses brings inspect, ast, dis and tokenize, and each dataclass
+    # compiles its methods when created).
+    "dataclasses",
+    "inspect",
     "importlib.metadata",
     "tempfile",
     "secrets",
@@ -84,3 +88,4 @@ def test_the_probe_sees_what_plan_loads() -> None:
     """The same probe on ``plan`` finds the device view: the test above can fail."""
     modules = loaded_by("plan", str(LLM), "--pick", "gemma4-e2b")
     assert {"wendy_llm.device", "wendy_llm.docker.model"} <= set(unwanted(modules))
+

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from wendy_llm.errors import (
@@ -50,17 +49,33 @@ _BENCH_RESULT = struct.Struct(">QQ")
 Record = tuple[int, bytes]
 
 
-@dataclass(frozen=True)
 class RenderJob:
     """One template to render: its text, its data map and its name.
 
     ``name`` is the Go template name, i.e. the file's path relative to the
-    template root; Go error messages quote it.
+    template root; Go error messages quote it.  A value (equal by its
+    fields, immutable); a plain class, not a dataclass, whose creation would
+    cost the command line more than a render (README, Performance).
     """
 
-    text: str | bytes
-    data: Mapping[str, object]
-    name: str = "template"
+    __slots__ = ("data", "name", "text")
+
+    def __init__(
+        self, text: str | bytes, data: Mapping[str, object], name: str = "template"
+    ) -> None:
+        self.text: Final = text
+        self.data: Final = data
+        self.name: Final = name
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RenderJob):
+            return NotImplemented
+        return (self.text, self.data, self.name) == (other.text, other.data, other.name)
+
+    __hash__ = None  # type: ignore[assignment]  # its data map is not hashable
+
+    def __repr__(self) -> str:
+        return f"RenderJob(text={self.text!r}, data={self.data!r}, name={self.name!r})"
 
 
 # --- encoding ---------------------------------------------------------------

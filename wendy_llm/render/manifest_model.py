@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from wendy_llm.render.gojson import ANY, BOOL, FLOAT, STRING, Pointer, Slice, struct
+from wendy_llm.render.gotypes import ANY, BOOL, FLOAT, STRING, Pointer, Slice, struct
 
 VALIDATE_MODEL: Final = struct("Validate", min=Pointer(FLOAT), max=Pointer(FLOAT), pattern=STRING)
 #: ``template.json`` as the CLI decodes it (the keys it reads).

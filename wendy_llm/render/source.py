@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
@@ -45,13 +45,19 @@ from wendy_llm.render.values import build_values
 _OUTPUT_CACHE_SIZE = 16
 
 
-@dataclass(frozen=True)
 class SourceFile:
-    """A template file that is part of the output (manifests excluded)."""
+    """A template file that is part of the output (manifests excluded); a plain
+    class (see :class:`~wendy_llm.render.lintwarning.LintWarning`)."""
 
-    path: str
-    data: bytes
-    rendered: bool
+    __slots__ = ("data", "path", "rendered")
+
+    def __init__(self, path: str, data: bytes, rendered: bool) -> None:
+        self.path: Final = path
+        self.data: Final = data
+        self.rendered: Final = rendered
+
+    def __repr__(self) -> str:
+        return f"SourceFile(path={self.path!r}, rendered={self.rendered!r})"
 
 
 class TemplateSource:

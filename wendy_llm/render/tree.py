@@ -22,10 +22,9 @@ import posixpath
 import shutil
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from wendy_llm.atomic import TMP, make_work_dir, move_aside, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
@@ -85,14 +84,36 @@ def output_path(source: str, template_name: str, app_id: str) -> str | None:
     return cleaned
 
 
-@dataclass(frozen=True)
 class RenderedFile:
-    """One output file.  ``rendered`` is False for files copied byte for byte."""
+    """One output file.  ``rendered`` is False for files copied byte for byte.
 
-    path: str
-    data: bytes
-    rendered: bool
-    source: str
+    A value, as :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    """
+
+    __slots__ = ("data", "path", "rendered", "source")
+
+    def __init__(self, path: str, data: bytes, rendered: bool, source: str) -> None:
+        self.path: Final = path
+        self.data: Final = data
+        self.rendered: Final = rendered
+        self.source: Final = source
+
+    def _key(self) -> tuple[str, bytes, bool, str]:
+        return (self.path, self.data, self.rendered, self.source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RenderedFile):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"RenderedFile(path={self.path!r}, data={self.data!r}, rendered={self.rendered!r}, "
+            f"source={self.source!r})"
+        )
 
 
 def path_conflict(paths: Iterable[str]) -> tuple[str, str] | None:
