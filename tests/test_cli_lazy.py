@@ -89,3 +89,27 @@ def test_the_probe_sees_what_plan_loads() -> None:
     modules = loaded_by("plan", str(LLM), "--pick", "gemma4-e2b")
     assert {"wendy_llm.device", "wendy_llm.docker.model"} <= set(unwanted(modules))
 
+
+FREEZE_PROBE = """
+import contextlib, gc, io, sys
+from wendy_llm.cli import main, program
+entry = program if sys.argv[1] == "program" else main
+sys.argv = ["wendy-llm", *sys.argv[2:]]
+with contextlib.redirect_stdout(io.StringIO()):
+    code = entry()
+print(code, gc.get_freeze_count() > 0, gc.isenabled())
+"""
+
+
+@pytest.mark.parametrize(("entry", "frozen"), [("program", True), ("main", False)])
+def test_the_program_leaves_its_objects_to_the_exit(entry: str, frozen: bool) -> None:
+    """``wendy-llm`` (``program``) freezes what it made, so the interpreter's last
+    collections skip it; ``main``, which a longer-lived process may call, leaves
+    the collector alone."""
+    out = subprocess.run(
+        [sys.executable, "-c", FREEZE_PROBE, entry, "picks", str(LLM)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["0", str(frozen), "True"]

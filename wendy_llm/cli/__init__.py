@@ -3,12 +3,14 @@
 Each subcommand lives in its own module ``<name>_cmd``: ``HELP``,
 ``DESCRIPTION``, ``EPILOG``, ``add_arguments(parser)`` and ``run(args) ->
 int``; this module only wires them together (importing only the one a
-command line names) and maps library errors to exit code 2.
+command line names) and maps library errors to exit code 2. :func:`main`
+runs a command line; :func:`program` is the ``wendy-llm`` process itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -105,3 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
     return result
+
+
+def program() -> int:
+    """The ``wendy-llm`` program (the console script, ``python -m wendy_llm``):
+    :func:`main` in a process that exits when it returns."""
+    try:
+        return main()
+    finally:
+        # The exit frees every object anyway; frozen, they are spared the
+        # interpreter's last collections, a walk over everything imported
+        # that takes as long as a render. Only here: a caller of main() in
+        # a longer-lived process keeps its collector as it was.
+        gc.freeze()
