@@ -113,3 +113,30 @@ def test_the_program_leaves_its_objects_to_the_exit(entry: str, frozen: bool) ->
         check=True,
     ).stdout
     assert out.split() == ["0", str(frozen), "True"]
+
+
+COLLECTIONS_PROBE = """
+import contextlib, gc, io, sys
+from wendy_llm.cli import program
+during_import = []
+def seen(phase, info):
+    module = sys.modules.get("wendy_llm.cli.picks_cmd")
+    if phase == "start" and module is not None and not hasattr(module, "run"):
+        during_import.append(info["generation"])
+gc.callbacks.append(seen)
+sys.argv = ["wendy-llm", *sys.argv[1:]]
+with contextlib.redirect_stdout(io.StringIO()):
+    code = program()
+print(code, len(during_import))
+"""
+
+
+def test_the_program_imports_a_command_without_collecting() -> None:
+    """Importing a command's modules makes no garbage: the collector is off meanwhile."""
+    out = subprocess.run(
+        [sys.executable, "-c", COLLECTIONS_PROBE, "picks", str(LLM)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == ["0", "0"]

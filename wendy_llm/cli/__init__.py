@@ -112,11 +112,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 def program() -> int:
     """The ``wendy-llm`` program (the console script, ``python -m wendy_llm``):
     :func:`main` in a process that exits when it returns."""
+    arguments = sys.argv[1:]
+    # What a command imports lives until the exit and holds no garbage, so
+    # the collector has nothing to find in it: its passes during the imports
+    # (a tenth of a render's time) are skipped, and frozen, the objects are
+    # not walked by the passes the command itself causes. Only here: a
+    # caller of main() in a longer-lived process keeps its collector as it was.
+    gc.disable()
     try:
-        return main()
+        _subcommand_modules(_needed(arguments))
     finally:
-        # The exit frees every object anyway; frozen, they are spared the
-        # interpreter's last collections, a walk over everything imported
-        # that takes as long as a render. Only here: a caller of main() in
-        # a longer-lived process keeps its collector as it was.
+        gc.enable()
+    gc.freeze()
+    try:
+        return main(arguments)
+    finally:
+        # The same for what the command made: the exit frees it, and the
+        # interpreter's last collections would walk it for nothing.
         gc.freeze()
