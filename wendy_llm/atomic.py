@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,6 +83,8 @@ def work_prefix(target: Path, kind: str) -> bytes:
     name = os.fsencode(target.name)
     room = NAME_MAX - _RANDOM_LEN - len(f"..{kind}-")
     if len(name) > room:
+        import hashlib  # lazy: loading OpenSSL costs 2 ms; only a very long name needs it
+
         digest = hashlib.sha256(name).hexdigest()[:12].encode()
         name = name[: room - len(digest) - 1] + b"~" + digest
     return b"." + name + b"." + kind.encode() + b"-"
@@ -167,6 +167,9 @@ def work_beside(target: Path) -> Iterator[None]:
     try:
         if _lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB):
             for leftover in _leftovers(target):
+                # lazy: shutil (with bz2 and lzma) costs 2 ms; only a dead writer leaves work
+                import shutil
+
                 shutil.rmtree(leftover, ignore_errors=True)
         # From exclusive to shared (or shared from the start): other writers
         # may now work beside us, and none of them will remove our work.
