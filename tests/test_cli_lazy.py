@@ -8,6 +8,7 @@ the time. Each command runs in a fresh interpreter.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,11 @@ NOT_FOR_RENDERING = (
     # compiles its methods when created).
     "dataclasses",
     "inspect",
+    # hashlib loads OpenSSL: a warm helper cache remembers the binary without
+    # hashing its sources; shutil loads bz2 and lzma: only replacing a tree
+    # (or removing a dead writer's work) needs its rmtree.
+    "hashlib",
+    "shutil",
     "importlib.metadata",
     "tempfile",
     "secrets",
@@ -51,6 +57,14 @@ with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
 print(json.dumps([code, sorted(sys.modules)]))
 """
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_helper_cache() -> None:
+    """The helper cache as ``make install`` leaves it (built, and remembered)."""
+    subprocess.run(
+        [sys.executable, "-m", "wendy_llm.engine.toolchain"], capture_output=True, check=True
+    )
 
 
 def loaded_by(*argv: str) -> list[str]:
@@ -140,3 +154,34 @@ def test_the_program_imports_a_command_without_collecting() -> None:
         check=True,
     ).stdout
     assert out.split() == ["0", "0"]
+
+
+HELP_PROBE = """
+import argparse, sys
+from wendy_llm.cli import build_parser
+ours = build_parser()
+theirs = build_parser()
+theirs.formatter_class = argparse.HelpFormatter
+for action in theirs._subparsers._group_actions:
+    for sub in action.choices.values():
+        sub.formatter_class = argparse.RawDescriptionHelpFormatter
+pairs = [(ours, theirs)] + [
+    (a.choices[name], b.choices[name])
+    for a, b in zip(ours._subparsers._group_actions, theirs._subparsers._group_actions)
+    for name in a.choices
+]
+print(sum(1 for a, b in pairs if a.format_help() != b.format_help()), len(pairs))
+"""
+
+
+@pytest.mark.parametrize("columns", [None, "40", "100", "0", "wide"])
+def test_help_is_as_wide_as_argparse_makes_it(columns: str | None) -> None:
+    """The parser finds the terminal's width without importing shutil, and
+    lays help out exactly as argparse's own formatter does."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    out = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert out.split() == ["0", "7"]

@@ -19,7 +19,12 @@ from types import ModuleType
 from typing import Any
 
 from wendy_llm.cli.output import never_fail_on_text
-from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
+from wendy_llm.cli.parser import (
+    EXIT_USAGE,
+    PROG,
+    RawDescriptionHelpFormatter,
+    WendyArgumentParser,
+)
 from wendy_llm.errors import WendyLlmError
 
 EXIT_FAILED = 1
@@ -80,7 +85,7 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
             help=module.HELP,
             description=module.DESCRIPTION,
             epilog=module.EPILOG,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=RawDescriptionHelpFormatter,
         )
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)

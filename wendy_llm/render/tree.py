@@ -19,7 +19,6 @@ import errno
 import functools
 import os
 import posixpath
-import shutil
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -261,6 +260,9 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _swap_into_place(staged: Path, target: Path) -> None:
     """Replace the directory ``target`` with ``staged``; remove the old tree."""
+    # lazy: shutil (with bz2 and lzma) costs 2 ms; only replacing a tree needs rmtree
+    import shutil
+
     if _exchange(staged, target):
         # `staged` now holds the old tree; the new one is in place, so a
         # failure to clean up must not be reported as a failed write.
@@ -351,6 +353,8 @@ def _remove_empty(directories: list[Path]) -> None:
 
 def _discard(staged: Path | None, created: list[Path]) -> None:
     if staged is not None:
+        import shutil  # lazy: as in _swap_into_place (a failed write is rare)
+
         with contextlib.suppress(OSError):
             shutil.rmtree(staged)
     _remove_empty(created)
