@@ -427,6 +427,27 @@ def test_the_helper_starts_lazily() -> None:
         assert renderer.pid is not None
 
 
+def test_start_runs_the_helper_before_the_first_request() -> None:
+    with Renderer() as renderer:
+        renderer.start()
+        pid = renderer.pid
+        assert pid is not None
+        renderer.start()  # one helper: a running one is kept
+        assert renderer.pid == pid
+        assert renderer.render("{{.A}}", {"A": "early"}) == b"early"
+        assert renderer.pid == pid
+
+
+def test_start_leaves_a_failed_start_to_the_first_request(tmp_path: Path) -> None:
+    with Renderer(helper=tmp_path / "no-such-helper") as renderer:
+        renderer.start()
+        assert renderer.pid is None
+        with pytest.raises(EngineError, match="cannot start the Go helper"):
+            renderer.render("x", {})
+    renderer.start()  # closed: nothing to start, nothing raised
+    assert renderer.pid is None
+
+
 def test_a_forked_child_gets_its_own_helper(renderer: Renderer) -> None:
     renderer.render("warm", {})
     parent_pid = renderer.pid

@@ -32,6 +32,7 @@ The helper is POSIX-only (it relies on ``poll`` over pipes).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import threading
 import weakref
@@ -61,6 +62,7 @@ from wendy_llm.errors import (
     OutputTooLarge,
     RenderTimeout,
     TemplateError,
+    WendyLlmError,
 )
 
 __all__ = ["RenderJob", "Renderer", "shared_renderer"]
@@ -179,6 +181,20 @@ class Renderer:
             return []
         request = encode_calls(calls)
         return self._request(lambda: iter([(request, len(calls))]), lambda _: "evaluating Go calls")
+
+    def start(self) -> None:
+        """Start the helper now, if none is running, without waiting for it.
+
+        Go gets ready while the caller does other work (loads a template),
+        so the first request does not wait for the start.  Optional: every
+        request starts the helper anyway.  A helper that cannot start (no Go,
+        a failed build) raises nothing here but at the first request, where
+        the caller expects the error.
+        """
+        with self._lock:
+            if not self._closed:
+                with contextlib.suppress(WendyLlmError):
+                    self._helper()
 
     @property
     def pid(self) -> int | None:
