@@ -33,6 +33,7 @@ from wendy_llm import (
     RenderTimeout,
     TemplateExecError,
     TemplateParseError,
+    options,
     shared_renderer,
 )
 from wendy_llm.engine.toolchain import helper_path
@@ -408,6 +409,27 @@ def test_close_reaps_the_helper_and_refuses_further_renders() -> None:
     with pytest.raises(EngineError, match="closed"):
         renderer.render("x", {})
     renderer.close()  # idempotent
+
+
+def test_close_lets_the_helper_exit_on_end_of_input() -> None:
+    renderer = Renderer()
+    renderer.render("x", {})
+    helper = renderer._slot.helper
+    assert helper is not None
+    renderer.close()
+    assert helper.proc.returncode == 0  # it exited by itself, not killed
+
+
+def test_close_kills_a_helper_that_lingers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(options, "HELPER_EXIT_WAIT_S", 0.2)
+    lingering = write_script(tmp_path / "helper", "exec sleep 60\n")
+    renderer = Renderer(helper=lingering)
+    renderer.start()
+    helper = renderer._slot.helper
+    assert helper is not None
+    renderer.close()
+    assert helper.proc.returncode == -signal.SIGKILL
+    assert is_reaped(helper.proc.pid)
 
 
 def test_garbage_collection_reaps_the_helper() -> None:
