@@ -185,3 +185,43 @@ def test_help_is_as_wide_as_argparse_makes_it(columns: str | None) -> None:
         [sys.executable, "-c", HELP_PROBE], capture_output=True, text=True, check=True, env=env
     ).stdout
     assert out.split() == ["0", "7"]
+
+
+SPAWN_PROBE = """
+import contextlib, io, sys
+from wendy_llm.engine import process
+spawned = []
+real = process.Helper.__init__
+def spy(self, binary):
+    spawned.append("wendy_llm.render.template" in sys.modules)
+    real(self, binary)
+process.Helper.__init__ = spy
+from wendy_llm.cli import program
+sys.argv = ["wendy-llm", *sys.argv[1:]]
+with contextlib.redirect_stdout(io.StringIO()):
+    code = program()
+print(code, spawned)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "spawns"),
+    [
+        pytest.param(
+            ["render", str(LLM), "--app-id", "a", "--pick", "gemma4-e2b", "--out", "OUT"],
+            "[False]",
+            id="render",
+        ),
+        pytest.param(["picks", str(LLM)], "[]", id="picks"),
+    ],
+)
+def test_a_render_starts_the_helper_before_importing_the_renderer(
+    argv: list[str], spawns: str, tmp_path: Path
+) -> None:
+    """Go gets ready while Python imports the command: one helper, spawned
+    before the render modules load; ``picks`` renders nothing and starts none."""
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    out = subprocess.run(
+        [sys.executable, "-c", SPAWN_PROBE, *argv], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == f"0 {spawns}"

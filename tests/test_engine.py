@@ -36,6 +36,7 @@ from wendy_llm import (
     options,
     shared_renderer,
 )
+from wendy_llm.engine import toolchain
 from wendy_llm.engine.toolchain import helper_path
 from wendy_llm.engine.wire import encode_request, error_location
 
@@ -458,6 +459,18 @@ def test_start_runs_the_helper_before_the_first_request() -> None:
         assert renderer.pid == pid
         assert renderer.render("{{.A}}", {"A": "early"}) == b"early"
         assert renderer.pid == pid
+
+
+def test_start_leaves_a_build_to_the_first_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WENDY_LLM_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(toolchain, "_memo", {})
+    with Renderer() as renderer:
+        renderer.start()  # nothing built yet: no build here, no helper
+        assert renderer.pid is None
+        assert not (tmp_path / "empty-cache").exists()
+        assert renderer.render("{{.A}}", {"A": "built"}) == b"built"
 
 
 def test_start_leaves_a_failed_start_to_the_first_request(tmp_path: Path) -> None:

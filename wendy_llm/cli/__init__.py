@@ -32,6 +32,8 @@ EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 
 
 SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
+#: The subcommands that render templates (``picks`` only lists them).
+RENDERING = frozenset({"render", "golden", "check", "diff", "plan"})
 
 
 def _needed(argv: Sequence[str]) -> Sequence[str]:
@@ -43,6 +45,13 @@ def _needed(argv: Sequence[str]) -> Sequence[str]:
 
 
 def _subcommand_modules(names: Sequence[str]) -> list[ModuleType]:
+    """The subcommands' modules; for one command that renders, the Go helper
+    is started first, so that Go gets ready while the command's modules import."""
+    if RENDERING.issuperset(names):
+        # lazy: the engine alone, before the command's other modules.
+        from wendy_llm.engine.client import shared_renderer
+
+        shared_renderer().start()
     # lazy: each subcommand imports what it runs (`check` the validators,
     # `golden` the fixtures); `render` and `picks` must not pay for them.
     return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in names]

@@ -15,7 +15,6 @@ from wendy_llm.cli.args import (
     add_template_dir,
     add_vars,
 )
-from wendy_llm.engine.client import shared_renderer
 from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError
 from wendy_llm.render.template import load_template
 
@@ -56,8 +55,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Go starts while the template loads: the first answer does not wait for it.
-    shared_renderer().start()
     template = load_template(args.template_dir)
     # Said before rendering: a skipped picker or file may be why the render fails.
     said = template.skipped_warnings()

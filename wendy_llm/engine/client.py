@@ -41,7 +41,7 @@ from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
-from wendy_llm.engine.toolchain import helper_path
+from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
     KIND_BAD_REQUEST,
     KIND_BENCH,
@@ -185,16 +185,20 @@ class Renderer:
     def start(self) -> None:
         """Start the helper now, if none is running, without waiting for it.
 
-        Go gets ready while the caller does other work (loads a template),
-        so the first request does not wait for the start.  Optional: every
-        request starts the helper anyway.  A helper that cannot start (no Go,
-        a failed build) raises nothing here but at the first request, where
-        the caller expects the error.
+        Go gets ready while the caller does other work (imports, loads a
+        template), so the first request does not wait for the start.
+        Optional: every request starts the helper anyway.  Only a helper
+        already built is started: a build, and any error (no Go, a binary
+        that cannot run), are left to the first request, where the caller
+        expects the delay or the error.
         """
         with self._lock:
-            if not self._closed:
+            if self._closed:
+                return
+            binary = self._binary if self._binary is not None else remembered_helper()
+            if binary is not None:
                 with contextlib.suppress(WendyLlmError):
-                    self._helper()
+                    self._helper(binary)
 
     @property
     def pid(self) -> int | None:
@@ -220,7 +224,7 @@ class Renderer:
 
     # -- internals --
 
-    def _helper(self) -> Helper:
+    def _helper(self, binary: Path | None = None) -> Helper:
         helper = self._slot.helper
         if helper is not None:
             if helper.owner_pid == os.getpid() and helper.alive():
@@ -228,7 +232,9 @@ class Renderer:
             # Died between calls (or inherited through fork): replace silently.
             self._slot.helper = None
             helper.kill()
-        helper = Helper(self._binary if self._binary is not None else helper_path())
+        if binary is None:
+            binary = self._binary if self._binary is not None else helper_path()
+        helper = Helper(binary)
         self._slot.helper = helper
         return helper
 

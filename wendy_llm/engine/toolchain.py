@@ -326,8 +326,7 @@ def _remember(go: Path, cache: Path, source_dir: Path, binary: Path) -> None:
         write_file_atomically(_memo_file(cache, source_dir), memo.encode("utf-8"))
 
 
-def helper_path() -> Path:
-    """The helper binary, built on first use; resolved once per process."""
+def _lookup(*, build: bool) -> Path | None:
     key = (os.environ.get(GO_ENV_VAR), cache_dir())
     with _memo_lock:
         found = _memo.get(key)
@@ -335,10 +334,28 @@ def helper_path() -> Path:
             go, cache, source_dir = find_go(), key[1], HELPER_SOURCE_DIR
             found = _remembered(go, cache, source_dir)
             if found is None:
+                if not build:
+                    return None
                 found = build_helper(go, cache, source_dir)
                 _remember(go, cache, source_dir, found)
             _memo[key] = found
         return found
+
+
+def helper_path() -> Path:
+    """The helper binary, built on first use; resolved once per process."""
+    found = _lookup(build=True)
+    assert found is not None  # a build returns the binary or raises
+    return found
+
+
+def remembered_helper() -> Path | None:
+    """The helper binary if this process or the cache remembers it, else None
+    (no build, no hash): a helper started early never delays with a build."""
+    try:
+        return _lookup(build=False)
+    except ToolchainError:
+        return None
 
 
 def run_go_tool(command: str) -> subprocess.CompletedProcess[str]:
