@@ -48,6 +48,7 @@ from wendy_llm.engine.wire import (
     KIND_EXEC_ERROR,
     KIND_OK,
     KIND_PARSE_ERROR,
+    KIND_SAME,
     KIND_TOO_LARGE,
     MAX_OUTPUT_LIMIT,
     Record,
@@ -55,6 +56,7 @@ from wendy_llm.engine.wire import (
     bench_ns_per_render,
     encode_calls,
     encode_request,
+    same_output,
     template_error,
 )
 from wendy_llm.errors import (
@@ -134,6 +136,8 @@ class Renderer:
         for job, (kind, payload) in zip(jobs, records, strict=True):
             if kind == KIND_OK:
                 results.append(payload)
+            elif kind == KIND_SAME:
+                results.append(same_output(results, payload))
             elif kind in (KIND_PARSE_ERROR, KIND_EXEC_ERROR):
                 results.append(template_error(kind, payload.decode("utf-8", "replace"), job.name))
             elif kind == KIND_TOO_LARGE:

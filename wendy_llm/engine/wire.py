@@ -37,6 +37,7 @@ KIND_TOO_LARGE: Final = 3
 KIND_BENCH: Final = 4
 KIND_BAD_REQUEST: Final = 5
 KIND_CALL_ERROR: Final = 6
+KIND_SAME: Final = 7
 
 _U32 = struct.Struct(">I").pack
 _I64 = struct.Struct(">q").pack
@@ -346,6 +347,16 @@ def error_location(message: str, name: str) -> tuple[int | None, int | None]:
     if not numbers:
         return None, None
     return numbers[0], numbers[1] if len(numbers) > 1 else None
+
+
+def same_output(results: Sequence[bytes | TemplateError], payload: bytes) -> bytes:
+    """The output a ``KIND_SAME`` record refers back to among ``results`` (the
+    batch's results so far): ``payload`` says how many jobs back it is."""
+    back = int.from_bytes(payload, "big") if len(payload) == 4 else 0
+    found = results[-back] if 0 < back <= len(results) else None
+    if not isinstance(found, bytes):
+        raise EngineError(f"the Go helper referred to no earlier output ({payload.hex()})")
+    return found
 
 
 def template_error(kind: int, message: str, name: str) -> TemplateError:
