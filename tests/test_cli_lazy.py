@@ -225,3 +225,15 @@ def test_a_render_starts_the_helper_before_importing_the_renderer(
         [sys.executable, "-c", SPAWN_PROBE, *argv], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == f"0 {spawns}"
+
+
+def test_replacing_an_output_loads_no_shutil(tmp_path: Path) -> None:
+    """``--force`` over an earlier render removes the old tree without shutil
+    (only ctypes, for the atomic exchange, joins what a render loads)."""
+    out = tmp_path / "out"
+    argv = ["render", str(LLM), "--app-id", "a", "--pick", "gemma4-e2b", "--out", str(out)]
+    loaded_by(*argv)
+    modules = loaded_by(*argv, "--force")
+    assert "ctypes" in modules  # the probe really replaced the tree
+    assert [m for m in unwanted(modules) if not m.startswith("ctypes")] == []
+    assert "shutil" not in modules

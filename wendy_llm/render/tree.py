@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-from wendy_llm.atomic import TMP, make_work_dir, move_aside, work_beside
+from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.render.outguard import check_out_dir
 
@@ -260,13 +260,10 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _swap_into_place(staged: Path, target: Path) -> None:
     """Replace the directory ``target`` with ``staged``; remove the old tree."""
-    # lazy: shutil (with bz2 and lzma) costs 2 ms; only replacing a tree needs rmtree
-    import shutil
-
     if _exchange(staged, target):
         # `staged` now holds the old tree; the new one is in place, so a
         # failure to clean up must not be reported as a failed write.
-        shutil.rmtree(staged, ignore_errors=True)
+        remove_tree(staged)
         return
     backup = move_aside(target)
     try:
@@ -274,7 +271,7 @@ def _swap_into_place(staged: Path, target: Path) -> None:
     except BaseException:
         os.replace(backup, target)
         raise
-    shutil.rmtree(backup, ignore_errors=True)
+    remove_tree(backup)
 
 
 def write_tree(
@@ -353,8 +350,5 @@ def _remove_empty(directories: list[Path]) -> None:
 
 def _discard(staged: Path | None, created: list[Path]) -> None:
     if staged is not None:
-        import shutil  # lazy: as in _swap_into_place (a failed write is rare)
-
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staged)
+        remove_tree(staged)
     _remove_empty(created)
