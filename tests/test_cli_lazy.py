@@ -37,6 +37,9 @@ NOT_FOR_RENDERING = (
     # compiles its methods when created).
     "dataclasses",
     "inspect",
+    # typing: annotations are strings (PEP 563), so the modules of render and
+    # picks import it for mypy only (``TYPE_CHECKING = False``).
+    "typing",
     # hashlib loads OpenSSL: a warm helper cache remembers the binary without
     # hashing its sources; shutil loads bz2 and lzma: only replacing a tree
     # (or removing a dead writer's work) needs its rmtree.

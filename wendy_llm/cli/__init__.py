@@ -16,7 +16,6 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 from wendy_llm.cli.output import never_fail_on_text
 from wendy_llm.cli.parser import (
@@ -26,6 +25,10 @@ from wendy_llm.cli.parser import (
     WendyArgumentParser,
 )
 from wendy_llm.errors import WendyLlmError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT

@@ -22,9 +22,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, NoReturn
 
 from wendy_llm.errors import quoted
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 EXIT_USAGE = 2
 PROG = "wendy-llm"

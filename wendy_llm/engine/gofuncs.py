@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable
-from typing import Final
 
 from wendy_llm import options
 from wendy_llm.engine.client import shared_renderer
@@ -34,6 +33,10 @@ from wendy_llm.engine.wire import (
     encode_value_call,
 )
 from wendy_llm.errors import DataTypeError, EngineError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _I64: Final = struct.Struct(">q")
 _U32: Final = struct.Struct(">I")

@@ -16,11 +16,14 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Final
 
 from wendy_llm import options
 from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record, parse_records
 from wendy_llm.errors import EngineError, WendyLlmError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import IO, Final
 
 # Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
 _READ_SIZE: Final = 1 << 16

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
-from typing import Final
 
 from wendy_llm.errors import (
     DataTypeError,
@@ -21,6 +20,10 @@ from wendy_llm.errors import (
     TemplateExecError,
     TemplateParseError,
 )
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 MAX_REQUEST_BYTES: Final = (1 << 32) - 1
 # Records carry a u32 length that also counts the kind byte.

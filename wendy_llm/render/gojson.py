@@ -35,7 +35,6 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Final
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.render.gotypes import (
@@ -54,6 +53,10 @@ from wendy_llm.render.gotypes import (
     zero,
 )
 from wendy_llm.render.jsonpos import JsonPath, format_json_path
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _GO_INT = re.compile(r"-?[0-9]+")
 _INT_RANGE = (-(2**63), 2**63)

@@ -11,7 +11,9 @@ Performance).
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Scalar:

@@ -8,13 +8,15 @@ what the library uses to decide that a file is not text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
 
 from wendy_llm.errors import quoted
 from wendy_llm.render.lintwarning import LintWarning, line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, QUESTION_TYPES
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
+    from typing import Final
+
     from wendy_llm.render.source import TemplateSource
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, cast
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
@@ -41,6 +40,10 @@ from wendy_llm.render.manifest_types import Question as Question
 from wendy_llm.render.manifest_types import Validate as Validate
 from wendy_llm.render.manifest_types import Variable as Variable
 from wendy_llm.render.manifest_types import When as When
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _load(data: bytes, file: str, model: Struct) -> tuple[dict[str, Any], Decoded, Positions]:
@@ -90,9 +93,17 @@ def _int_rule(
     return number
 
 
+def _struct(value: object) -> Mapping[str, Any]:
+    """A decoded struct: a dict holding every field (:func:`decode_parsed`)."""
+    assert isinstance(value, dict)
+    return value
+
+
 def _items(value: object) -> list[Mapping[str, Any]]:
     """A decoded slice of structs (nil: empty)."""
-    return cast(list[Mapping[str, Any]], value or [])
+    items = value or []
+    assert isinstance(items, list)
+    return items
 
 
 def _raw_at(document: object, path: JsonPath) -> object:
@@ -109,11 +120,11 @@ def _raw_at(document: object, path: JsonPath) -> object:
 def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
     """Decode ``template.json`` as the CLI does (raises ManifestError on its errors)."""
     document, decoded, positions = _load(data, file, MANIFEST_MODEL)
-    config = cast(Mapping[str, Any], decoded.value)
+    config = _struct(decoded.value)
     variables: list[Variable] = []
     for index, raw in enumerate(_items(config["variables"])):
         path: JsonPath = ("variables", index, "validate")
-        rules = cast(Mapping[str, Any] | None, raw["validate"])
+        rules: Mapping[str, Any] | None = raw["validate"]
         validate = Validate()
         if rules is not None:
             validate = Validate(
@@ -164,7 +175,7 @@ def _when(
 def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
     """Decode ``template.schema.json`` as the CLI does (raises ManifestError on its errors)."""
     document, decoded, positions = _load(data, file, PICKER_MODEL)
-    config = cast(Mapping[str, Any], decoded.value)
+    config = _struct(decoded.value)
     phases: list[Phase] = []
     for p_index, raw_phase in enumerate(_items(config["phases"])):
         p_path: JsonPath = ("phases", p_index)

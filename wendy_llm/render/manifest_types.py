@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, Literal
 
 from wendy_llm.render.jsonpos import JsonPath
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final, Literal
+
+    #: The question types the CLI lists; any other is collected as an input.
+    QuestionType = Literal["radio", "checkbox", "input"]
+    WhenKind = Literal["equals", "in", "contains"]
 
 MANIFEST_FILE = "template.json"
 PICKER_FILE = "template.schema.json"
@@ -21,10 +28,7 @@ PICKER_FILE = "template.schema.json"
 Scalar = str | float | bool
 #: A variable's default: any JSON value, numbers as float64 (an ``interface{}``).
 Default = Scalar | list[object] | dict[str, object]
-#: The question types the CLI lists; any other is collected as an input.
-QuestionType = Literal["radio", "checkbox", "input"]
 QUESTION_TYPES: Final[tuple[QuestionType, ...]] = ("radio", "checkbox", "input")
-WhenKind = Literal["equals", "in", "contains"]
 WHEN_KINDS: Final[tuple[WhenKind, ...]] = ("equals", "in", "contains")
 Positions = Mapping[JsonPath, tuple[int, int]]
 

@@ -14,7 +14,6 @@ import contextlib
 import itertools
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, TypeVar
 
 from wendy_llm import options
 from wendy_llm.engine import gofuncs
@@ -29,7 +28,11 @@ from wendy_llm.render.values import (
     walk_calls,
 )
 
-_T = TypeVar("_T", bound=Hashable)
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final, TypeVar
+
+    _T = TypeVar("_T", bound=Hashable)
 
 CANONICAL_APP_ID = "llm-app"
 REQUIRED_INPUT_PLACEHOLDER = "example"

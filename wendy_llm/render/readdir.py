@@ -11,10 +11,13 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Final
 
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _NOT_OUTPUT = "wendy init copies only regular files, so it is not part of the output"
 _KINDS = {

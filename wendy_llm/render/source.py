@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Final
 
 from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
 from wendy_llm.errors import (
@@ -41,6 +40,10 @@ from wendy_llm.render.tree import (
     walk_key,
 )
 from wendy_llm.render.values import build_values
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _OUTPUT_CACHE_SIZE = 16
 
