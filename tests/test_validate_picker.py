@@ -200,6 +200,40 @@ def test_any_colonless_value_at_a_tag_path_is_not_a_tag() -> None:
     ]
 
 
+def image_sentinel_check(model: str) -> list[tuple[str, str | None, int | None]]:
+    rules = parse_rules(
+        "sentinels:\n  OLLAMA_MODEL:\n    values: [big-dflash]\n"
+        "    tag_paths: [dockerfiles.*.environment.values.OLLAMA_MODEL]\n",
+        "mini.rules.yaml",
+    )
+    # The render ships ollama/Dockerfile, but no service builds it (the
+    # vLLM pick of a two-backend template): the image would still pull it.
+    tree = {
+        "docker-compose.yml": b"services:\n  vllm:\n    build: ./vllm\n",
+        "vllm/Dockerfile": b"FROM vllm/vllm-openai\n",
+        "ollama/Dockerfile": (
+            "ARG VERSION=0.32.5\nFROM ollama/ollama:${VERSION}\n"
+            f'ENV OLLAMA_HOST=0.0.0.0:11434 \\\n    OLLAMA_MODEL="{model}"\n'
+        ).encode(),
+    }
+    subject = subject_for(rules, "x", {"APP_ID": "app"}, tree)
+    found = check_sentinel_renders(rules, subject.documents)
+    return [(f.message, f.file, f.line) for f in found]
+
+
+def test_the_sentinel_in_an_image_no_service_builds_is_found() -> None:
+    assert image_sentinel_check("gemma4:e2b") == []
+    assert image_sentinel_check("big-dflash") == [
+        (
+            "dockerfiles.ollama/Dockerfile.environment.values.OLLAMA_MODEL is 'big-dflash', a "
+            "sentinel of OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an "
+            "Ollama pull",
+            "ollama/Dockerfile",
+            4,
+        )
+    ]
+
+
 def test_the_llm_templates_picker_passes_with_its_rules() -> None:
     from pathlib import Path
 

@@ -239,7 +239,8 @@ def test_malformed_rules_file_names_the_file_line_and_rule(tmp_path: Path) -> No
         (
             "rules:\n  - name: r\n    assert: [{path: compse.a, absent: true}]\n",
             't.yaml:3: rules[0] (r): assert[0].path: path "compse.a" names an unknown document '
-            '"compse" (known: compose, device, wendy; declare others under documents:)',
+            '"compse" (known: compose, device, dockerfiles, wendy; declare others under '
+            "documents:)",
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compose..a, absent: true}]\n",

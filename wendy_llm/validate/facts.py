@@ -100,8 +100,9 @@ def is_dockerfile_name(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _built(data: bytes, args: tuple[tuple[str, str], ...]) -> BuiltImage:
-    # Every pick renders the same Dockerfiles: build each once per run.
+def build_once(data: bytes, args: tuple[tuple[str, str], ...]) -> BuiltImage:
+    """A Dockerfile (its bytes) built for every device profile with ``args`` (sorted
+    pairs), built once: every pick renders the same Dockerfiles."""
     return built_image(data.decode("utf-8", "replace"), dict(args), PROFILES)
 
 
@@ -179,7 +180,7 @@ def compose_services(
             args = _args(build)
             dockerfile = _in(directory, str(build.get("dockerfile") or "Dockerfile"))
             if dockerfile in tree:
-                built = _built(tree[dockerfile], tuple(sorted(args.items())))
+                built = build_once(tree[dockerfile], tuple(sorted(args.items())))
                 images += [Image(b, "base", dockerfile) for b in built.base_images]
                 env = built.environment
                 image_env = [*env.values, *env.by_device, *env.unknown]
@@ -216,7 +217,7 @@ def _context_dockerfiles(
     for path in sorted(tree):
         parent = str(PurePosixPath(path).parent)
         if parent == directory and is_dockerfile_name(PurePosixPath(path).name):
-            built = _built(tree[path], tuple(sorted(args.items())))
+            built = build_once(tree[path], tuple(sorted(args.items())))
             out.append(ContextDockerfile(path, built.base_images))
     return out
 

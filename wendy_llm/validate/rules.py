@@ -72,7 +72,7 @@ from wendy_llm.validate.selectors import (
 __all__ = ["AnyAssertion", "Assertion", "Rule", "Rules", "Scalar", "Sentinel", "load_rules"]
 
 SCHEMA = "rules.schema.json"
-DEFAULT_DOCUMENTS = ("compose", "device", "wendy")
+DEFAULT_DOCUMENTS = ("compose", "device", "dockerfiles", "wendy")
 #: No option field is required unless the rules file asks: the CLI reads only an
 #: option's value and label, and a catalogue's conventions are its own.
 DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
