@@ -160,7 +160,11 @@ def test_warnings_fail_only_with_strict(capsys: pytest.CaptureFixture[str], tmp_
     assert (code, out) == (0, "")
     code, out, _ = check(capsys, templates, golden, "--quiet", "--strict")
     assert code == 1 and out.startswith("Warnings (")
-    assert out.count('The "GREETING" variable is not set') == 3
+    # One warning shared by the three picks is shown once, naming them.
+    assert out.count('The "GREETING" variable is not set') == 1
+    assert (
+        'py/mini every pick (3) [compose] docker-compose.yml: docker-compose: The "GREETING"' in out
+    )
 
 
 def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,9 +204,10 @@ def test_what_makes_wendy_run_fail_fails_the_device_check(
     templates, golden = write_template(tmp_path, files={"docker-compose.yml": compose})
     update_golden(templates, golden)
     code, out, _ = check(capsys, templates, golden, "--quiet")
-    assert code == 1 and out.startswith("Failures (3):")  # one per pick
+    # One per pick; the two picks whose finding is the same line are one entry.
+    assert code == 1 and out.startswith("Failures (3, 2 distinct):")
     assert (
-        "py/mini gemma4-e2b [device] docker-compose.yml:13: services.web.ports[0] is a mapping "
-        "(the long syntax), but the Wendy CLI reads ports as strings: wendy run fails to load "
-        "docker-compose.yml at all" in out
+        "py/mini picks gemma4-e2b, qwen2.5-3b [device] docker-compose.yml:13: "
+        "services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads ports "
+        "as strings: wendy run fails to load docker-compose.yml at all" in out
     )

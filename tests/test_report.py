@@ -197,3 +197,25 @@ def test_colour_only_on_a_terminal_without_no_color(
     else:
         monkeypatch.setenv("NO_COLOR", no_color)
     assert use_colour(Stream()) is expected
+
+
+def test_a_finding_shared_by_picks_is_shown_once_naming_them() -> None:
+    shared = warning("device", "wendy.json: not read on the compose path", "wendy.json", 1)
+    partly = error("compose", "port 80 published twice", "docker-compose.yml", 7)
+    own = error("compose", "port 81 published twice", "docker-compose.yml", 7)
+    picks = ("a", "b", "c")
+    results = [CheckResult("t/x", p, "device", (shared.at("t/x", p),)) for p in picks]
+    results += [
+        CheckResult("t/x", "a", "compose", (partly.at("t/x", "a"),)),
+        CheckResult("t/x", "b", "compose", (partly.at("t/x", "b"),)),
+        CheckResult("t/x", "c", "compose", (own.at("t/x", "c"),)),
+    ]
+    text = format_details(Report(tuple(results), {}))
+    assert text.splitlines() == [
+        "Failures (3, 2 distinct):",
+        "  t/x picks a, b [compose] docker-compose.yml:7: port 80 published twice",
+        "  t/x c [compose] docker-compose.yml:7: port 81 published twice",
+        "",
+        "Warnings (3, 1 distinct):",
+        "  t/x every pick (3) [device] wendy.json:1: wendy.json: not read on the compose path",
+    ]

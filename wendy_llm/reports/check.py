@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from wendy_llm.compare.changes import name_group
 from wendy_llm.reports.terminal import Style
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, Status
 
@@ -75,29 +76,66 @@ def summary_line(report: Report) -> str:
     )
 
 
-def finding_line(finding: Finding) -> str:
-    """``template pick [check] file:line: message``, later lines of the message indented."""
+def finding_line(finding: Finding, who: str | None = None) -> str:
+    """``template pick [check] file:line: message``, later lines of the message indented.
+
+    ``who`` replaces the pick (e.g. ``every pick (17)`` for a shared finding).
+    """
     where = f"{finding.location}: " if finding.location else ""
     head, *rest = finding.message.splitlines() or [""]
-    text = f"{finding.template} {pick_label(finding.pick)} [{finding.check}] {where}{head}"
+    shown = pick_label(finding.pick) if who is None else who
+    text = f"{finding.template} {shown} [{finding.check}] {where}{head}"
     return "\n".join([text, *("    " + line for line in rest)])
 
 
 def format_details(report: Report, *, warnings: bool = True, colour: bool = False) -> str:
-    """Every failure (then every warning and note), one finding per entry."""
+    """Every failure (then every warning and note); a finding several picks share once.
+
+    A finding the same in several picks of a template (the same check, place
+    and message) is one entry naming them (``every pick (17)`` or ``picks
+    a, b``), so a template-wide fact does not bury the rest.
+    """
     out: list[str] = []
     sections: list[tuple[str, Sequence[Finding], Status]] = [("Failures", report.errors, "fail")]
     if warnings:
         sections.append(("Warnings", report.warnings, "warn"))
         # Notes never fail a run: what the Wendy CLI ignores by design.
         sections.append(("Notes", report.notes, "ok"))
+    picks_of = _picks_per_template(report)
     for title, findings, status in sections:
         if not findings:
             continue
-        out.append(_paint(Style(colour), status)(f"{title} ({len(findings)}):"))
-        out += ["  " + finding_line(f).replace("\n", "\n  ") for f in findings]
+        groups = _shared(findings)
+        count = (
+            f"{len(findings)}"
+            if len(groups) == len(findings)
+            else (f"{len(findings)}, {len(groups)} distinct")
+        )
+        out.append(_paint(Style(colour), status)(f"{title} ({count}):"))
+        for first, picks in groups:
+            who = None if len(picks) == 1 else name_group(picks, picks_of[first.template])
+            out.append("  " + finding_line(first, who).replace("\n", "\n  "))
         out.append("")
     return "\n".join(out)
+
+
+def _picks_per_template(report: Report) -> dict[str, list[str]]:
+    picks: dict[str, list[str]] = {}
+    for result in report.results:
+        listed = picks.setdefault(result.template, [])
+        if result.pick != TEMPLATE_WIDE and result.pick not in listed:
+            listed.append(result.pick)
+    return picks
+
+
+def _shared(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
+    """(first finding, the picks that have it) per distinct finding, in order."""
+    groups: dict[tuple[object, ...], tuple[Finding, list[str]]] = {}
+    for finding in findings:
+        key: tuple[object, ...] = (finding.template, finding.check, finding.severity)
+        key += (finding.location, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
+        groups.setdefault(key, (finding, []))[1].append(finding.pick)
+    return list(groups.values())
 
 
 def format_timings(report: Report) -> str:
