@@ -97,7 +97,7 @@ def format_result(result: MutantResult, *, verbose: bool) -> list[str]:
         checks += " (only the golden fixtures: not a kill)"
     else:
         status = "SURVIVED"
-    lines = [f"  {status} {mutant.name:<32} {result.seconds:5.1f}s  {checks}"]
+    lines = [f"  {status} {mutant.name:<36} {result.seconds:5.1f}s  {checks}"]
     if verbose or not result.killed:
         lines.append(f"           {mutant.description} [killed by {', '.join(mutant.killed_by)}]")
     if verbose:
@@ -130,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for mutant in mutants:
                 files = sorted({e.file for e in mutant.edits})
                 print(
-                    f"{mutant.name:<32} {mutant.description} [{', '.join(files)}] "
+                    f"{mutant.name:<36} {mutant.description} [{', '.join(files)}] "
                     f"killed by {', '.join(mutant.killed_by)}"
                 )
             return 0
