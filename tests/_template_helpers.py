@@ -8,6 +8,15 @@ from pathlib import Path
 
 from wendy_llm.render.template import Template, load_template
 
+#: An integer variable with a JSON default and the CLI's range rules (the
+#: conformance tests' standard example).
+PORT: dict[str, object] = {
+    "name": "PORT",
+    "type": "integer",
+    "default": 8080,
+    "validate": {"min": 1, "max": 65535},
+}
+
 
 def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
     root.mkdir(parents=True, exist_ok=True)

@@ -12,13 +12,9 @@ from pathlib import Path
 import pytest
 from _cli_helpers import LLM, REPO, cli_env, copy_llm_project, edit, run_in_terminal, run_module
 
+from wendy_llm import options
 from wendy_llm.cli import main
-from wendy_llm.cli.style import (
-    DEFAULT_PROGRESS_DELAY_S,
-    PROGRESS_DELAY_ENV,
-    Progress,
-    progress_delay,
-)
+from wendy_llm.cli.style import PROGRESS_DELAY_ENV, Progress, progress_delay
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.reports.terminal import Style
 
@@ -250,7 +246,7 @@ def test_a_bad_progress_delay_is_a_usage_error_naming_the_variable() -> None:
 def test_the_progress_delay_comes_from_the_environment(raw: str | None, expected: float) -> None:
     environ = {} if raw is None else {PROGRESS_DELAY_ENV: raw}
     assert progress_delay(environ) == expected
-    assert DEFAULT_PROGRESS_DELAY_S == 0.5  # what users get
+    assert options.PROGRESS_DELAY_S == 0.5  # what users get
 
 
 @pytest.mark.parametrize("raw", ["-1", "nan", "inf", "half a second", "0,5"])

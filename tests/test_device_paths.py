@@ -1,4 +1,4 @@
-"""The device view off the compose path (wendy-run.md section 1): only what the spec says."""
+"""The device view off the compose path: only what the CLI's source says."""
 
 from __future__ import annotations
 
@@ -26,6 +26,26 @@ def test_the_docker_path_builds_the_root_dockerfile_with_wendy_json() -> None:
     # What the spec does not say is said, not guessed.
     assert "the docker path's build args" in view.not_modelled
     assert "the docker path's app and image names" in view.not_modelled
+
+
+def test_wendy_json_is_read_as_the_cli_reads_it() -> None:
+    """Through wendycli.wendy_json (Go's decoding): keys match case-insensitively,
+    and a compose path's lost settings are located where they are written."""
+    tree = {
+        "Dockerfile": b"FROM python:3.12\n",
+        "wendy.json": b'{"appId": "demo", "Entitlements": [{"Type": "gpu"}]}',
+    }
+    (app,) = build_view(tree, "demo").services
+    assert app.entitlements == (Entitlement("gpu"),)
+    compose = {
+        "compose.yml": b"services:\n  a:\n    image: x\n",
+        "wendy.json": b'{\n  "appId": "demo",\n  "Readiness": {"tcpSocket": {"port": 80}}\n}',
+    }
+    view = build_view(compose, "demo")
+    lost = [i for i in view.ignored if i.reason.startswith("the readiness")]
+    assert [(i.line, i.reason) for i in lost] == [
+        (3, "the readiness check is lost on a device (wendy.json is not read on the compose path)")
+    ]
 
 
 def test_a_compose_file_wins_over_a_root_dockerfile() -> None:

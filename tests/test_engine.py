@@ -240,7 +240,7 @@ def test_a_helper_crashing_once_is_retried(tmp_path: Path) -> None:
     script = write_script(
         tmp_path / "helper",
         f'if [ ! -e "{marker}" ]; then : > "{marker}"; echo boom >&2; exit 3; fi\n'
-        f'exec "{helper_path()}"\n',
+        f'exec "{helper_path()}" "$@"\n',
     )
     with Renderer(helper=script) as renderer:
         assert renderer.render("{{.A}}", {"A": "ok"}) == b"ok"

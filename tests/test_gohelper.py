@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
-from wendy_llm.engine.toolchain import run_go_tool
+import subprocess
+
+from wendy_llm import options
+from wendy_llm.engine.process import Helper
+from wendy_llm.engine.toolchain import helper_path, run_go_tool
 
 
 def test_the_helpers_go_tests_pass() -> None:
     proc = run_go_tool("test")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.startswith("ok"), proc.stdout
+
+
+def test_the_helper_takes_its_parse_cache_bounds_from_the_options_module() -> None:
+    """One place for the bound (wendy_llm/options.py): the helper has no default
+    of its own and refuses to start without it."""
+    bare = subprocess.run(
+        [str(helper_path())], input=b"", capture_output=True, timeout=60, check=False
+    )
+    assert bare.returncode == 2
+    assert b"usage: wendyhelper -parse-cache-templates N -parse-cache-bytes N" in bare.stderr
+    helper = Helper(helper_path())
+    try:
+        args = helper.proc.args
+        assert isinstance(args, list) and args[1:] == [
+            f"-parse-cache-templates={options.PARSE_CACHE_TEMPLATES}",
+            f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
+        ]
+        assert helper.alive()
+    finally:
+        helper.kill()

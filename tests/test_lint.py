@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from _template_helpers import checkbox, make_template, phase, radio, text_input
 
+from wendy_llm.render import jsonpos
 from wendy_llm.render.lint import LintWarning
 from wendy_llm.render.template import Template, load_template
 
@@ -263,3 +265,21 @@ def test_lines_point_into_template_json(tmp_path: Path) -> None:
         json.loads((tmp_path / "demo" / "template.json").read_text())["variables"][1]["name"]
         == "BIG"
     )
+
+
+def test_a_template_without_warnings_is_linted_without_walking_its_manifests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines are looked up only for a warning (finding one walks the whole
+    file); python/llm has no lint warning, so nothing is walked."""
+    walks: list[str] = []
+    walk = jsonpos.value_positions
+
+    def counting(text: str) -> object:
+        walks.append(text)
+        return walk(text)
+
+    monkeypatch.setattr(jsonpos, "value_positions", counting)
+    template = load_template(REPO / "templates" / "python" / "llm")
+    assert template.lint() == []
+    assert walks == []

@@ -10,6 +10,7 @@ import pytest
 from _template_helpers import write_files
 
 from wendy_llm.errors import ManifestError
+from wendy_llm.render import jsonpos
 from wendy_llm.render.jsonpos import format_json_path, value_positions
 from wendy_llm.render.manifest import When, load_manifest, load_picker
 from wendy_llm.render.template import load_template
@@ -328,3 +329,23 @@ def test_value_positions_and_json_paths() -> None:
 def test_negative_zero_default_keeps_its_sign() -> None:
     (z,) = load_manifest(b'{"variables": [{"name": "Z", "default": -0}]}').variables
     assert isinstance(z.default, float) and math.copysign(1.0, z.default) == -1.0
+
+
+def test_positions_are_walked_only_when_a_line_is_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading a valid manifest does not walk it for positions (a render never
+    asks for a line); the first line asked for walks it once."""
+    walks: list[str] = []
+
+    def counting(text: str) -> object:
+        walks.append(text)
+        return value_positions(text)
+
+    monkeypatch.setattr(jsonpos, "value_positions", counting)
+    text = '{"variables": [{"name": "PORT", "default": 8080}]}'
+    manifest = load_manifest(text.encode())
+    assert walks == []
+    assert manifest.line_of(("variables", 0, "default")) == 1
+    assert manifest.line_of(("variables", 0)) == 1
+    assert walks == [text]

@@ -16,13 +16,12 @@ from wendy_llm.errors import PickError
 from wendy_llm.render.manifest import Option, Question
 from wendy_llm.render.picks import (
     CANONICAL_APP_ID,
-    MAX_SLUG_LENGTH,
     Pick,
     _Walker,
     base_values,
     checkbox_choices,
-    slugify,
 )
+from wendy_llm.render.slugs import MAX_SLUG_LENGTH, slugify
 from wendy_llm.render.template import Template, load_template
 
 REPO = Path(__file__).resolve().parent.parent
@@ -259,7 +258,7 @@ def test_up_to_64_combinations_is_the_full_product(tmp_path: Path) -> None:
 
 def _all_leaves(t: Template) -> list[dict[str, str | None]]:
     assert t.picker is not None
-    walker = _Walker(t.picker, base_values(t))
+    walker = _Walker(t.picker, base_values(t.manifest))
     paths = walker.full_product(10**6)
     assert paths is not None
     return [{walker.items[i].question.id: a for i, a in path} for path in paths]

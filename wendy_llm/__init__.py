@@ -1,144 +1,177 @@
 """wendy-llm: render Wendy app templates exactly as `wendy init` does.
 
-The public API, re-exported here and nowhere else.
+The public API is re-exported here and nowhere else. ``import wendy_llm``
+imports nothing else: each name is loaded on first use (PEP 562), so the
+command line pays only for what a subcommand runs.
 """
 
-from wendy_llm.compare.diff import (
-    FileChange,
-    PickComparison,
-    Policy,
-    PolicyResult,
-    Side,
-    TemplateDiff,
-    diff_template,
-    evaluate_policy,
-)
-from wendy_llm.compare.scope import FileScope
-from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
-from wendy_llm.errors import (
-    AppIdError,
-    CheckSelectionError,
-    DataTypeError,
-    DiffError,
-    EngineError,
-    GitError,
-    GoldenError,
-    GoldenManifestError,
-    GoldenUpdateRefused,
-    LayoutError,
-    ManifestError,
-    MissingValueError,
-    NotAGitRepository,
-    NoTemplateAtRevision,
-    OutputDirNotEmpty,
-    OutputDirRefused,
-    OutputTooLarge,
-    PathCollisionError,
-    PickError,
-    RenderError,
-    RenderTimeout,
-    RulesError,
-    SettingsError,
-    TemplateError,
-    TemplateExecError,
-    TemplateLoadError,
-    TemplateParseError,
-    ToolchainError,
-    TreeWriteError,
-    UnknownRevision,
-    ValidatorToolError,
-    ValuesError,
-    WendyLlmError,
-)
-from wendy_llm.golden import (
-    GoldenCheck,
-    GoldenProblem,
-    GoldenUpdate,
-    TemplateUpdate,
-    check_golden,
-    update_golden,
-)
-from wendy_llm.render.lint import LintWarning
-from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.render.readdir import SkippedEntry
-from wendy_llm.render.template import Template, load_template, template_from_files
-from wendy_llm.render.tree import RenderedFile, RenderedTree
-from wendy_llm.repo.config import Settings, load_settings
-from wendy_llm.repo.gitsource import template_at_revision
-from wendy_llm.repo.layout import Layout, TemplateDir, discover_templates, find_layout
-from wendy_llm.validate.findings import CheckResult, Finding, Report
-from wendy_llm.validate.run import run_check
+from __future__ import annotations
 
-__all__ = [
-    "CANONICAL_APP_ID",
-    "AppIdError",
-    "CheckResult",
-    "CheckSelectionError",
-    "DataTypeError",
-    "DiffError",
-    "EngineError",
-    "FileChange",
-    "FileScope",
-    "Finding",
-    "GitError",
-    "GoldenCheck",
-    "GoldenError",
-    "GoldenManifestError",
-    "GoldenProblem",
-    "GoldenUpdate",
-    "GoldenUpdateRefused",
-    "Layout",
-    "LayoutError",
-    "LintWarning",
-    "ManifestError",
-    "MissingValueError",
-    "NoTemplateAtRevision",
-    "NotAGitRepository",
-    "OutputDirNotEmpty",
-    "OutputDirRefused",
-    "OutputTooLarge",
-    "PathCollisionError",
-    "Pick",
-    "PickComparison",
-    "PickError",
-    "Policy",
-    "PolicyResult",
-    "RenderError",
-    "RenderJob",
-    "RenderTimeout",
-    "RenderedFile",
-    "RenderedTree",
-    "Renderer",
-    "Report",
-    "RulesError",
-    "Settings",
-    "SettingsError",
-    "Side",
-    "SkippedEntry",
-    "Template",
-    "TemplateDiff",
-    "TemplateDir",
-    "TemplateError",
-    "TemplateExecError",
-    "TemplateLoadError",
-    "TemplateParseError",
-    "TemplateUpdate",
-    "ToolchainError",
-    "TreeWriteError",
-    "UnknownRevision",
-    "ValidatorToolError",
-    "ValuesError",
-    "WendyLlmError",
-    "check_golden",
-    "diff_template",
-    "discover_templates",
-    "evaluate_policy",
-    "find_layout",
-    "load_settings",
-    "load_template",
-    "run_check",
-    "shared_renderer",
-    "template_at_revision",
-    "template_from_files",
-    "update_golden",
-]
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wendy_llm.compare.diff import FileChange as FileChange
+    from wendy_llm.compare.diff import PickComparison as PickComparison
+    from wendy_llm.compare.diff import Policy as Policy
+    from wendy_llm.compare.diff import PolicyResult as PolicyResult
+    from wendy_llm.compare.diff import Side as Side
+    from wendy_llm.compare.diff import TemplateDiff as TemplateDiff
+    from wendy_llm.compare.diff import diff_template as diff_template
+    from wendy_llm.compare.diff import evaluate_policy as evaluate_policy
+    from wendy_llm.compare.scope import FileScope as FileScope
+    from wendy_llm.engine.client import Renderer as Renderer
+    from wendy_llm.engine.client import RenderJob as RenderJob
+    from wendy_llm.engine.client import shared_renderer as shared_renderer
+    from wendy_llm.errors import AppIdError as AppIdError
+    from wendy_llm.errors import CheckSelectionError as CheckSelectionError
+    from wendy_llm.errors import DataTypeError as DataTypeError
+    from wendy_llm.errors import DiffError as DiffError
+    from wendy_llm.errors import EngineError as EngineError
+    from wendy_llm.errors import GitError as GitError
+    from wendy_llm.errors import GoldenError as GoldenError
+    from wendy_llm.errors import GoldenManifestError as GoldenManifestError
+    from wendy_llm.errors import GoldenUpdateRefused as GoldenUpdateRefused
+    from wendy_llm.errors import LayoutError as LayoutError
+    from wendy_llm.errors import ManifestError as ManifestError
+    from wendy_llm.errors import MissingValueError as MissingValueError
+    from wendy_llm.errors import NotAGitRepository as NotAGitRepository
+    from wendy_llm.errors import NoTemplateAtRevision as NoTemplateAtRevision
+    from wendy_llm.errors import OutputDirNotEmpty as OutputDirNotEmpty
+    from wendy_llm.errors import OutputDirRefused as OutputDirRefused
+    from wendy_llm.errors import OutputTooLarge as OutputTooLarge
+    from wendy_llm.errors import PathCollisionError as PathCollisionError
+    from wendy_llm.errors import PickError as PickError
+    from wendy_llm.errors import RenderError as RenderError
+    from wendy_llm.errors import RenderTimeout as RenderTimeout
+    from wendy_llm.errors import RulesError as RulesError
+    from wendy_llm.errors import SettingsError as SettingsError
+    from wendy_llm.errors import TemplateError as TemplateError
+    from wendy_llm.errors import TemplateExecError as TemplateExecError
+    from wendy_llm.errors import TemplateLoadError as TemplateLoadError
+    from wendy_llm.errors import TemplateParseError as TemplateParseError
+    from wendy_llm.errors import ToolchainError as ToolchainError
+    from wendy_llm.errors import TreeWriteError as TreeWriteError
+    from wendy_llm.errors import UnknownRevision as UnknownRevision
+    from wendy_llm.errors import ValidatorToolError as ValidatorToolError
+    from wendy_llm.errors import ValuesError as ValuesError
+    from wendy_llm.errors import WendyLlmError as WendyLlmError
+    from wendy_llm.golden import GoldenCheck as GoldenCheck
+    from wendy_llm.golden import GoldenProblem as GoldenProblem
+    from wendy_llm.golden import GoldenUpdate as GoldenUpdate
+    from wendy_llm.golden import TemplateUpdate as TemplateUpdate
+    from wendy_llm.golden import check_golden as check_golden
+    from wendy_llm.golden import update_golden as update_golden
+    from wendy_llm.render.lint import LintWarning as LintWarning
+    from wendy_llm.render.picks import CANONICAL_APP_ID as CANONICAL_APP_ID
+    from wendy_llm.render.picks import Pick as Pick
+    from wendy_llm.render.readdir import SkippedEntry as SkippedEntry
+    from wendy_llm.render.template import Template as Template
+    from wendy_llm.render.template import load_template as load_template
+    from wendy_llm.render.template import template_from_files as template_from_files
+    from wendy_llm.render.tree import RenderedFile as RenderedFile
+    from wendy_llm.render.tree import RenderedTree as RenderedTree
+    from wendy_llm.repo.config import Settings as Settings
+    from wendy_llm.repo.config import load_settings as load_settings
+    from wendy_llm.repo.gitsource import template_at_revision as template_at_revision
+    from wendy_llm.repo.layout import Layout as Layout
+    from wendy_llm.repo.layout import TemplateDir as TemplateDir
+    from wendy_llm.repo.layout import discover_templates as discover_templates
+    from wendy_llm.repo.layout import find_layout as find_layout
+    from wendy_llm.validate.findings import CheckResult as CheckResult
+    from wendy_llm.validate.findings import Finding as Finding
+    from wendy_llm.validate.findings import Report as Report
+    from wendy_llm.validate.run import run_check as run_check
+
+#: Public name -> the module that defines it.
+_EXPORTS: dict[str, str] = {
+    "AppIdError": "wendy_llm.errors",
+    "CANONICAL_APP_ID": "wendy_llm.render.picks",
+    "CheckResult": "wendy_llm.validate.findings",
+    "CheckSelectionError": "wendy_llm.errors",
+    "DataTypeError": "wendy_llm.errors",
+    "DiffError": "wendy_llm.errors",
+    "EngineError": "wendy_llm.errors",
+    "FileChange": "wendy_llm.compare.diff",
+    "FileScope": "wendy_llm.compare.scope",
+    "Finding": "wendy_llm.validate.findings",
+    "GitError": "wendy_llm.errors",
+    "GoldenCheck": "wendy_llm.golden",
+    "GoldenError": "wendy_llm.errors",
+    "GoldenManifestError": "wendy_llm.errors",
+    "GoldenProblem": "wendy_llm.golden",
+    "GoldenUpdate": "wendy_llm.golden",
+    "GoldenUpdateRefused": "wendy_llm.errors",
+    "Layout": "wendy_llm.repo.layout",
+    "LayoutError": "wendy_llm.errors",
+    "LintWarning": "wendy_llm.render.lint",
+    "ManifestError": "wendy_llm.errors",
+    "MissingValueError": "wendy_llm.errors",
+    "NoTemplateAtRevision": "wendy_llm.errors",
+    "NotAGitRepository": "wendy_llm.errors",
+    "OutputDirNotEmpty": "wendy_llm.errors",
+    "OutputDirRefused": "wendy_llm.errors",
+    "OutputTooLarge": "wendy_llm.errors",
+    "PathCollisionError": "wendy_llm.errors",
+    "Pick": "wendy_llm.render.picks",
+    "PickComparison": "wendy_llm.compare.diff",
+    "PickError": "wendy_llm.errors",
+    "Policy": "wendy_llm.compare.diff",
+    "PolicyResult": "wendy_llm.compare.diff",
+    "RenderError": "wendy_llm.errors",
+    "RenderJob": "wendy_llm.engine.client",
+    "RenderTimeout": "wendy_llm.errors",
+    "RenderedFile": "wendy_llm.render.tree",
+    "RenderedTree": "wendy_llm.render.tree",
+    "Renderer": "wendy_llm.engine.client",
+    "Report": "wendy_llm.validate.findings",
+    "RulesError": "wendy_llm.errors",
+    "Settings": "wendy_llm.repo.config",
+    "SettingsError": "wendy_llm.errors",
+    "Side": "wendy_llm.compare.diff",
+    "SkippedEntry": "wendy_llm.render.readdir",
+    "Template": "wendy_llm.render.template",
+    "TemplateDiff": "wendy_llm.compare.diff",
+    "TemplateDir": "wendy_llm.repo.layout",
+    "TemplateError": "wendy_llm.errors",
+    "TemplateExecError": "wendy_llm.errors",
+    "TemplateLoadError": "wendy_llm.errors",
+    "TemplateParseError": "wendy_llm.errors",
+    "TemplateUpdate": "wendy_llm.golden",
+    "ToolchainError": "wendy_llm.errors",
+    "TreeWriteError": "wendy_llm.errors",
+    "UnknownRevision": "wendy_llm.errors",
+    "ValidatorToolError": "wendy_llm.errors",
+    "ValuesError": "wendy_llm.errors",
+    "WendyLlmError": "wendy_llm.errors",
+    "check_golden": "wendy_llm.golden",
+    "diff_template": "wendy_llm.compare.diff",
+    "discover_templates": "wendy_llm.repo.layout",
+    "evaluate_policy": "wendy_llm.compare.diff",
+    "find_layout": "wendy_llm.repo.layout",
+    "load_settings": "wendy_llm.repo.config",
+    "load_template": "wendy_llm.render.template",
+    "run_check": "wendy_llm.validate.run",
+    "shared_renderer": "wendy_llm.engine.client",
+    "template_at_revision": "wendy_llm.repo.gitsource",
+    "template_from_files": "wendy_llm.render.template",
+    "update_golden": "wendy_llm.golden",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt name stays an error
+
+    def __getattr__(name: str) -> object:
+        """Import a public name's module on first use (PEP 562)."""
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # the next access does not come here
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})

@@ -35,7 +35,6 @@ import errno
 import hashlib
 import os
 import re
-import secrets
 import shutil
 import sys
 from collections.abc import Iterator
@@ -56,6 +55,12 @@ TMP = "tmp"
 OLD = "old"
 
 
+def _token_hex(nbytes: int) -> str:
+    """``secrets.token_hex``, which is exactly this, without importing ``secrets``
+    (and ``random``, ``hmac``, ``base64``) on the command line's path."""
+    return os.urandom(nbytes).hex()
+
+
 def write_file_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` (parents created); raises :class:`OSError`.
 
@@ -63,7 +68,7 @@ def write_file_atomically(path: Path, data: bytes) -> None:
     so the rename is atomic, and is removed again when anything fails.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{_token_hex(4)}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
@@ -89,7 +94,7 @@ def make_work_dir(target: Path, kind: str) -> Path:
     """A new, empty hidden work directory beside ``target`` (see the module docstring)."""
     prefix = work_prefix(target, kind)
     while True:
-        name = prefix + secrets.token_hex(_RANDOM_LEN // 2).encode()
+        name = prefix + _token_hex(_RANDOM_LEN // 2).encode()
         path = Path(os.fsdecode(os.path.join(os.fsencode(target.parent), name)))
         try:
             path.mkdir()

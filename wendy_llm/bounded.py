@@ -1,25 +1,12 @@
-"""JSON and YAML readers that refuse hostile shapes with a parse error, never a crash.
+"""A JSON reader that refuses hostile nesting with a parse error, never a crash.
 
-Python's ``json`` decoder, PyYAML's composer and every walker after them
-(JSON positions, JSON Schema validation, the validators) recurse once or
-more per level of nesting, so a few hundred levels ended in a
-``RecursionError``; a YAML anchor that contains itself (``&x [*x]``) made
-them recurse forever, and nine levels of nine aliases expand to 9**9 nodes.
-No template file, manifest or report comes near these limits:
-
-- ``MAX_DEPTH``: arrays/objects (mappings/sequences) nested more than 100
-  levels deep are refused;
-- a YAML anchor used inside its own value is refused, as go-yaml (Docker
-  Compose, the Wendy CLI) refuses it;
-- ``MAX_YAML_NODES``: a YAML document whose aliases, expanded, would make
-  more than 1,000,000 nodes is refused (go-yaml calls it "excessive
-  aliasing").
-
-The errors are the readers' usual ones, so callers word them as any other
-syntax error: :class:`JsonTooDeep` is a ``json.JSONDecodeError`` (line and
-column of the first bracket too many), the YAML problems are
-``yaml.MarkedYAMLError`` errors pointing at the offending node, and
-:func:`yaml_problem` words any YAML error with its line.
+Python's ``json`` decoder and every walker after it (JSON positions, JSON
+Schema validation, the validators) recurse once or more per level of
+nesting, so a few hundred levels ended in a ``RecursionError``. JSON nested
+deeper than :data:`~wendy_llm.options.MAX_DOCUMENT_DEPTH` is refused with
+:class:`JsonTooDeep`, a ``json.JSONDecodeError`` (line and column of the
+first bracket too many), so callers word it as any other syntax error.
+YAML's limits are in :mod:`wendy_llm.bounded_yaml`.
 """
 
 from __future__ import annotations
@@ -28,10 +15,9 @@ import json
 import re
 from typing import Any
 
-import yaml
+from wendy_llm import options
 
-MAX_DEPTH = 100
-MAX_YAML_NODES = 1_000_000
+MAX_DEPTH = options.MAX_DOCUMENT_DEPTH
 
 # A string (escapes skipped; an unterminated one runs to the end) or a bracket.
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
@@ -63,94 +49,9 @@ def _int_or_float(text: str) -> int | float:
         return float(text)
 
 
-def json_loads(text: str, **options: Any) -> Any:
-    """``json.loads(text, **options)``, refusing nesting deeper than :data:`MAX_DEPTH`;
+def json_loads(text: str, **kwargs: Any) -> Any:
+    """``json.loads(text, **kwargs)``, refusing nesting deeper than :data:`MAX_DEPTH`;
     an integer too long for Python's ``int()`` reads as a float (``inf``)."""
     check_json_depth(text)
-    options.setdefault("parse_int", _int_or_float)
-    return json.loads(text, **options)
-
-
-def _problem(message: str, node: yaml.Node) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=message, problem_mark=node.start_mark)
-
-
-_ANCHOR = re.compile(r"&([^\s,\[\]{}]+)")
-
-
-def _anchor_of(node: yaml.Node, text: str) -> str:
-    """``the anchor &name`` (read at the node's start: nodes forget their anchor)."""
-    found = _ANCHOR.match(text, node.start_mark.index) if text else None
-    return f"the anchor &{found.group(1)}" if found else "an anchor"
-
-
-def check_yaml_node(root: yaml.Node, text: str = "") -> None:
-    """Raise ``yaml.MarkedYAMLError`` for a node graph too deep, self-containing or too big
-    (``text``, the document, names a self-containing anchor).
-
-    Iterative, and linear in the number of distinct nodes: an alias is the
-    very node object its anchor made, so expanded sizes are summed, not walked.
-    """
-    sizes: dict[int, int] = {}  # id(node) -> expanded node count, once finished
-    on_path: set[int] = set()
-    # (node, depth, children entered?) — a manual stack instead of recursion.
-    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
-    while stack:
-        node, depth, entered = stack.pop()
-        children = _children(node)
-        if entered:
-            on_path.discard(id(node))
-            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
-            if sizes[id(node)] > MAX_YAML_NODES:
-                raise _problem(
-                    f"the document's aliases expand it to more than {MAX_YAML_NODES} nodes",
-                    node,
-                )
-            continue
-        if id(node) in sizes:
-            continue  # an alias of a finished node
-        if depth > MAX_DEPTH:
-            raise _problem(f"nested deeper than {MAX_DEPTH} levels", node)
-        on_path.add(id(node))
-        stack.append((node, depth, True))
-        for child in children:
-            if id(child) in on_path:
-                raise _problem(f"{_anchor_of(child, text)} contains itself", child)
-            if id(child) not in sizes:
-                stack.append((child, depth + 1, False))
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    return []
-
-
-def yaml_problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
-    """What a YAML error says and its 1-based line (None when it has no mark)."""
-    if isinstance(exc, yaml.MarkedYAMLError):
-        mark = exc.problem_mark or exc.context_mark
-        problem = " ".join(p for p in (exc.context, exc.problem) if p) or str(exc)
-        return problem, None if mark is None else mark.line + 1
-    return str(exc), None
-
-
-def yaml_load(text: str, loader: type[yaml.SafeLoader]) -> Any:
-    """The single document in ``text`` read with ``loader`` (a safe loader class).
-
-    Raises ``yaml.YAMLError`` for syntax errors and for the shapes above.
-    """
-    reader = loader(text)
-    try:
-        try:
-            root = reader.get_single_node()
-        except RecursionError:  # the pure-Python composer, when libyaml is missing
-            raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
-        if root is None:
-            return None
-        check_yaml_node(root, text)
-        return reader.construct_document(root)
-    finally:
-        reader.dispose()
+    kwargs.setdefault("parse_int", _int_or_float)
+    return json.loads(text, **kwargs)

@@ -85,7 +85,7 @@ class ToolchainError(WendyLlmError):
     """No Go toolchain was found, or building the helper failed."""
 
 
-# --- validation and `check` (issue 6) -----------------------------------------
+# --- validation and `check` --------------------------------------------------
 
 
 class ValidatorToolError(WendyLlmError):
@@ -125,7 +125,7 @@ class DataTypeError(WendyLlmError):
         self.path = path
 
 
-# --- templates: manifest, values, files, picks (issue 3) ----------------------
+# --- templates: manifest, values, files, picks -------------------------------
 
 
 class TemplateLoadError(WendyLlmError):
@@ -290,7 +290,7 @@ class PickError(WendyLlmError):
     """A pick was asked for by a slug the template does not have."""
 
 
-# --- the repository: where things are, its settings (issue 13) ---------------
+# --- the repository: where things are, its settings ---------------------------
 
 
 class LayoutError(WendyLlmError):
@@ -314,7 +314,7 @@ class SettingsError(LayoutError):
         self.key = key
 
 
-# --- golden fixtures and baseline comparison (issue 5) ------------------------
+# --- golden fixtures and baseline comparison ---------------------------------
 
 
 class GoldenError(WendyLlmError):
@@ -357,7 +357,7 @@ class DiffError(WendyLlmError):
     """A baseline comparison was asked for something that cannot be compared."""
 
 
-# --- mutation testing (issue 8) -----------------------------------------------
+# --- mutation testing --------------------------------------------------------
 
 
 class MutantError(WendyLlmError):

@@ -1,17 +1,20 @@
 """The ``wendy-llm`` command: argument parsing and dispatch only.
 
-Each subcommand lives in its own module with ``add_parser(subparsers)`` and
-``run(args) -> int``; this module only wires them together and maps
-library errors to exit code 2.
+Each subcommand lives in its own module ``<name>_cmd``: ``HELP``,
+``DESCRIPTION``, ``EPILOG``, ``add_arguments(parser)`` and ``run(args) ->
+int``; this module only wires them together (importing only the one a
+command line names) and maps library errors to exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from wendy_llm.cli.output import never_fail_on_text
 from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
@@ -24,22 +27,41 @@ EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
 
 
-def _subcommand_modules() -> list[ModuleType]:
-    import importlib
-
-    return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in SUBCOMMANDS]
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("wendy-llm")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "(not installed)"
+def _needed(argv: Sequence[str]) -> Sequence[str]:
+    """The subcommands whose modules this command line needs: the one it
+    names, when it starts with one (its options all follow it), else all of
+    them (for ``--help``, ``--version`` or an unknown command)."""
+    first = argv[0] if argv else None
+    return (first,) if first in SUBCOMMANDS else SUBCOMMANDS
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _subcommand_modules(names: Sequence[str]) -> list[ModuleType]:
+    # lazy: each subcommand imports what it runs (`check` the validators,
+    # `golden` the fixtures); `render` and `picks` must not pay for them.
+    return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in names]
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, help="show program's version number and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        # lazy: importlib.metadata costs more than a render; only --version needs it.
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("wendy-llm")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            found = "(not installed)"
+        print(f"{parser.prog} {found}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
+def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentParser:
     parser = WendyArgumentParser(
         prog=PROG,
         description=(
@@ -47,18 +69,27 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="Run `wendy-llm COMMAND --help` for a command's options and examples.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for module in _subcommand_modules():
-        module.add_parser(subparsers)
+    for name, module in zip(subcommands, _subcommand_modules(subcommands), strict=True):
+        sub = subparsers.add_parser(
+            name,
+            help=module.HELP,
+            description=module.DESCRIPTION,
+            epilog=module.EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     never_fail_on_text(sys.stdout)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_needed(arguments))
+    args = parser.parse_args(arguments)
     try:
         result: int = args.run(args)
     except WendyLlmError as exc:

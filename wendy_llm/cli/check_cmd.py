@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from wendy_llm.cli.style import (
-    Progress,
+from wendy_llm.cli.args import (
     add_directories,
+    add_json,
     add_max_diff_lines,
+    add_quiet,
+    add_report_files,
+    add_selection,
     layout,
-    write_report,
 )
+from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
 from wendy_llm.reports.json import check_json, dumps
@@ -21,6 +23,13 @@ from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.run import run_check
 
+HELP = "render every pick of every template and validate each render"
+DESCRIPTION = (
+    "Render every pick of every template with the canonical inputs and a variant, "
+    "and validate each render: Compose, wendy.json, scripts, Dockerfiles, topology "
+    "rules, the picker, the template's lints, the golden fixtures and the stored "
+    "baseline."
+)
 EPILOG = f"""\
 examples:
   wendy-llm check                                   # every pick of every template here
@@ -61,43 +70,19 @@ Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "check",
-        help="render every pick of every template and validate each render",
-        description=(
-            "Render every pick of every template with the canonical inputs and a variant, "
-            "and validate each render: Compose, wendy.json, scripts, Dockerfiles, topology "
-            "rules, the picker, the template's lints, the golden fixtures and the stored "
-            "baseline."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_directories(p)
-    p.add_argument(
-        "--template",
-        action="append",
-        dest="templates",
+    add_selection(
+        p,
+        template_metavar="T",
+        template_help="only this template, by id (python/llm) or name (llm); repeatable",
+        pick_help="only this pick (repeatable)",
         default=[],
-        metavar="T",
-        help="only this template, by id (python/llm) or name (llm); repeatable",
-    )
-    p.add_argument(
-        "--pick",
-        action="append",
-        dest="picks",
-        default=[],
-        metavar="SLUG",
-        help="only this pick (repeatable)",
     )
     p.add_argument("--strict", action="store_true", help="warnings fail the run too")
-    p.add_argument("--json", action="store_true", help="print the JSON report (version 1) instead")
-    p.add_argument(
-        "--quiet", "-q", action="store_true", help="print only failures (nothing when all hold)"
-    )
-    p.add_argument("--junit", metavar="FILE", default=None, help="also write a JUnit XML report")
-    p.add_argument("--markdown", metavar="FILE", default=None, help="also write a Markdown summary")
+    add_json(p, "print the JSON report (version 1) instead")
+    add_quiet(p, "print only failures (nothing when all hold)")
+    add_report_files(p, "also write a JUnit XML report")
     add_max_diff_lines(p, "each golden or baseline diff")
     p.add_argument(
         "--no-cache",
@@ -105,7 +90,6 @@ def add_parser(subparsers: Any) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

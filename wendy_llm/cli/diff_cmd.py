@@ -13,16 +13,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from wendy_llm.cli.style import (
-    Progress,
+from wendy_llm.cli.args import (
     add_directories,
+    add_json,
     add_max_diff_lines,
     add_quiet,
+    add_report_files,
     layout,
-    write_report,
 )
+from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.compare.diff import (
     Policy,
     PolicyResult,
@@ -46,6 +46,12 @@ from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.baseline import sentinels_of
 
+HELP = "compare every pick with a git revision or a baseline directory"
+DESCRIPTION = (
+    "Render every pick of a template at a git revision (read through git, the "
+    "work tree untouched) or in a baseline directory, and in the work tree; "
+    "classify each pick unchanged, changed, added, exempt or removed."
+)
 EPILOG = f"""\
 examples:
   wendy-llm diff --base origin/main                    # what does this branch change?
@@ -80,18 +86,7 @@ Exit status: 0 the policy holds (always, without a policy), 1 it does not,
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "diff",
-        help="compare every pick with a git revision or a baseline directory",
-        description=(
-            "Render every pick of a template at a git revision (read through git, the "
-            "work tree untouched) or in a baseline directory, and in the work tree; "
-            "classify each pick unchanged, changed, added, exempt or removed."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     base = p.add_mutually_exclusive_group(required=True)
     base.add_argument("--base", metavar="REV", help="git revision to compare with")
     base.add_argument("--baseline", metavar="DIR", help="baseline template directory")
@@ -127,14 +122,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--forbid-removed", action="store_true", help="fail when a base pick no longer exists"
     )
-    p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    add_json(p, "print a JSON document (version 1)")
     add_quiet(p, "print only what breaks the policy (nothing when it holds)")
-    p.add_argument(
-        "--junit", metavar="FILE", help="also write a JUnit XML report (one case a pick)"
-    )
-    p.add_argument("--markdown", metavar="FILE", help="also write a Markdown summary")
+    add_report_files(p, "also write a JUnit XML report (one case a pick)")
     add_max_diff_lines(p, "each file's diff")
-    p.set_defaults(run=run)
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
-from wendy_llm.cli.style import (
-    Progress,
+from wendy_llm.cli.args import (
     add_directories,
+    add_json,
     add_max_diff_lines,
     add_quiet,
+    add_selection,
     layout,
 )
+from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
@@ -23,6 +24,11 @@ from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
 from wendy_llm.reports.terminal import use_colour
 
+HELP = "regenerate or check the golden fixtures of every pick"
+DESCRIPTION = (
+    "Render every pick of every template with the canonical inputs and "
+    "write (--update) or compare (--check) the golden fixtures."
+)
 EPILOG = f"""\
 examples:
   wendy-llm golden --update                      # = make golden: rewrite every fixture
@@ -49,40 +55,22 @@ be rendered).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "golden",
-        help="regenerate or check the golden fixtures of every pick",
-        description=(
-            "Render every pick of every template with the canonical inputs and "
-            "write (--update) or compare (--check) the golden fixtures."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", action="store_true", help="rewrite the fixtures atomically")
     mode.add_argument("--check", action="store_true", help="compare; never write")
     add_directories(p)
-    p.add_argument(
-        "--template",
-        action="append",
-        dest="templates",
-        metavar="ID",
-        help="only this template, e.g. python/llm (repeatable)",
-    )
-    p.add_argument(
-        "--pick",
-        action="append",
-        dest="picks",
-        metavar="SLUG",
-        help="--check only: only this pick (repeatable); others are not reported as stale",
+    add_selection(
+        p,
+        template_metavar="ID",
+        template_help="only this template, e.g. python/llm (repeatable)",
+        pick_help="--check only: only this pick (repeatable); others are not reported as stale",
+        default=None,
     )
     p.add_argument("--force", action="store_true", help="--update: write even when CI is set")
-    p.add_argument("--json", action="store_true", help="print a JSON document (version 1)")
+    add_json(p, "print a JSON document (version 1)")
     add_quiet(p, "print nothing when all is well (--check: only the problems)")
     add_max_diff_lines(p, "each diff")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

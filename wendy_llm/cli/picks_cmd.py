@@ -6,15 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from wendy_llm.cli.style import add_quiet
+from wendy_llm.cli.args import add_json, add_quiet
 from wendy_llm.errors import CheckSelectionError, WendyLlmError
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.repo.layout import Layout, find_layout
-from wendy_llm.reports.json import dumps, picks_json
 
+if TYPE_CHECKING:
+    from wendy_llm.repo.layout import Layout
+
+HELP = "list a template's picks (every reachable set of picker answers)"
+DESCRIPTION = "List every pick of a template: its slug and the --var answers it stands for."
 EPILOG = """\
 examples:
   wendy-llm picks                                  # every template of the repository
@@ -34,14 +37,7 @@ Exit status: 0 listed, 2 usage or input error (a template cannot be loaded).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "picks",
-        help="list a template's picks (every reachable set of picker answers)",
-        description="List every pick of a template: its slug and the --var answers it stands for.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "template_dir",
         nargs="?",
@@ -49,9 +45,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="TEMPLATE",
         help="a template directory, or a template id (default: every template)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
+    add_json(p, "print JSON (version 1) instead of text")
     add_quiet(p, "print only the slugs, one per line")
-    p.set_defaults(run=run)
 
 
 def picks_text(picks: list[Pick]) -> str:
@@ -68,8 +63,10 @@ def _one(reference: str) -> Template:
     path = Path(reference)
     if path.is_dir() or reference.strip("/").count("/") != 1:
         return load_template(path)
-    where = find_layout()
-    [found] = where.select([reference])
+    # lazy: a template directory, the usual reference, needs no repository layout.
+    from wendy_llm.repo.layout import find_layout
+
+    [found] = find_layout().select([reference])
     return load_template(found.path, id=found.id)
 
 
@@ -83,11 +80,17 @@ def run(args: argparse.Namespace) -> int:
     if args.template_dir is None:
         if args.json:
             raise CheckSelectionError("--json lists one template's picks: name the TEMPLATE")
+        # lazy: only a run over every template needs the repository layout.
+        from wendy_llm.repo.layout import find_layout
+
         return _every(find_layout(), args.quiet)
     template = _one(args.template_dir)
     _warn_skipped(template, args.quiet)
     picks = template.picks()
     if args.json:
+        # lazy: as in render_cmd, only --json needs the JSON documents module.
+        from wendy_llm.reports.json import dumps, picks_json
+
         print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")
     elif args.quiet:
         print("\n".join(pick.slug for pick in picks))

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from wendy_llm.cli.style import parse_var
+from wendy_llm.cli.args import (
+    add_json,
+    add_no_strict,
+    add_pick,
+    add_template_dir,
+    add_vars,
+)
 from wendy_llm.device import PROFILES, profiles
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
@@ -18,6 +23,11 @@ from wendy_llm.wendycli import REVISION
 
 _NAMES = ", ".join(p.name for p in PROFILES)
 
+HELP = "show what `wendy run` would deploy on a WendyOS device for a pick"
+DESCRIPTION = (
+    "Render a pick and show what `wendy run` deploys on a WendyOS device: each "
+    "app, what it gets, what is dropped or ignored, and the findings."
+)
 EPILOG = f"""\
 examples:
   wendy-llm plan templates/python/llm --pick laguna-s-2.1-dflash
@@ -45,33 +55,16 @@ error).
 """
 
 
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "plan",
-        help="show what `wendy run` would deploy on a WendyOS device for a pick",
-        description=(
-            "Render a pick and show what `wendy run` deploys on a WendyOS device: each "
-            "app, what it gets, what is dropped or ignored, and the findings."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
-    p.add_argument("--pick", metavar="SLUG", help="start from this pick's answers")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_template_dir(p)
+    add_pick(p)
     p.add_argument(
         "--app-id",
         default=CANONICAL_APP_ID,
         metavar="ID",
         help=f"the app id (APP_ID) and project directory name (default: {CANONICAL_APP_ID})",
     )
-    p.add_argument(
-        "--var",
-        action="append",
-        type=parse_var,
-        default=[],
-        metavar="KEY=VALUE",
-        help="a variable or picker answer (repeatable; the last one for a key wins)",
-    )
+    add_vars(p)
     p.add_argument(
         "--device",
         action="append",
@@ -80,11 +73,8 @@ def add_parser(subparsers: Any) -> None:
         metavar="PROFILE",
         help=f"evaluate for this device profile only (repeatable; {_NAMES})",
     )
-    p.add_argument(
-        "--no-strict", action="store_true", help="accept any app id and answer wendy init accepts"
-    )
-    p.add_argument("--json", action="store_true", help="print JSON (version 1) instead of text")
-    p.set_defaults(run=run)
+    add_no_strict(p)
+    add_json(p, "print JSON (version 1) instead of text")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,13 +6,20 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from wendy_llm.cli.style import add_quiet
-from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError, quoted
+from wendy_llm.cli.args import (
+    add_json,
+    add_no_strict,
+    add_pick,
+    add_quiet,
+    add_template_dir,
+    add_vars,
+)
+from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError
 from wendy_llm.render.template import load_template
-from wendy_llm.reports.json import dumps, render_json
 
+HELP = "render a template into a directory exactly as `wendy init` does"
+DESCRIPTION = "Render a template with an app id and --var answers into --out."
 EPILOG = """\
 examples:
   wendy-llm render templates/python/llm --app-id my-app --out /tmp/my-app
@@ -35,42 +42,16 @@ unknown pick, a render error, a non-empty --out).
 """
 
 
-def _parse_var(text: str) -> tuple[str, str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {quoted(text)}")
-    return key, value
-
-
-def add_parser(subparsers: Any) -> None:
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "render",
-        help="render a template into a directory exactly as `wendy init` does",
-        description="Render a template with an app id and --var answers into --out.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("template_dir", metavar="TEMPLATE_DIR", help="the template directory")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_template_dir(p)
     p.add_argument("--app-id", required=True, metavar="ID", help="the app id (APP_ID)")
-    p.add_argument(
-        "--var",
-        action="append",
-        type=_parse_var,
-        default=[],
-        metavar="KEY=VALUE",
-        help="a variable or picker answer (repeatable; the last one for a key wins)",
-    )
-    p.add_argument("--pick", metavar="SLUG", help="start from this pick's answers")
+    add_vars(p)
+    add_pick(p)
     p.add_argument("--out", required=True, metavar="DIR", help="the directory to create")
     p.add_argument("--force", action="store_true", help="replace a non-empty --out")
-    p.add_argument(
-        "--no-strict",
-        action="store_true",
-        help="accept any app id and answer wendy init accepts",
-    )
-    p.add_argument("--json", action="store_true", help="print a JSON report (version 1)")
+    add_no_strict(p)
+    add_json(p, "print a JSON report (version 1)")
     add_quiet(p, "print nothing but errors (no summary line, no lint warnings)")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
     # nothing can fail once it is (write_tree returns this same path).
     out = Path(os.path.abspath(args.out))
     if args.json:
+        # lazy: the JSON documents module reads the check's types; a render without
+        # --json must not pay for them.
+        from wendy_llm.reports.json import dumps, render_json
+
         report = dumps(render_json(template.id, args.app_id, out, overrides, tree, warnings))
     else:
         rendered = sum(1 for item in tree.files.values() if item.rendered)

@@ -1,18 +1,18 @@
-"""Terminal presentation shared by the subcommands: options, the progress line, files.
+"""Terminal presentation shared by the subcommands: the progress line, report files.
 
+- Options shared by the subcommands are declared in :mod:`wendy_llm.cli.args`.
 - Colour is not here: :mod:`wendy_llm.reports.terminal` holds the rule and
   the report formatters apply it.
 - Progress: :class:`Progress` shows one self-erasing status line on stderr
   while a slow step runs, only when stderr is a terminal, only once the step
   has taken a moment (:func:`progress_delay`: ``WENDY_LLM_PROGRESS_DELAY``
-  seconds, default 0.5), and never with ``--quiet``.
+  seconds, default :data:`~wendy_llm.options.PROGRESS_DELAY_S`), and never with ``--quiet``.
 - :func:`write_report`: report files (``--junit``, ``--markdown``) written
   atomically, so a reader never sees half a report.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import shutil
@@ -22,116 +22,18 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from wendy_llm import options
 from wendy_llm.atomic import write_file_atomically
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, TOTAL_LINES_FACTOR
-from wendy_llm.errors import WendyLlmError, quoted
+from wendy_llm.errors import WendyLlmError
 from wendy_llm.reports.terminal import is_terminal
 
-if TYPE_CHECKING:
-    from wendy_llm.repo.layout import Layout
+__all__ = ["PROGRESS_DELAY_ENV", "Progress", "progress_delay", "write_report"]
 
-__all__ = [
-    "DEFAULT_PROGRESS_DELAY_S",
-    "PROGRESS_DELAY_ENV",
-    "Progress",
-    "add_directories",
-    "add_max_diff_lines",
-    "add_quiet",
-    "layout",
-    "parse_var",
-    "progress_delay",
-    "write_report",
-]
-
-#: How long a step runs before its progress line appears, unless the
-#: environment says otherwise (0: at once, which is how the tests see the line
-#: without depending on how long a run takes).
+#: Overrides :data:`~wendy_llm.options.PROGRESS_DELAY_S` (0: at once, which is how
+#: the tests see the line without depending on how long a run takes).
 PROGRESS_DELAY_ENV = "WENDY_LLM_PROGRESS_DELAY"
-DEFAULT_PROGRESS_DELAY_S = 0.5
-
-
-def add_quiet(parser: argparse.ArgumentParser, help_text: str) -> None:
-    """The same ``--quiet``/``-q`` on every subcommand (no progress line either)."""
-    parser.add_argument("--quiet", "-q", action="store_true", help=help_text)
-
-
-def parse_var(text: str) -> tuple[str, str]:
-    """A ``--var KEY=VALUE`` argument (argparse ``type``)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    return key, value
-
-
-def _diff_line_limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 (no limit) or more")
-    return value
-
-
-def add_max_diff_lines(parser: argparse.ArgumentParser, diffs: str) -> None:
-    """The same ``--max-diff-lines`` on every subcommand that prints diffs."""
-    parser.add_argument(
-        "--max-diff-lines",
-        type=_diff_line_limit,
-        default=DEFAULT_MAX_LINES,
-        metavar="N",
-        help=(
-            f"cut {diffs} to N lines and all of them to {TOTAL_LINES_FACTOR}N "
-            f"(default: {DEFAULT_MAX_LINES}; 0 = no limit)"
-        ),
-    )
-
-
-def add_directories(parser: argparse.ArgumentParser, golden_help: str = "fixture root") -> None:
-    """``[TEMPLATES_DIR]`` (alias ``--templates-dir DIR``) and ``--golden-dir`` alike everywhere.
-
-    Defaults follow :mod:`wendy_llm.repo.layout`; they are resolved by
-    :func:`layout`, not here, so the rule lives in one place.
-    """
-    parser.add_argument(
-        "templates_dir",
-        nargs="?",
-        default=None,
-        metavar="TEMPLATES_DIR",
-        help=(
-            "directory of <language>/<name>/ templates (default: the repository's templates/ "
-            "when it holds templates, else the repository root)"
-        ),
-    )
-    parser.add_argument(
-        "--templates-dir",
-        dest="templates_dir_option",
-        default=None,
-        metavar="DIR",
-        help="the same as TEMPLATES_DIR",
-    )
-    parser.add_argument(
-        "--golden-dir",
-        default=None,
-        metavar="DIR",
-        help=f"{golden_help} (default: golden/ at the repository root; never outside it)",
-    )
-
-
-def layout(args: argparse.Namespace) -> Layout:
-    """Where a run looks, from :func:`add_directories` flags (:func:`find_layout`)."""
-    # Imported on first use (documented lazy loading): `render` shares this
-    # module but needs no repository layout, and its start-up time counts.
-    from wendy_llm.repo.layout import find_layout
-
-    positional, option = args.templates_dir, args.templates_dir_option
-    if positional is not None and option is not None and Path(positional) != Path(option):
-        raise WendyLlmError(
-            f"two templates directories: {positional} and --templates-dir {option}; give one"
-        )
-    return find_layout(positional if positional is not None else option, args.golden_dir)
 
 
 def write_report(path: str, text: str, what: str) -> Path:
@@ -145,10 +47,10 @@ def write_report(path: str, text: str, what: str) -> Path:
 
 
 def progress_delay(environ: Mapping[str, str] = os.environ) -> float:
-    """Seconds before the progress line shows: ``WENDY_LLM_PROGRESS_DELAY``, else 0.5."""
+    """Seconds before the progress line shows: ``WENDY_LLM_PROGRESS_DELAY``, else the option's."""
     raw = environ.get(PROGRESS_DELAY_ENV, "").strip()
     if not raw:
-        return DEFAULT_PROGRESS_DELAY_S
+        return options.PROGRESS_DELAY_S
     try:
         value = float(raw)
     except ValueError:
@@ -183,7 +85,7 @@ class Progress:
         enabled: bool = True,
         stream: TextIO | None = None,
         delay: float | None = None,
-        interval: float = 0.2,
+        interval: float = options.PROGRESS_INTERVAL_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.command = command

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from wendy_llm import options
 from wendy_llm.compare.changes import file_diff
 from wendy_llm.compare.model import FileChange, FileStatus, PickComparison, PickStatus
 from wendy_llm.compare.pairing import Mode, Pairing, pair_by_slug
 from wendy_llm.compare.scope import ALL_FILES, FileScope
 from wendy_llm.compare.sides import Renders
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.render.canonical import PickRender
 from wendy_llm.render.variants import CANONICAL, Inputs
 
@@ -72,7 +72,7 @@ def compare_renders(
     base_label: str,
     head_label: str,
     scope: FileScope = ALL_FILES,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> tuple[PickComparison, ...]:
     """Classify canonical renders matched by slug; head order first, then removed picks.
 
@@ -101,7 +101,7 @@ def classify(
     base_label: str,
     head_label: str,
     scope: FileScope = ALL_FILES,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> tuple[PickComparison, ...]:
     """One :class:`PickComparison` per pairing, from both sides' renders.
 

@@ -36,6 +36,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from wendy_llm import options
 from wendy_llm.compare.classify import classify, compare_files, compare_renders
 from wendy_llm.compare.model import (
     PICK_STATUSES,
@@ -54,7 +55,6 @@ from wendy_llm.compare.model import (
 from wendy_llm.compare.pairing import Sentinels, pair_picks
 from wendy_llm.compare.scope import ALL_FILES, FileScope
 from wendy_llm.compare.sides import render_base, render_side
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
 from wendy_llm.errors import DiffError, EngineError, ToolchainError, WendyLlmError
 from wendy_llm.render.variants import CANONICAL, Inputs, gate_inputs
 
@@ -124,7 +124,7 @@ def compare_templates(
     slugs: Collection[str] | None = None,
     head_trees: Mapping[Key, RenderedTree] | None = None,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> TemplateDiff:
     """Pair, render and classify every pick of ``head`` (or those in ``slugs``).
 
@@ -171,32 +171,9 @@ def compare_templates(
     return TemplateDiff(template_id, base_side, head_side, scope, picks, max_diff_lines, chosen)
 
 
-def diff_template(
-    template_id: str,
-    base: Template,
-    head: Template,
-    *,
-    base_side: Side,
-    head_side: Side,
-    scope: FileScope = ALL_FILES,
-    sentinels: Sentinels | None = None,
-    inputs: Sequence[Inputs] | None = None,
-    renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
-) -> TemplateDiff:
-    """Render both versions of a template and classify every pick (``wendy-llm diff``)."""
-    return compare_templates(
-        template_id,
-        base,
-        head,
-        base_side=base_side,
-        head_side=head_side,
-        scope=scope,
-        sentinels=sentinels,
-        inputs=inputs,
-        renderer=renderer,
-        max_diff_lines=max_diff_lines,
-    )
+#: The library's name for it (``wendy-llm diff``); ``slugs`` and ``head_trees``
+#: serve ``check``, which has rendered the head's picks already.
+diff_template = compare_templates
 
 
 def evaluate_policy(diff: TemplateDiff, policy: Policy) -> PolicyResult:

@@ -14,9 +14,10 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from wendy_llm import options
 from wendy_llm.compare.changes import group_changes
 from wendy_llm.compare.scope import FileScope
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, total_budget
+from wendy_llm.compare.textdiff import cap_total, total_budget
 from wendy_llm.render.variants import CANONICAL, Inputs
 
 PickStatus = Literal["unchanged", "changed", "added", "removed", "exempt"]
@@ -93,7 +94,7 @@ class TemplateDiff:
     head: Side
     scope: FileScope
     picks: tuple[PickComparison, ...]
-    max_diff_lines: int | None = DEFAULT_MAX_LINES  # None = no limit
+    max_diff_lines: int | None = options.DIFF_MAX_LINES  # None = no limit
     inputs: tuple[Inputs, ...] = (CANONICAL,)  # what every pick was rendered with
 
     def with_status(self, status: PickStatus) -> list[PickComparison]:

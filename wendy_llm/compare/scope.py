@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.bounded_yaml import yaml_load, yaml_problem
 from wendy_llm.errors import DiffError
 
 _SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -15,12 +15,9 @@ import difflib
 import hashlib
 from collections.abc import Sequence
 
-DEFAULT_MAX_LINES = 200
-# All the diffs of one run together: a template change touching every pick
-# must not bury the summary under thousands of lines.
-TOTAL_LINES_FACTOR = 3
+from wendy_llm import options
+
 _MIN_USEFUL = 12  # a cut shorter than this shows no hunk worth reading
-_MAX_NAMED_PICKS = 6  # a diff shared by more picks names these and counts the rest
 
 CR_MARK = "␍"
 SPACE_MARK = "·"
@@ -129,7 +126,7 @@ def unified_diff(
     old_label: str,
     new_label: str,
     context: int = 3,
-    max_lines: int | None = DEFAULT_MAX_LINES,
+    max_lines: int | None = options.DIFF_MAX_LINES,
 ) -> list[str]:
     """Lines (without newlines) of a unified diff from ``old`` to ``new``.
 
@@ -197,7 +194,7 @@ def truncate(lines: Sequence[str], max_lines: int | None) -> list[str]:
 
 def total_budget(max_lines: int | None) -> int | None:
     """The line budget of all diffs of a run, given the per-diff one."""
-    return None if max_lines is None else max_lines * TOTAL_LINES_FACTOR
+    return None if max_lines is None else max_lines * options.DIFF_TOTAL_FACTOR
 
 
 def cap_total(diffs: Sequence[Sequence[str]], budget: int | None) -> tuple[list[list[str]], int]:
@@ -235,8 +232,8 @@ def name_picks(picks: Sequence[str]) -> str:
     or ``picks a, ..., f and 3 more``."""
     if len(picks) == 1:
         return f"pick {picks[0]}"
-    named = ", ".join(picks[:_MAX_NAMED_PICKS])
-    more = len(picks) - _MAX_NAMED_PICKS
+    named = ", ".join(picks[: options.DIFF_NAMED_PICKS])
+    more = len(picks) - options.DIFF_NAMED_PICKS
     return f"picks {named}" + (f" and {more} more" if more > 0 else "")
 
 

@@ -15,7 +15,8 @@ file and line).
 - :mod:`compose_read`, :mod:`compose_keys`, :mod:`compose_view`: the compose path;
 - :mod:`images`: what a built image holds, per profile;
 - :mod:`env_checks`: what the view proves wrong about a container's environment;
-- :mod:`other_paths`, :mod:`wendy_json`: the other paths, ``wendy.json``.
+- :mod:`other_paths`: the other paths; ``wendy.json`` is read by
+  :mod:`wendy_llm.wendycli.wendy_json`, as the CLI reads it.
 """
 
 from __future__ import annotations

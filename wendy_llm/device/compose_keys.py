@@ -1,4 +1,4 @@
-"""Reading one compose service as the Wendy CLI does, key by key (wendy-run.md section 3).
+"""Reading one compose service as the Wendy CLI does, key by key.
 
 Each reader takes the key's value and fills a :class:`ServiceDraft`,
 noting what makes ``wendy run`` fail (the file does not load: a value of a

@@ -29,10 +29,10 @@ from wendy_llm.device.model import (
     Environment,
     Restart,
     Service,
+    entitlement_from,
 )
 from wendy_llm.device.notes import Document, Located, Notes
 from wendy_llm.device.profiles import DeviceProfile
-from wendy_llm.device.wendy_json import wendy_items
 from wendy_llm.docker.command import ImageCommand
 from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import (
@@ -42,6 +42,7 @@ from wendy_llm.wendycli.compose import (
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
+from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
 
 WENDY_JSON = "wendy.json"
 _NOTHING_KNOWN = Environment(False, {}, {}, (), ())
@@ -102,25 +103,31 @@ def _wendy_json_lost(
         "entitlements, readiness and hooks never reach the device"
     )
     notes.ignore(WENDY_JSON, reason, WENDY_JSON, 1)
-    if wendy is None or not wendy.ok:
+    decoded = read(tree[WENDY_JSON]) if wendy is not None and wendy.ok else None
+    if wendy is None or decoded is None:
         return
     at = Located(notes, wendy)
     by_name = {s.name: s for s in services}
-    for item in wendy_items(wendy.data):
-        service = by_name.get(item.service or "")
-        wanted = item.entitlement
+    for path, service_name, fields in entitlement_entries(decoded):
+        wanted = entitlement_from(fields)
+        service = by_name.get(service_name or "")
         if wanted is not None and service is not None and _granted(wanted, service):
             # Not read, but the compose path grants the same from compose.
             reason = f"not read; the compose path grants the same from {compose_file}"
-            at.ignore(reason, *item.path, warn=False)
+            at.ignore(reason, *path, warn=False)
             continue
-        why = f"{WENDY_JSON} is not read on the compose path"
-        if "entitlement" in item.what:
-            why += f", which grants only {' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
-        reason = f"{item.what} is lost on a device ({why})"
-        if item.what.startswith("the gpu "):
-            reason += ": no GPU"
-        at.ignore(reason, *item.path)
+        label = "an entitlement" if wanted is None else f"the {wanted.type} entitlement"
+        owner = "the app" if service_name is None else f"service {service_name}"
+        why = (
+            f"{WENDY_JSON} is not read on the compose path, which grants only "
+            f"{' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
+        )
+        reason = f"{label} of {owner} is lost on a device ({why})"
+        at.ignore(reason + (": no GPU" if label.startswith("the gpu ") else ""), *path)
+    for path, what in acted_on(decoded):
+        at.ignore(
+            f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)", *path
+        )
 
 
 def _granted(wanted: Entitlement, service: Service) -> bool:

@@ -130,6 +130,19 @@ class Entitlement:
     path: str | None = None  # persist: where it is mounted
 
 
+def entitlement_from(fields: Mapping[str, object]) -> Entitlement | None:
+    """The entitlement a decoded ``wendy.json`` entry asks for (None: it names no type)."""
+
+    def text(key: str) -> str | None:
+        value = fields.get(key)
+        return value if isinstance(value, str) and value else None
+
+    kind = text("type")
+    if kind is None:
+        return None
+    return Entitlement(kind, mode=text("mode"), name=text("name"), path=text("path"))
+
+
 @dataclass(frozen=True)
 class Restart:
     """The restart policy; a restart flag given to ``wendy run`` wins over it."""

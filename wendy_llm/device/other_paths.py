@@ -16,12 +16,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from wendy_llm.device.images import built_image
-from wendy_llm.device.model import Build, Command, Environment, Restart, Service
+from wendy_llm.device.model import (
+    Build,
+    Command,
+    Entitlement,
+    Environment,
+    Restart,
+    Service,
+    entitlement_from,
+)
 from wendy_llm.device.notes import Document, Notes
 from wendy_llm.device.profiles import DeviceProfile
-from wendy_llm.device.wendy_json import app_entitlements, service_names
+from wendy_llm.render.gojson import Decoded
 from wendy_llm.wendycli.compose import project_name
 from wendy_llm.wendycli.project import ProjectPath
+from wendy_llm.wendycli.wendy_json import entitlement_entries, read, service_names
 
 WENDY_JSON = "wendy.json"
 # The docker path's build args are not in the spec: the image is modelled without any.
@@ -36,10 +45,11 @@ def other_services(
     notes: Notes,
 ) -> tuple[Service, ...]:
     """The apps of a project that is not on the compose path (at most one: the docker path's)."""
+    decoded = read(tree[WENDY_JSON]) if WENDY_JSON in tree and wendy and wendy.ok else None
     if path.kind == "none":
         # Not a warning: a Wendy Lite app (Cargo.toml) or a wendy.json with
         # services only is ordinary; the spec just does not say how it runs.
-        names = service_names(wendy.data if wendy is not None and wendy.ok else None)
+        names = service_names(decoded)
         held = f" ({WENDY_JSON} services: {', '.join(names)})" if names else ""
         notes.unknown(
             "no compose file, Dockerfile, Package.swift, *.xcodeproj or Python project at the "
@@ -48,7 +58,6 @@ def other_services(
         return ()
     if WENDY_JSON not in tree:
         notes.unknown(f"the {path.kind} path loads {WENDY_JSON}, and the render has none")
-    wendy_data = wendy.data if wendy is not None and wendy.ok else None
     if path.kind != "docker":
         notes.unknown(
             f"the {path.kind} path: the spec says only that it loads and validates {WENDY_JSON}"
@@ -56,7 +65,7 @@ def other_services(
         return ()
     for what in ("app and image names", "build args", "restart policy"):
         notes.unknown(f"the docker path's {what}")
-    names = service_names(wendy_data)
+    names = service_names(decoded)
     if names:
         notes.unknown(f"what the docker path does with {WENDY_JSON} services ({', '.join(names)})")
     text = tree["Dockerfile"].decode("utf-8", "replace")
@@ -83,9 +92,16 @@ def other_services(
             dropped_ports=(),
             volumes=(),
             network_mode=None,
-            entitlements=app_entitlements(wendy_data),
+            entitlements=_app_entitlements(decoded),
             environment=environment,
             dropped_environment=(),
             ignored_keys=(),
         ),
     )
+
+
+def _app_entitlements(decoded: Decoded | None) -> tuple[Entitlement, ...]:
+    """The app-level entitlements of ``wendy.json`` (ports are not modelled)."""
+    entries = () if decoded is None else entitlement_entries(decoded)
+    found = (entitlement_from(fields) for _, service, fields in entries if service is None)
+    return tuple(e for e in found if e is not None)

@@ -6,28 +6,10 @@ its stdin/stdout.  The helper renders as ``wendy init`` does: ``text/template``
 with ``Option("missingkey=error")``, default delimiters, no extra functions,
 the template named by ``name``.
 
-Data types: the data map reaches Go with the types the Wendy CLI would hold.
-
-================================  ==========================  ===============================
-Python                            Go                          note
-================================  ==========================  ===============================
-``str``                           ``string``                  UTF-8 (``surrogateescape``)
-``bytes``, ``bytearray``          ``string``                  the bytes verbatim
-``bool``                          ``bool``
-``int``                           ``int`` (64-bit)            beyond int64: an error
-``float``                         ``float64``                 ``8080.0`` stays float64
-``None``                          ``nil``                     ``{{.X}}`` prints ``<no value>``
-``list``, ``tuple``, sequences    ``[]interface{}``
-``dict``, other mappings          ``map[string]interface{}``  keys must be ``str``
-================================  ==========================  ===============================
-
-``8080`` (a ``--var`` override, Go ``int``) and ``8080.0`` (a JSON default,
-Go ``float64``) stay distinct, so ``{{if eq .PORT 8080}}`` fails for the
-latter exactly as in the CLI.  Any other type raises :class:`DataTypeError`
-naming the offending key path.
-
-Templates may be ``str`` (encoded as UTF-8) or ``bytes`` (passed verbatim:
-Go strings are bytes, so non-UTF-8 input renders as Go would); output is
+Data reaches Go with the types the Wendy CLI holds (``8080`` stays an ``int``,
+``8080.0`` a ``float64``; the table: docs/wendy-init-semantics.md, section
+4); any other type raises :class:`DataTypeError` naming the key path.
+Templates may be ``str`` or ``bytes`` (Go strings are bytes); output is
 always ``bytes``.
 
 Timeouts: ``timeout`` applies to each render on its own.  The helper streams
@@ -55,9 +37,10 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Final
 
+from wendy_llm import options
 from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
+from wendy_llm.engine.toolchain import helper_path
 from wendy_llm.engine.wire import (
     KIND_BAD_REQUEST,
     KIND_BENCH,
@@ -82,12 +65,6 @@ from wendy_llm.errors import (
 
 __all__ = ["RenderJob", "Renderer", "shared_renderer"]
 
-MiB: Final = 1 << 20
-DEFAULT_TIMEOUT: Final = 10.0
-DEFAULT_MAX_OUTPUT_BYTES: Final = 64 * MiB
-# Jobs per request: the helper renders one chunk while Python encodes the next.
-_CHUNK_JOBS: Final = 64
-
 
 class Renderer:
     """Renders Go templates through one long-lived helper process.
@@ -106,8 +83,8 @@ class Renderer:
     def __init__(
         self,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+        timeout: float = options.RENDER_TIMEOUT_S,
+        max_output_bytes: int = options.RENDER_MAX_OUTPUT_BYTES,
         helper: str | os.PathLike[str] | None = None,
     ) -> None:
         if not timeout > 0:
@@ -144,8 +121,8 @@ class Renderer:
 
         def requests() -> Iterator[tuple[bytearray, int]]:
             # Chunks let the helper start rendering while Python encodes the rest.
-            for start in range(0, len(jobs), _CHUNK_JOBS):
-                chunk = jobs[start : start + _CHUNK_JOBS]
+            for start in range(0, len(jobs), options.RENDER_BATCH_JOBS):
+                chunk = jobs[start : start + options.RENDER_BATCH_JOBS]
                 yield encode_request(chunk, max_output), len(chunk)
 
         records = self._request(
@@ -235,15 +212,7 @@ class Renderer:
             # Died between calls (or inherited through fork): replace silently.
             self._slot.helper = None
             helper.kill()
-        if self._binary is not None:
-            binary = self._binary
-        else:
-            # Imported here so that `python -m wendy_llm.engine.toolchain` (which
-            # imports this package first) does not find itself pre-imported.
-            from wendy_llm.engine.toolchain import helper_path
-
-            binary = helper_path()
-        helper = Helper(binary)
+        helper = Helper(self._binary if self._binary is not None else helper_path())
         self._slot.helper = helper
         return helper
 

@@ -24,6 +24,7 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
+from wendy_llm import options
 from wendy_llm.engine.client import shared_renderer
 from wendy_llm.engine.wire import (
     KIND_CALL_ERROR,
@@ -34,10 +35,6 @@ from wendy_llm.engine.wire import (
 )
 from wendy_llm.errors import DataTypeError, EngineError
 
-# Bounds of the answer cache: entries, and the size of a call worth keeping
-# (a longer one, e.g. a 5000-digit --var, is answered but not remembered).
-_MAX_ENTRIES: Final = 1 << 14
-_MAX_CACHED_CALL_BYTES: Final = 1 << 12
 _I64: Final = struct.Struct(">q")
 _U32: Final = struct.Struct(">I")
 
@@ -98,10 +95,10 @@ def prefetch(calls: Iterable[bytes]) -> None:
 
 def _ask(calls: list[bytes]) -> list[Record]:
     records = shared_renderer().evaluate(calls)
-    if len(_answers) + len(calls) > _MAX_ENTRIES:
+    if len(_answers) + len(calls) > options.GO_CALL_CACHE_ENTRIES:
         _answers.clear()  # wholesale: simple, and only costs a round trip
     for call, record in zip(calls, records, strict=True):
-        if len(call) <= _MAX_CACHED_CALL_BYTES:
+        if len(call) <= options.GO_CALL_CACHE_MAX_BYTES:
             _answers[call] = record
     return records
 

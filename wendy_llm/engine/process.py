@@ -13,12 +13,12 @@ import os
 import select
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Final
 
+from wendy_llm import options
 from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record, parse_records
 from wendy_llm.errors import EngineError, WendyLlmError
 
@@ -51,17 +51,30 @@ def _enlarge_pipe(fd: int) -> None:
             fcntl.fcntl(fd, set_size, _PIPE_SIZE)
 
 
+def _anonymous_file() -> IO[bytes]:
+    """A temporary file with no name (it lives as long as the helper, so no
+    context manager fits): a memfd on Linux, else ``tempfile``'s."""
+    if hasattr(os, "memfd_create"):
+        return open(os.memfd_create("wendy-helper-stderr"), "w+b")
+    import tempfile  # lazy: costs more to import than a render; Linux never needs it
+
+    return tempfile.TemporaryFile()
+
+
 class Helper:
     """One running helper process and its pipes."""
 
     def __init__(self, binary: Path) -> None:
         self.binary = binary
         # A file, not a pipe: a chatty crash can never block on a full pipe.
-        # It lives as long as the helper, so no context manager fits.
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self.stderr: IO[bytes] = _anonymous_file()
         try:
             self.proc = subprocess.Popen(
-                [str(binary)],
+                [
+                    str(binary),
+                    f"-parse-cache-templates={options.PARSE_CACHE_TEMPLATES}",
+                    f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
+                ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
@@ -136,7 +149,7 @@ class Helper:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
         try:
-            self.proc.wait(timeout=2)
+            self.proc.wait(timeout=options.HELPER_EXIT_WAIT_S)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

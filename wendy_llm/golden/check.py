@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, cap_total, counted, total_budget
+from wendy_llm import options
+from wendy_llm.compare.textdiff import cap_total, counted, total_budget
 from wendy_llm.errors import GoldenError, WendyLlmError
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.template_check import GoldenProblem, check_fixture
@@ -61,7 +62,7 @@ def check_golden(
     template_ids: Collection[str] | None = None,
     pick_slugs: Collection[str] | None = None,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     sample_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> GoldenCheck:
@@ -73,7 +74,7 @@ def check_golden(
     id -> slug -> tree) are canonical renders already made by the caller;
     they are used instead of rendering those picks again. Each diff is cut
     to ``max_diff_lines`` and all of them together to
-    :data:`~wendy_llm.compare.textdiff.TOTAL_LINES_FACTOR` times that, each cut
+    :data:`~wendy_llm.options.DIFF_TOTAL_FACTOR` times that, each cut
     saying how much it left out (None: no limit). A template that fails to
     load or render is listed in ``failed`` (never reported as stale);
     ``sample_values`` default to a :class:`Layout`'s settings.

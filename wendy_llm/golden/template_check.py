@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wendy_llm import options
 from wendy_llm.compare.changes import Group, file_diff, group_changes, name_group
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted
+from wendy_llm.compare.textdiff import counted
 from wendy_llm.errors import GoldenManifestError
 from wendy_llm.golden.fixture_files import FixtureChange, FixtureDir, ProblemKind, in_pick
 from wendy_llm.golden.layout import MANIFEST_NAME, SHARED_DIR, list_files
@@ -60,7 +61,7 @@ def check_fixture(
     *,
     all_picks: bool,
     command: str,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
 ) -> list[GoldenProblem]:
     """Compare one template's renders with its fixture directory.
 

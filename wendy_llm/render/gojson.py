@@ -115,6 +115,8 @@ def go_type_name(go_type: GoType) -> str:
 
 
 def _fold(name: str) -> str:
+    if name.isascii():  # every key of a real manifest: one call, not one per letter
+        return name.lower()
     # Go folds with Unicode simple folding; the long s and the Kelvin sign
     # are the non-ASCII letters that fold onto ASCII field names.
     return "".join("s" if ch == "\u017f" else ch.lower() for ch in name)
@@ -245,9 +247,11 @@ class _Where:
         return _Where((*self.path, name), (*self.raw, raw))
 
 
-@dataclass
 class _Decoder:
-    out: Decoded
+    """One decode's walk; its errors and notes go to ``out``."""
+
+    def __init__(self, out: Decoded) -> None:
+        self.out = out
 
     def mismatch(self, what: str, go_type: GoType, where: _Where) -> None:
         message = f"json: cannot unmarshal {what} into Go value of type {go_type_name(go_type)}"

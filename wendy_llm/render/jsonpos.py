@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 JsonPath = tuple[str | int, ...]
 
@@ -108,3 +108,26 @@ def value_positions(text: str) -> Mapping[JsonPath, tuple[int, int]]:
     scanner = _Scanner(text)
     scanner.value(0, ())
     return scanner.positions
+
+
+class LazyPositions(Mapping[JsonPath, tuple[int, int]]):
+    """:func:`value_positions` of ``text``, computed on first use: most loads of a
+    valid manifest never ask for a line, and the walk costs more than the load."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._found: Mapping[JsonPath, tuple[int, int]] | None = None
+
+    def _positions(self) -> Mapping[JsonPath, tuple[int, int]]:
+        if self._found is None:
+            self._found = value_positions(self._text)
+        return self._found
+
+    def __getitem__(self, path: JsonPath) -> tuple[int, int]:
+        return self._positions()[path]
+
+    def __iter__(self) -> Iterator[JsonPath]:
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())

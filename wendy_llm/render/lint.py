@@ -1,61 +1,18 @@
 """Lints: template constructs that make `wendy init` misbehave, with file and line.
 
-Each ``LintWarning`` has a ``code``:
-
-``large-number``
-    A numeric ``template.json`` default that Go's ``%v`` prints in exponent
-    form (1e6 or more, or below 1e-4): ``1000000`` renders as ``1e+06``.
-``number-typing``
-    A file renders with one typing of a variable and fails with the other:
-    the default's (a JSON number is a float64) versus a ``--var`` override's
-    (an int for ``type: integer``, a string otherwise); e.g.
-    ``{{if eq .PORT 8080}}``.  Every pick is rendered once per typing;
-    file and line come from the engine's error.
-``copied-template``
-    A file `wendy init` copies unrendered (``Dockerfile.cuda``, ``.tsx``)
-    that contains ``{{.``: its author probably expects it rendered.
-``ignored-rule``
-    A ``validate`` rule the CLI ignores: anything but ``min``/``max``
-    (checked on integers only) and ``pattern`` (checked on strings only).
-``invalid-pattern``
-    A ``validate.pattern`` that is not a Go regexp (Go's own compile error).
-``unknown-type``
-    A variable ``type`` the CLI does not convert (only ``integer`` and
-    ``boolean`` are): overrides stay strings.
-``default-invalid``
-    A default that breaks its own rules or type; the CLI never checks
-    defaults.
-``duplicate-variable``
-    Two ``template.json`` variables with one name (the last one wins).
-``shadowed-question``
-    A picker question whose id a ``template.json`` variable (or ``APP_ID``)
-    already holds: the picker never asks it.
-``default-not-option``
-    A radio/checkbox default that is not one of the question's options.
-``unknown-question``
-    A ``when`` naming no question or variable: it is always false.
-``checkbox-flags``
-    A file reads ``.ID_<value>`` of a checkbox question: those booleans are
-    set only when the question keeps its default (a ``--var ID=...``
-    answer skips the question), so other selections fail to render.
-``render-error``
-    A pick's canonical render fails (file and line from the engine).
-``no-value``
-    A pick's render prints ``<no value>`` (the ``index`` builtin escapes
-    ``missingkey=error``); the line is the output's.
-``values-error``
-    A pick's values cannot be assembled (e.g. a variable without default).
-``unknown-question-type``, ``unnamed``, ``binary-content``
-    What wendy init accepts without a word (``lint_silent.py``).
-
-``lint_template`` never raises for template problems; it reports them.
+``lint_template`` checks the manifests, the files and every pick's render
+(once per typing of each number) and never raises for template problems:
+it reports them as :class:`LintWarning` (the codes:
+docs/wendy-init-semantics.md, section 7); what the CLI accepts silently is
+:mod:`~wendy_llm.render.lint_silent`'s.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from wendy_llm.engine import gofuncs
@@ -64,12 +21,12 @@ from wendy_llm.render.lint_silent import silent_lints
 from wendy_llm.render.lintwarning import LintWarning as LintWarning
 from wendy_llm.render.lintwarning import line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, Variable
-from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
+from wendy_llm.render.source import SourceFile, TemplateSource, render_many_values
 from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
-    from wendy_llm.render.template import Template
 
 _KNOWN_TYPES = frozenset({"", "string", "integer", "boolean"})
 
@@ -78,17 +35,16 @@ def _number_text(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def _variable_lints(template: Template) -> Iterable[LintWarning]:
+def _variable_lints(template: TemplateSource) -> Iterable[LintWarning]:
     manifest = template.manifest
     seen: set[str] = set()
     for variable in manifest.variables:
         path = variable.json_path
-        line = manifest.line_of(path)
         name = variable.name
         if name in seen:
             yield LintWarning(
                 MANIFEST_FILE,
-                line,
+                manifest.line_of(path),
                 "duplicate-variable",
                 f"variable {name} is declared more than once; wendy init keeps the last one",
             )
@@ -107,7 +63,7 @@ def _variable_lints(template: Template) -> Iterable[LintWarning]:
         yield from _default_lints(template, variable)
 
 
-def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]:
+def _rule_lints(template: TemplateSource, variable: Variable) -> Iterable[LintWarning]:
     manifest = template.manifest
     path = (*variable.json_path, "validate")
     rules = variable.validate
@@ -145,18 +101,19 @@ def _rule_lints(template: Template, variable: Variable) -> Iterable[LintWarning]
             )
 
 
-def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarning]:
+def _default_lints(template: TemplateSource, variable: Variable) -> Iterable[LintWarning]:
     default = variable.default
     if default is None:
         return
-    line = template.manifest.line_of((*variable.json_path, "default"))
+    # Lines are looked up only for a warning: finding one walks the whole file.
+    line = functools.partial(template.manifest.line_of, (*variable.json_path, "default"))
     name = variable.name
     if isinstance(default, float) and math.isfinite(default):
         shown = gofuncs.format_value(default)
         if "e" in shown:
             yield LintWarning(
                 MANIFEST_FILE,
-                line,
+                line(),
                 "large-number",
                 f"default of {name} ({_number_text(default)}) renders as {shown}: wendy init "
                 "decodes JSON numbers as float64; use a string default or a smaller number",
@@ -173,7 +130,7 @@ def _default_lints(template: Template, variable: Variable) -> Iterable[LintWarni
             problem = f"default of {name} breaks its own rule ({exc})"
     if problem is not None:
         yield LintWarning(
-            MANIFEST_FILE, line, "default-invalid", f"{problem}; wendy init never checks defaults"
+            MANIFEST_FILE, line(), "default-invalid", f"{problem}; wendy init never checks defaults"
         )
 
 
@@ -200,7 +157,7 @@ def typed_like_override(variable: Variable) -> str | int | bool | None:
 _GO_TYPE = {bool: "bool", int: "int", float: "float64", str: "string"}
 
 
-def _picker_lints(template: Template) -> Iterable[LintWarning]:
+def _picker_lints(template: TemplateSource) -> Iterable[LintWarning]:
     picker = template.picker
     if picker is None:
         return
@@ -208,12 +165,11 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
     ids = {q.id for q in picker.questions}
     whens = [(phase.json_path, phase.when) for phase in picker.phases]
     for question in picker.questions:
-        line = picker.line_of(question.json_path)
         whens.append((question.json_path, question.when))
         if question.id in names:
             yield LintWarning(
                 PICKER_FILE,
-                line,
+                picker.line_of(question.json_path),
                 "shadowed-question",
                 f"question {question.id} is never asked: a template.json variable "
                 f"{question.id} already holds the value",
@@ -244,7 +200,7 @@ def _picker_lints(template: Template) -> Iterable[LintWarning]:
             )
 
 
-def _file_lints(template: Template) -> Iterable[LintWarning]:
+def _file_lints(template: TemplateSource) -> Iterable[LintWarning]:
     flags: list[tuple[re.Pattern[bytes], str, str]] = []
     if template.picker is not None:
         for question in template.picker.questions:
@@ -279,7 +235,9 @@ def _file_lints(template: Template) -> Iterable[LintWarning]:
                 )
 
 
-def _typing_variants(template: Template, base: Mapping[str, object]) -> list[tuple[str, object]]:
+def _typing_variants(
+    template: TemplateSource, base: Mapping[str, object]
+) -> list[tuple[str, object]]:
     """(variable, override-typed value) for every variable whose default is
     typed differently from what a ``--var`` of the same value gives."""
     out: list[tuple[str, object]] = []
@@ -308,53 +266,77 @@ def _typing_message(name: str, default: object, typed: object, default_fails: bo
 
 
 def _render_lints(
-    template: Template, renderer: Renderer | None, overrides: Mapping[str, str]
+    template: TemplateSource,
+    picks: Sequence[Pick],
+    renderer: Renderer | None,
+    overrides: Mapping[str, str],
 ) -> Iterable[LintWarning]:
-    from wendy_llm.render.template import render_many_values
-
     rendered = [s for s in template.sources if s.rendered]
     if not rendered:
         return
-    for pick in template.picks():
+    planned: list[LintWarning | tuple[Pick, Mapping[str, object], list[tuple[str, object]]]] = []
+    maps: list[Mapping[str, object]] = []
+    for pick in picks:
         try:
             base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
-            yield LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+            planned.append(
+                LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+            )
             continue
         variants = _typing_variants(template, base)
-        maps: list[Mapping[str, object]] = [base]
-        maps += [{**base, name: value} for name, value in variants]
-        results = render_many_values(template, maps, renderer=renderer)
-        for index, source in enumerate(rendered):
-            first = results[0][index]
-            if isinstance(first, TemplateError):
-                yield LintWarning(
-                    source.path,
-                    first.line,
-                    "render-error",
-                    f"pick {pick.slug} fails to render: {first.message}",
-                )
-            elif b"<no value>" in first:
-                yield LintWarning(
-                    source.path,
-                    None,
-                    "no-value",
-                    f"pick {pick.slug} renders '<no value>' (output line "
-                    f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
-                    "data map (the index builtin does not fail on missing keys)",
-                )
-            for (name, typed), variant in zip(variants, results[1:], strict=True):
-                other = variant[index]
-                if isinstance(first, TemplateError) == isinstance(other, TemplateError):
-                    continue
-                error = first if isinstance(first, TemplateError) else other
-                assert isinstance(error, TemplateError)
-                message = _typing_message(
-                    name, base[name], typed, default_fails=isinstance(first, TemplateError)
-                )
-                yield LintWarning(
-                    source.path, error.line, "number-typing", f"{message}: {error.message}"
-                )
+        planned.append((pick, base, variants))
+        maps += [base, *({**base, name: value} for name, value in variants)]
+    # Every pick and typing in one engine batch: one round trip, not one per pick.
+    results = iter(render_many_values(template, maps, renderer=renderer))
+    for item in planned:
+        if isinstance(item, LintWarning):
+            yield item
+            continue
+        pick, values, variants = item
+        first, *others = (next(results) for _ in range(1 + len(variants)))
+        yield from _pick_render_lints(pick, values, variants, rendered, first, others)
+
+
+def _pick_render_lints(
+    pick: Pick,
+    base: Mapping[str, object],
+    variants: list[tuple[str, object]],
+    rendered: Sequence[SourceFile],
+    results: list[bytes | TemplateError],
+    variant_results: list[list[bytes | TemplateError]],
+) -> Iterable[LintWarning]:
+    """One pick's render lints from its canonical render and one render per typing."""
+    for index, source in enumerate(rendered):
+        first = results[index]
+        if isinstance(first, TemplateError):
+            yield LintWarning(
+                source.path,
+                first.line,
+                "render-error",
+                f"pick {pick.slug} fails to render: {first.message}",
+            )
+        elif b"<no value>" in first:
+            yield LintWarning(
+                source.path,
+                None,
+                "no-value",
+                f"pick {pick.slug} renders '<no value>' (output line "
+                f"{line_of(first, first.find(b'<no value>'))}): a key is missing from the "
+                "data map (the index builtin does not fail on missing keys)",
+            )
+        for (name, typed), variant in zip(variants, variant_results, strict=True):
+            other = variant[index]
+            if isinstance(first, TemplateError) == isinstance(other, TemplateError):
+                continue
+            error = first if isinstance(first, TemplateError) else other
+            assert isinstance(error, TemplateError)
+            message = _typing_message(
+                name, base[name], typed, default_fails=isinstance(first, TemplateError)
+            )
+            yield LintWarning(
+                source.path, error.line, "number-typing", f"{message}: {error.message}"
+            )
 
 
 def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
@@ -371,7 +353,7 @@ def _dedupe(warnings: Iterable[LintWarning]) -> list[LintWarning]:
     return out
 
 
-def _go_calls(template: Template) -> Iterator[bytes]:
+def _go_calls(template: TemplateSource) -> Iterator[bytes]:
     """The Go calls the lints make before the render lints' own value assemblies."""
     yield gofuncs.call_trim_space(CANONICAL_APP_ID)
     for variable in template.manifest.variables:
@@ -387,10 +369,15 @@ def _go_calls(template: Template) -> Iterator[bytes]:
 
 
 def lint_template(
-    template: Template, *, renderer: Renderer | None = None, values: Mapping[str, str] | None = None
+    template: TemplateSource,
+    picks: Sequence[Pick],
+    *,
+    renderer: Renderer | None = None,
+    values: Mapping[str, str] | None = None,
 ) -> list[LintWarning]:
-    """Every warning for ``template`` (module docstring); ``values`` as for ``Template.lint``."""
+    """Every warning for ``template``, whose picks are ``picks`` (module docstring);
+    ``values`` as for ``Template.lint``."""
     gofuncs.prefetch(_go_calls(template))
     found = [*_variable_lints(template), *_picker_lints(template), *silent_lints(template)]
-    found += [*_file_lints(template), *_render_lints(template, renderer, values or {})]
+    found += [*_file_lints(template), *_render_lints(template, picks, renderer, values or {})]
     return _dedupe(found)

@@ -1,18 +1,8 @@
-"""Lints for what ``wendy init`` accepts without a word, though the author may not mean it.
+"""Lints for what `wendy init` accepts without a word, though the author may not mean it.
 
-``unknown-question-type``
-    A picker question whose ``type`` is not ``radio``, ``checkbox`` or
-    ``input`` (``text``, or none): the CLI collects it as an input (free
-    text, its default if given), and so does this library.
-``unnamed``
-    A ``template.json`` variable without ``name`` or a picker question
-    without ``id``: Go decodes the missing key as ``""``, so the value is
-    stored under the empty name, where no template can read it.
-``binary-content``
-    A file wendy init renders (by its extension or name, e.g. a ``.json``
-    calibration blob) holding NUL bytes or invalid UTF-8: it goes through
-    the template engine anyway, unchanged only while it holds no ``{{``;
-    a manifest with invalid UTF-8 is read with U+FFFD in its place.
+``unknown-question-type``, ``unnamed`` and ``binary-content``
+(docs/wendy-init-semantics.md, section 7); :func:`binary_content` is also
+what the library uses to decide that a file is not text.
 """
 
 from __future__ import annotations
@@ -26,7 +16,7 @@ from wendy_llm.render.lintwarning import LintWarning, line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, QUESTION_TYPES
 
 if TYPE_CHECKING:
-    from wendy_llm.render.template import Template
+    from wendy_llm.render.source import TemplateSource
 
 
 @dataclass(frozen=True)
@@ -53,14 +43,14 @@ def binary_content(data: bytes) -> BinaryContent | None:
     return BinaryContent(reason, offset, line_of(data, offset))
 
 
-def silent_lints(template: Template) -> Iterable[LintWarning]:
+def silent_lints(template: TemplateSource) -> Iterable[LintWarning]:
     """Every warning of this module for ``template``."""
     yield from _unnamed(template)
     yield from _question_types(template)
     yield from _binary(template)
 
 
-def _unnamed(template: Template) -> Iterable[LintWarning]:
+def _unnamed(template: TemplateSource) -> Iterable[LintWarning]:
     manifest = template.manifest
     for variable in manifest.variables:
         if not variable.name:
@@ -83,7 +73,7 @@ def _unnamed(template: Template) -> Iterable[LintWarning]:
             )
 
 
-def _question_types(template: Template) -> Iterable[LintWarning]:
+def _question_types(template: TemplateSource) -> Iterable[LintWarning]:
     picker = template.picker
     if picker is None:
         return
@@ -102,7 +92,7 @@ def _question_types(template: Template) -> Iterable[LintWarning]:
         )
 
 
-def _binary(template: Template) -> Iterable[LintWarning]:
+def _binary(template: TemplateSource) -> Iterable[LintWarning]:
     rendered = [(s.path, s.data) for s in template.sources if s.rendered]
     manifests = [
         (p, template.files[p]) for p in (MANIFEST_FILE, PICKER_FILE) if p in template.files

@@ -1,43 +1,11 @@
 """Load ``template.json`` (the manifest) and ``template.schema.json`` (the picker)
 as the Wendy CLI decodes them.
 
-The CLI decodes both with Go's ``encoding/json`` into structs
-(``manifest_model.py``; spec: wendy-run.md section
-5), so they are read here with :mod:`wendy_llm.render.gojson`: unknown keys
-are ignored (option ``size``/``parameters``/``comments``, phase titles,
-...), keys match case-insensitively, and the only shape errors are the
-decode errors the CLI hits too: a value of the wrong JSON type.  A missing
-``name``, ``id`` or ``type`` is Go's zero value, as in the CLI: a question
-whose ``type`` is not ``radio``, ``checkbox`` or ``input`` (``text``, or
-none) is collected as an input.  ``lint`` warns about those.
-
-Errors (``ManifestError``) read:
-
-- ``template.json:3:17: invalid JSON: Expecting ',' delimiter`` (syntax;
-  line and column 1-based);
-- ``template.schema.json: phases[0].questions[0].options[3].value: json:
-  cannot unmarshal number into Go value of type string`` (a decode error,
-  with the JSON path of the offending value; the first one in the file).
-
-Decoding follows Go: ``NaN``/``Infinity`` literals and numbers beyond
-float64 are errors (Python would accept them); invalid UTF-8 inside a
-string becomes U+FFFD; every number in a variable's ``default`` (an
-``interface{}``) becomes a float (``8080`` -> ``8080.0``, ``-0`` ->
-``-0.0``), and a default may be any JSON value.  ``validate.min`` /
-``validate.max`` stay Python ints.
-
-Assumptions where the spec is silent:
-
-- ``"default": null`` means no default (Go's nil interface).
-- ``validate.min``/``max`` are numbers with an integer value (``1.0``
-  counts as 1; ``1.5`` and values beyond int64 are errors); ``pattern`` is
-  a string.  Its Go syntax is only checked when an override is validated
-  against it (the CLI compiles it then); ``lint`` reports a bad one earlier.
-- A ``when`` holds ``questionId`` and exactly one of ``equals`` (string),
-  ``in`` (list of strings) and ``contains`` (string): the spec does not say
-  how the CLI reads a condition with none or several of them, so that is
-  the one error the CLI may not share (this library cannot know what it
-  renders).
+Go's ``encoding/json`` into the CLI's structs (``manifest_model.py``), through
+:mod:`wendy_llm.render.gojson`: unknown keys ignored, keys matched
+case-insensitively, a value of the wrong JSON type the only shape error
+(``ManifestError`` with file, line and JSON path). Decoding rules, error
+texts and what is assumed: docs/wendy-init-semantics.md, section 2.
 """
 
 from __future__ import annotations
@@ -50,7 +18,7 @@ from typing import Any, Final, Literal, cast
 from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
 from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, Struct, decode_parsed, parse
-from wendy_llm.render.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.render.jsonpos import JsonPath, LazyPositions, format_json_path
 from wendy_llm.render.manifest_model import (
     MANIFEST_MODEL,
     OPTION_MODEL,
@@ -202,7 +170,7 @@ def _load(data: bytes, file: str, model: Struct) -> tuple[dict[str, Any], Decode
             f"{where}: invalid JSON: {exc.message}", file=file, line=exc.line, column=exc.column
         ) from None
     decoded = decode_parsed(model, raw)
-    positions = value_positions(text)
+    positions = LazyPositions(text)
     if decoded.errors:
         # Go reports the first decode error; errors are in document order.
         first = decoded.errors[0]
@@ -285,7 +253,7 @@ def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
     return Manifest(
         variables=tuple(variables),
         data=MappingProxyType(document),
-        positions=MappingProxyType(dict(positions)),
+        positions=positions,  # read-only, walked on first use
         file=file,
     )
 
@@ -355,6 +323,6 @@ def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
     return Picker(
         phases=tuple(phases),
         data=MappingProxyType(document),
-        positions=MappingProxyType(dict(positions)),
+        positions=positions,  # read-only, walked on first use
         file=file,
     )

@@ -1,10 +1,9 @@
 """The Go structs the Wendy CLI decodes ``template.json`` and ``template.schema.json`` into.
 
-Only the keys the spec names (wendy-init.md section 2, wendy-run.md
-section 5); every other key is ignored by Go's decoder, here as there.
-A variable's ``default`` is an ``interface{}`` (any JSON value, numbers
-as float64), and so is its ``description`` (which the spec does not type:
-read only when it is a string); ``validate.min``/``max`` are read as
+Only the keys the CLI reads; every other key is ignored by Go's decoder,
+here as there. A variable's ``default`` is an ``interface{}`` (any JSON
+value, numbers as float64), and so is its ``description`` (its type is not
+known: read only when it is a string); ``validate.min``/``max`` are read as
 numbers (``manifest.py`` requires an integer value).
 """
 
@@ -15,7 +14,7 @@ from typing import Final
 from wendy_llm.render.gojson import ANY, BOOL, FLOAT, STRING, Pointer, Slice, struct
 
 VALIDATE_MODEL: Final = struct("Validate", min=Pointer(FLOAT), max=Pointer(FLOAT), pattern=STRING)
-#: ``template.json`` as the CLI decodes it (the keys the spec names).
+#: ``template.json`` as the CLI decodes it (the keys it reads).
 MANIFEST_MODEL: Final = struct(
     "Manifest",
     variables=Slice(

@@ -1,86 +1,27 @@
-"""Picks: every reachable set of picker answers, and their slugs.
+"""Picks: every reachable set of picker answers (the ``--var`` answers of one variant).
 
-A pick stands for the ``--var`` overrides (``answers``) a user would pass to
-get one variant of a template.  Canonical golden inputs are the app id
-``CANONICAL_APP_ID``, every other variable at its default, plus the pick's
-answers.
-
-Enumeration walks the picker as `wendy init` does (phases, then questions,
-in order; a phase or question whose ``when`` is false, or whose id a
-``template.json`` variable already holds, is not asked), branching at every
-question that is asked:
-
-- radio: each option value, in order (a radio without options: its default,
-  or nothing);
-- checkbox: every subset of the options when there are at most 4 (ordered
-  by size, then option order), otherwise the default, each single option,
-  none and all.  The default selection is left *unanswered*: only the
-  picker's own default answer sets the ``ID_<value>`` booleans (a ``--var``
-  answer skips the question; see ``values.py``), so this is the one
-  selection that renders as `wendy init` renders it without ``--var``.
-  Other selections are answered ``ID=a,b`` (option order, no spaces);
-- input: left at its default (unanswered); a required input without a
-  default is answered ``example``.
-
-A question hidden by an earlier answer's ``when`` is not enumerated for
-that answer.  When the whole tree has at most 64 leaves every leaf is a
-pick (the full product).  Otherwise the picks are a *pairwise* (all-pairs)
-covering set built greedily (AETG style): the all-defaults pick first,
-then, while a pair of answers to two questions (or a single answer) is not
-covered, the best of up to 4 candidate picks, each forcing one uncovered
-pair and choosing every other answer to cover as many uncovered pairs as
-possible.  A pair that no walk can reach (a depth-first search of at most
-5000 steps finds none) is skipped.  The result is deterministic; it is not
-minimal (e.g. 6 three-option questions give 15 picks where the full
-product has 729).  ``when`` is assumed to refer to earlier
-questions or to variables (as the interactive picker requires).
-
-Slug rule (``slugify``), per answered question with more than one choice,
-in walk order:
-
-1. lower-case the answer;
-2. replace every run of characters other than ``a-z 0-9 . _`` (including
-   ``-``, ``/``, ``:``, ``,``, spaces, non-ASCII) by one ``-``; collapse
-   runs of ``_`` and of ``.`` to one; trim ``-``, ``.``, ``_`` at both ends;
-3. an empty result becomes ``none`` (an empty answer, e.g. no checkbox
-   selected) or ``v-<hash>`` (an answer with no ASCII letter or digit).
-
-Parts are joined with ``__`` (which a part never contains); a template with
-nothing to choose has the single slug ``default``.  Then, for every OS:
-
-- a Windows reserved device name (``con``, ``prn``, ``aux``, ``nul``,
-  ``com0``-``com9``, ``lpt0``-``lpt9``) before the first dot gets a ``_``
-  appended to it (``nul.x`` -> ``nul_.x``);
-- a slug ending in ``.json`` (the fixture layout's own files) ends in
-  ``-json`` instead;
-- a slug longer than 64 characters is cut to 55 and suffixed with ``-``
-  and 8 hex digits of its SHA-256;
-- slugs that collide (e.g. ``Q4_K_M`` and ``q4_k_m``) all get ``-`` and 6
-  hex digits of the SHA-256 of their answers appended; unique slugs never
-  carry a hash, so adding an option only renames the options it collides
-  with.
-
-Examples: ``gemma4:e2b`` -> ``gemma4-e2b``; ``laguna-s-2.1-dflash`` ->
-``laguna-s-2.1-dflash``; ``hf.co/nvidia/NVIDIA-Nemotron-3-Nano-4B-GGUF:Q4_K_M``
--> ``hf.co-nvidia-nvidia-nemotron-3-nano-4b-gguf-q4_k_m``.  A slug always
-starts with a letter or digit and holds only ``a-z 0-9 . _ -``.
+``enumerate_picks`` walks the picker as `wendy init` does and branches at
+every question asked: the full product up to
+:data:`~wendy_llm.options.PICKS_FULL_PRODUCT` combinations, else a pairwise
+covering set (AETG style, deterministic). Names come from
+:mod:`~wendy_llm.render.slugs`. The rules: docs/wendy-init-semantics.md,
+section 6.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
-import json
-import re
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+from wendy_llm import options
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import PickError, ValuesError, quoted
-from wendy_llm.render.manifest import Picker, Question
+from wendy_llm.render.manifest import Manifest, Picker, Question
+from wendy_llm.render.slugs import finish_slug, slugify, unique_slugs
 from wendy_llm.render.values import (
     APP_ID,
     answer_with_default,
@@ -89,23 +30,10 @@ from wendy_llm.render.values import (
     walk_calls,
 )
 
-if TYPE_CHECKING:
-    from wendy_llm.render.template import Template
-
 _T = TypeVar("_T", bound=Hashable)
 
 CANONICAL_APP_ID = "llm-app"
-MAX_PRODUCT = 64
-MAX_CHECKBOX_SUBSETS_OPTIONS = 4
-MAX_SLUG_LENGTH = 64
 REQUIRED_INPUT_PLACEHOLDER = "example"
-_SEARCH_BUDGET = 5000
-_CANDIDATES = 4
-
-_UNSAFE = re.compile(r"[^a-z0-9._]+")
-_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(10)] + [f"lpt{i}" for i in range(10)]
-)
 
 
 @dataclass(frozen=True)
@@ -121,11 +49,6 @@ class Pick:
 Answer = str | None
 
 
-def _digest(text: str, length: int) -> str:
-    # surrogatepass: an answer may hold a lone surrogate (a JSON "\\udc80").
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:length]
-
-
 def _dedupe(values: Sequence[_T]) -> list[_T]:
     return list(dict.fromkeys(values))
 
@@ -138,7 +61,7 @@ def _selection(text: str) -> frozenset[str]:
 def checkbox_choices(question: Question) -> list[Answer]:
     """The enumerated answers of a checkbox question (None = its default)."""
     values = _dedupe(question.option_values)
-    if len(values) <= MAX_CHECKBOX_SUBSETS_OPTIONS:
+    if len(values) <= options.PICKS_CHECKBOX_SUBSETS:
         subsets = [
             list(combo)
             for size in range(len(values) + 1)
@@ -181,12 +104,19 @@ def _store(question: Question, answer: Answer, values: dict[str, object]) -> Non
         values[question.id] = answer
 
 
-@dataclass(frozen=True)
 class _Item:
-    index: int
-    phase: int
-    question: Question
-    choices: tuple[Answer, ...]
+    """One question of the walk, numbered, with the answers tried for it (a plain
+    class: a dataclass costs more to create than the whole enumeration)."""
+
+    __slots__ = ("choices", "index", "phase", "question")
+
+    def __init__(
+        self, index: int, phase: int, question: Question, choices: tuple[Answer, ...]
+    ) -> None:
+        self.index = index
+        self.phase = phase
+        self.question = question
+        self.choices = choices
 
 
 Path = tuple[tuple[int, Answer], ...]
@@ -367,9 +297,9 @@ def _pairwise(walker: _Walker) -> list[Path]:
         # Each pick is the best of a few candidates, each seeded by one
         # uncovered pair (AETG); a seed no walk reaches is unreachable.
         best: Path | None = None
-        for i in pending[:_CANDIDATES]:
+        for i in pending[: options.PAIRWISE_CANDIDATES]:
             chooser = Chooser(targets[i], covered_pairs, covered_singles)
-            path = walker.walk(chooser) or walker.search(chooser, _SEARCH_BUDGET)
+            path = walker.walk(chooser) or walker.search(chooser, options.PAIRWISE_SEARCH_STEPS)
             if path is None:
                 unreachable.add(i)
             elif best is None or gain(path) > gain(best):
@@ -394,57 +324,14 @@ class _DefaultsChooser(Chooser):
         return [None] if None in item.choices else list(item.choices[:1])
 
 
-def base_values(template: Template, app_id: str = CANONICAL_APP_ID) -> dict[str, object]:
+def base_values(manifest: Manifest, app_id: str = CANONICAL_APP_ID) -> dict[str, object]:
     """The map before the picker walk with no overrides (steps 1-2 of the
     value assembly; variables without a default are left out)."""
     values: dict[str, object] = {APP_ID: app_id}
-    for variable in template_variables(template.manifest):
+    for variable in template_variables(manifest):
         if variable.default is not None:
             values[variable.name] = variable.default
     return values
-
-
-def slugify(answer: str) -> str:
-    """One slug part (steps 1-3 of the slug rule)."""
-    text = _UNSAFE.sub("-", answer.lower())
-    text = re.sub(r"_+", "_", text)
-    text = re.sub(r"\.+", ".", text).strip("-._")
-    if text:
-        return text
-    return "none" if not answer.strip() else f"v-{_digest(answer, 6)}"
-
-
-def _finish(slug: str) -> str:
-    base, dot, rest = slug.partition(".")
-    if base in _RESERVED:
-        slug = f"{base}_{dot}{rest}"
-    if slug.endswith(".json"):
-        slug = slug[: -len(".json")] + "-json"
-    if len(slug) > MAX_SLUG_LENGTH:
-        slug = slug[: MAX_SLUG_LENGTH - 9].rstrip("-._") + "-" + _digest(slug, 8)
-    return slug
-
-
-def _answers_key(answers: Mapping[str, str]) -> str:
-    return json.dumps(dict(answers), sort_keys=True, ensure_ascii=False)
-
-
-def _unique(slugs: list[str], answers: list[dict[str, str]]) -> list[str]:
-    """Append an answers hash to every slug that is not unique."""
-    length = 6
-    result = list(slugs)
-    while True:
-        counts: dict[str, int] = {}
-        for slug in result:
-            counts[slug] = counts.get(slug, 0) + 1
-        clashing = [i for i, slug in enumerate(result) if counts[slug] > 1]
-        if not clashing:
-            return result
-        for i in clashing:
-            digest = _digest(_answers_key(answers[i]), length)
-            head = slugs[i][: MAX_SLUG_LENGTH - length - 1].rstrip("-._")
-            result[i] = f"{head}-{digest}"
-        length += 2
 
 
 def _slug_parts(walker: _Walker, path: Path) -> Iterator[str]:
@@ -462,33 +349,32 @@ def _slug_parts(walker: _Walker, path: Path) -> Iterator[str]:
         yield slugify(answer)
 
 
-def enumerate_picks(template: Template) -> list[Pick]:
-    """Every pick of ``template`` (see the module docstring)."""
-    if template.picker is None:
+def enumerate_picks(manifest: Manifest, picker: Picker | None) -> list[Pick]:
+    """Every pick of a template with these manifests (see the module docstring)."""
+    if picker is None:
         return [Pick(slug="default", answers=MappingProxyType({}))]
-    base = base_values(template)
+    base = base_values(manifest)
     # Two prefetches at most: the choices need the checkbox defaults split.
-    gofuncs.prefetch(walk_calls(template.picker, base))
-    walker = _Walker(template.picker, base)
+    gofuncs.prefetch(walk_calls(picker, base))
+    walker = _Walker(picker, base)
     choices = {it.question.id: [c for c in it.choices if c is not None] for it in walker.items}
-    gofuncs.prefetch(walk_calls(template.picker, base, choices))
-    paths = walker.full_product(MAX_PRODUCT)
+    gofuncs.prefetch(walk_calls(picker, base, choices))
+    paths = walker.full_product(options.PICKS_FULL_PRODUCT)
     if paths is None:
         paths = _pairwise(walker)
     answers = [{walker.items[i].question.id: a for i, a in path if a is not None} for path in paths]
-    slugs = [_finish("__".join(_slug_parts(walker, path)) or "default") for path in paths]
+    slugs = [finish_slug("__".join(_slug_parts(walker, path)) or "default") for path in paths]
     return [
         Pick(slug=slug, answers=MappingProxyType(ans))
-        for slug, ans in zip(_unique(slugs, answers), answers, strict=True)
+        for slug, ans in zip(unique_slugs(slugs, answers), answers, strict=True)
     ]
 
 
-def find_pick(template: Template, slug: str) -> Pick:
+def find_pick(template_id: str, picks: Sequence[Pick], slug: str) -> Pick:
     """The pick named ``slug``; ``PickError`` lists the valid ones."""
-    picks = template.picks()
     for pick in picks:
         if pick.slug == slug:
             return pick
     names = [p.slug for p in picks]
     shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
-    raise PickError(f"template {template.id} has no pick {quoted(slug)}; its picks: {shown}")
+    raise PickError(f"template {template_id} has no pick {quoted(slug)}; its picks: {shown}")

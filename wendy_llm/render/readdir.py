@@ -1,14 +1,9 @@
 """Reading a template directory as `wendy init` sees it, and saying what it leaves out.
 
-The CLI takes only regular files from a template (spec section 3): a
-symbolic link (to a file or a directory, or dangling), a named pipe, a
-socket or a device is not part of the output, and a symlinked
-``template.json`` or ``template.schema.json`` is not read at all. The
-library skips the same entries, and records each as a
-:class:`SkippedEntry` with the reason, which ``Template.lint()`` reports as
-a ``skipped-entry`` warning: the user learns why a file is missing from
-the output, or why the picker is gone. A symlinked ``template.json`` is an
-error (the CLI would find no template), worded as such.
+Only regular files are read; every other entry is skipped and recorded as a
+:class:`SkippedEntry` with the reason (a ``skipped-entry`` lint), and a
+symlinked ``template.json`` is an error that says so
+(docs/wendy-init-semantics.md, section 1).
 """
 
 from __future__ import annotations

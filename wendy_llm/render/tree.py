@@ -1,50 +1,20 @@
-"""Which files `wendy init` writes, where, and how: file rules and trees.
+"""Which files `wendy init` writes, where, and how: file rules and rendered trees.
 
-File rules (spec section 3):
-
-- every regular file under the template root is output, except the root's
-  ``template.json`` and ``template.schema.json`` (the same names deeper
-  down are ordinary files); symbolic links are skipped;
-- a file is rendered when its extension (Go's ``filepath.Ext``: from the
-  last dot of the base name, so ``.gitignore`` is its own extension),
-  lower-cased, is in ``RENDERED_EXTENSIONS``, or its base name (exact case)
-  is in ``RENDERED_BASENAMES``; every other file is copied byte for byte;
-- in the output path every component equal to the template's name is
-  replaced by the app id; paths that are absolute or climb out of the root
-  after that (``..``) are dropped;
-- files are written 0644 and directories 0755 (execute bits dropped).
-
-Assumptions where the spec is silent:
-
-- Files are visited in ``filepath.Walk`` order (lexical per directory,
-  depth first).  When two files land on the same output path (an app id
-  equal to a sibling directory's name, or ``.``), the later one wins, as
-  the CLI's second write would.
-- Non-regular files (FIFOs, sockets, devices) are skipped like symlinks.
-- An output path is cleaned like Go's ``filepath.Clean`` after the
-  replacement (``a/./b`` -> ``a/b``), then dropped when it is absolute,
-  ``..`` or starts with ``../``, or is empty.
-
-``RenderedTree.write(out_dir)`` is atomic: the tree is written into a new
-hidden directory next to ``out_dir`` and renamed into place.  An
-existing non-empty ``out_dir`` is refused unless ``overwrite=True``; then
-the new tree replaces it by an atomic exchange (``renameat2`` with
-``RENAME_EXCHANGE`` on Linux; elsewhere two renames, rolled back on
-failure) and the old tree is removed.  On any error nothing is left
-behind: the hidden directory is removed and ``out_dir`` is untouched; a
-writer killed outright leaves it, and the next write to ``out_dir``
-removes it (:mod:`wendy_llm.atomic`).  A directory whose loss would hurt
-(the template's, a repository's root, the current or home directory) is
-never replaced (:mod:`wendy_llm.render.outguard`).  A symbolic link as
-``out_dir`` is refused (the swap would replace the link, not the
-directory it points to).  A tree holding both a file ``a`` and a file
-under ``a/`` is refused before anything is written.
+The rules (which files are rendered, where each lands for an app id):
+docs/wendy-init-semantics.md, section 5. ``RenderedTree.write(out_dir)`` is
+atomic: the tree is written into a new hidden directory beside ``out_dir``
+and renamed into place, replacing a non-empty ``out_dir`` only with
+``overwrite=True`` (by an atomic exchange, ``renameat2`` on Linux, else
+two renames rolled back on failure); on any error ``out_dir`` is untouched
+and nothing is left behind but what a killed writer leaves, which the next
+write removes (:mod:`wendy_llm.atomic`). Directories whose loss would hurt
+are never replaced (:mod:`wendy_llm.render.outguard`), nor a symlinked
+``out_dir``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -239,11 +209,19 @@ def _renameat2() -> Any:
     """libc's ``renameat2`` (Linux, glibc >= 2.28), or None."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # lazy: only a write that replaces a tree needs it
+
     try:
         # The running process already has libc loaded: no library search.
         return ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return None
+
+
+def _errno() -> int:
+    import ctypes  # lazy: see _renameat2, which has imported it already
+
+    return ctypes.get_errno()
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -254,7 +232,7 @@ def _exchange(a: Path, b: Path) -> bool:
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     if result == 0:
         return True
-    err = ctypes.get_errno()
+    err = _errno()
     if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
         return False
     raise OSError(err, os.strerror(err), str(b))

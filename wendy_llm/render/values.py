@@ -1,68 +1,11 @@
 """The data map `wendy init` renders with: its non-interactive value assembly.
 
-``build_values`` follows spec section 2 step by step:
-
-1. ``APP_ID`` = the app id (trimmed by Go's ``strings.TrimSpace``; empty is
-   an error).  A ``template.json`` variable named ``APP_ID`` is ignored.
-2. Each ``template.json`` variable in file order: an override is converted
-   by ``type`` (``integer``: ``strconv.Atoi``; ``boolean``:
-   ``strconv.ParseBool``; anything else: the raw string) and validated
-   (integers: ``validate.min``/``max``; strings: ``validate.pattern``, an
-   unanchored Go regexp); else the default as JSON decoding left it
-   (numbers are floats), unvalidated; else an error.  ``Atoi``,
-   ``ParseBool``, the regexp, ``%v`` and the trimming are Go's own
-   functions, run in the helper (:mod:`wendy_llm.engine.gofuncs`): one
-   batch answers steps 1-3, a second (when needed) what ``when`` compares.
-3. Every override whose key is not yet in the map, as a raw string.
-4. The picker walk: phases then questions in order, skipping those whose
-   ``when`` is false and questions whose id is already in the map; radio:
-   default, else first option, else (required) error; checkbox: ``ID`` =
-   the default string and ``ID_<value>`` = whether the value is in it;
-   input: default, else ``""`` (or, required, an error).
-5. ``when``: false when the question id is not in the map; otherwise the
-   stored value formatted as Go's ``%v`` is compared: ``equals`` (string
-   equality), ``in`` (one of the list), ``contains`` (one of the
-   comma-separated, trimmed parts).
-
-Error texts (``ValuesError``, ``.variable`` names the variable):
-
-- ``invalid value for NAME: expected integer, got "x"`` (the CLI's; a value
-  over 64 characters is shown cut: ``got "123..."... (5000 characters)``);
-- ``invalid value for NAME: expected boolean, got "x"`` (assumed: same
-  wording as the integer error);
-- ``NAME must be at least N`` / ``NAME must be at most N`` (the CLI's);
-- ``invalid value for NAME: "x" does not match the pattern P`` (ours: the
-  spec gives none);
-- ``invalid validate.pattern for NAME: error parsing regexp: ...`` (Go's
-  compile error; the spec does not say how the CLI words it);
-- ``missing value for NAME: pass --var NAME=VALUE`` (a variable without a
-  default or override) and ``missing answer for picker question NAME:
-  pass --var NAME=VALUE`` (a required radio/input question without a
-  default).
-
-Strict mode (the library default; ``strict=False`` is the CLI exactly) adds:
-
-- the app id must follow the project-name rule (ASCII letters, digits,
-  ``.``, ``_``, ``-``; not starting with ``-`` or ``.``) and must read as a
-  string in YAML and JSON (not ``true``, ``no``, ``null``, ``123``,
-  ``1e5``, ``0x1F``, ``2024-01-02``, ...), so an unquoted ``{{.APP_ID}}``
-  in a YAML file cannot change its structure (``AppIdError``);
-- a ``--var`` answer to a radio or checkbox question must be one of its
-  option values (each comma-separated part, for a checkbox).  Skipped when
-  a ``template.json`` variable of the same name takes the override.
-
-Assumptions where the spec is silent:
-
-- Duplicate variable names are processed in order, the last one wins (as
-  repeated map assignments do); ``lint`` reports them.
-- A radio question that is not required and has neither default nor
-  options stores nothing.
-- A checkbox default is split on commas and each part trimmed (as
-  ``contains`` does) to decide the ``ID_<value>`` booleans; ``ID`` itself
-  keeps the default string untouched.
-- Because answered questions are skipped, ``--var ID=a,b`` for a checkbox
-  stores the string but never sets the ``ID_<value>`` booleans: only the
-  default selection has them.  This is what the non-interactive CLI does.
+``build_values`` assembles ``APP_ID``, the ``template.json`` variables
+(overrides converted and validated by the CLI's rules, Go's own functions
+answered by the helper), the other overrides and the picker walk, with the
+CLI's error texts; strict mode (the default) adds the project-name and
+YAML-string rules for the app id and option-only answers. Step by step,
+with what is assumed: docs/wendy-init-semantics.md, section 3.
 """
 
 from __future__ import annotations
@@ -70,8 +13,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
-
-import yaml
 
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import AppIdError, DataTypeError, MissingValueError, ValuesError
@@ -87,6 +28,11 @@ _YAML_BOOL = re.compile(r"[yYnN]")
 _YAML_NUMBER = re.compile(
     r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
 )
+# PyYAML picks a scalar's implicit type by its first character
+# (SafeLoader.yaml_implicit_resolvers): an app id starting with any other
+# character is a string without asking PyYAML, which costs more to import
+# than a render.
+_YAML_TYPED_FIRST = frozenset("!&*+-.0123456789<=FNOTYfnoty~")
 _NO_STRICT_HINT = "pass strict=False (--no-strict) to render exactly as wendy init would"
 _SHOWN_CHARS = 64
 
@@ -130,6 +76,10 @@ def _yaml_kind(text: str) -> str | None:
         return "a boolean"
     if _YAML_NUMBER.fullmatch(text):
         return "a number"
+    if text[:1] not in _YAML_TYPED_FIRST:
+        return None
+    import yaml  # lazy: only ids that may not be strings (see _YAML_TYPED_FIRST)
+
     try:
         parsed = yaml.safe_load(text)
     except yaml.YAMLError:

@@ -180,8 +180,8 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
         line = int(found.group(1)) if found else None
         where = shown if line is None else f"{shown}:{line}"
         raise SettingsError(f"{where}: not valid TOML: {exc}", path=shown, line=line) from exc
-    # Lazy loading (documented): jsonschema costs a tenth of a second to import,
-    # paid only by a repository that has a settings file, never by `render`.
+    # lazy: jsonschema costs a tenth of a second to import, paid only by a
+    # repository that has a settings file, never by `render`.
     from wendy_llm.render.schemawords import validator_for
 
     lines = key_lines(text)
@@ -215,7 +215,8 @@ def _as_var(value: str | int | bool) -> str:
 
 
 def _schema_error(error: ValidationError, lines: Mapping[Keys, int], shown: str) -> SettingsError:
-    from jsonschema.exceptions import best_match  # lazy, as in parse_settings
+    # lazy: as in parse_settings
+    from jsonschema.exceptions import best_match
 
     from wendy_llm.render.schemawords import violation_text
 

@@ -16,7 +16,6 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from wendy_llm.errors import (
     GitError,
@@ -25,9 +24,7 @@ from wendy_llm.errors import (
     UnknownRevision,
     quoted,
 )
-
-if TYPE_CHECKING:
-    from wendy_llm.render.template import Template
+from wendy_llm.render.template import Template, template_from_files
 
 _REGULAR_MODES = {"100644", "100755"}
 _TEMPLATE_MANIFEST = "template.json"
@@ -179,8 +176,6 @@ def template_at_revision(
     is what is read at the revision. ``template_id`` (default: the
     directory's name) is the loaded template's id.
     """
-    from wendy_llm.render.template import template_from_files
-
     root = repo_root(repo)
     rev = resolve_revision(root, revision)
     rel = _repo_relative(root, Path(template_path))

@@ -6,8 +6,8 @@ so a reviewer sees which picks changed and what failed without opening the
 log. Functions return strings; the CLI writes them.
 
 Job summaries are limited in size (1 MiB per step on GitHub), so the diff
-blocks stop after :data:`MAX_DIFF_CHARS` characters with a note pointing to
-the log and the JSON report. Before that, a change identical in several
+blocks stop after :data:`~wendy_llm.options.MARKDOWN_MAX_DIFF_CHARS` characters with a
+note pointing to the log and the JSON report. Before that, a change identical in several
 picks is one block naming them, and all blocks together hold at most the
 run's total diff budget (as in the text report).
 """
@@ -17,14 +17,12 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
+from wendy_llm import options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.reports.check import summary_line
 from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
-
-MAX_DIFF_CHARS = 200_000
-_MAX_FINDINGS = 50
 
 
 def _cell(text: str) -> str:
@@ -69,11 +67,12 @@ def check_markdown(report: Report, *, strict: bool = False) -> str:
                 _code(f.location) if f.location else "",
                 _cell(f.message),
             )
-            for f in failing[:_MAX_FINDINGS]
+            for f in failing[: options.MARKDOWN_MAX_FINDINGS]
         ]
         lines += _table(["template", "pick", "check", "where", "problem"], rows)
-        if len(failing) > _MAX_FINDINGS:
-            lines += ["", f"... and {len(failing) - _MAX_FINDINGS} more: see the job log."]
+        if len(failing) > options.MARKDOWN_MAX_FINDINGS:
+            more = len(failing) - options.MARKDOWN_MAX_FINDINGS
+            lines += ["", f"... and {more} more: see the job log."]
         lines.append("")
     elif report.warnings:
         lines += [f"{len(report.warnings)} warning(s), not failing the run: see the job log.", ""]
@@ -118,7 +117,7 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     lines += [f"- warning: {_cell(w)}" for w in result.warnings]
     if result.violations or result.warnings:
         lines.append("")
-    budget = MAX_DIFF_CHARS
+    budget = options.MARKDOWN_MAX_DIFF_CHARS
     shown = diff.shown_diffs()
     for g in shown.groups:
         title = html.escape(f"{name_group(g.picks, shown.considered, 'changed')}: {g.describe()}")

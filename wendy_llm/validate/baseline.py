@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wendy_llm import options
 from wendy_llm.compare.diff import (
     DiffGroup,
     PickComparison,
@@ -43,7 +44,7 @@ from wendy_llm.compare.diff import (
     group_diffs,
 )
 from wendy_llm.compare.scope import FileScope, scope_from_rules
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES, counted, name_picks
+from wendy_llm.compare.textdiff import counted, name_picks
 from wendy_llm.errors import EngineError, RulesError, ToolchainError, WendyLlmError
 from wendy_llm.render.manifest import MANIFEST_FILE
 from wendy_llm.render.template import load_template
@@ -97,7 +98,7 @@ def baseline_findings(
     scope: FileScope | None = None,
     sentinels: Sentinels | None = None,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
     rules_file: Path | None = None,
 ) -> BaselineResult | None:
     """Compare ``template`` with its stored baseline; None when it has none.

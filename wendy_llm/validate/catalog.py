@@ -1,4 +1,4 @@
-"""The ``catalog`` check: ``meta.json`` agrees with the template directories (spec section 4).
+"""The ``catalog`` check: ``meta.json`` agrees with the template directories.
 
 When the repository has a ``meta.json``
 (:meth:`wendy_llm.repo.layout.Layout.meta_json` finds it), each template

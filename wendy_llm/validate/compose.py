@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from wendy_llm import options
 from wendy_llm.validate import compose_model, compose_normal, compose_run
 from wendy_llm.validate.compose_run import (
     CHECK,
@@ -102,8 +103,8 @@ class ComposeValidator:
         self,
         *,
         binary: Path | None = None,
-        workers: int = 3,
-        timeout: float = 60.0,
+        workers: int = options.COMPOSE_WORKERS,
+        timeout: float = options.COMPOSE_TIMEOUT_S,
         results: ResultCache | None = None,
     ) -> None:
         self._binary = binary

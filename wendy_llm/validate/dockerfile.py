@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
+from wendy_llm import options
 from wendy_llm.docker.context import BuildContext
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
@@ -46,10 +47,6 @@ from wendy_llm.validate.documents import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
 
 CHECK = "dockerfile"
-
-#: Combinations beyond this are not enumerated (a Dockerfile with that many
-#: build-argument values is not what this check is for); reported instead.
-MAX_COMBINATIONS = 512
 
 _STAGE_NAME = re.compile(r"^[a-z][a-z0-9-_.]*$")  # BuildKit's rule for ``AS`` names
 _NOT_ONBUILD = ("ONBUILD", "FROM", "MAINTAINER")
@@ -122,11 +119,12 @@ def _validate_cached(
     if not dockerfile.stages or any(f.severity == "error" for f in findings):
         return tuple(findings)
     build_context = BuildContext(paths, context, ignore)
-    combos = list(itertools.islice(combinations(dockerfile), MAX_COMBINATIONS + 1))
-    if len(combos) > MAX_COMBINATIONS:
-        message = f"more than {MAX_COMBINATIONS} build-argument combinations; checked the first"
+    limit = options.DOCKERFILE_COMBINATIONS
+    combos = list(itertools.islice(combinations(dockerfile), limit + 1))
+    if len(combos) > limit:
+        message = f"more than {limit} build-argument combinations; checked the first"
         findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
-        combos = combos[:MAX_COMBINATIONS]
+        combos = combos[:limit]
     per_combo = [(c, _combo_problems(dockerfile.build(c), c, build_context)) for c in combos]
     return tuple(findings + _merge_combinations(path, per_combo))
 

@@ -20,7 +20,8 @@ from typing import ClassVar
 
 import yaml
 
-from wendy_llm.bounded import json_loads, yaml_load, yaml_problem
+from wendy_llm.bounded import json_loads
+from wendy_llm.bounded_yaml import yaml_load, yaml_problem
 from wendy_llm.errors import quoted
 from wendy_llm.render.jsonpos import value_positions
 from wendy_llm.validate.findings import Finding, error

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
+from wendy_llm import options
 from wendy_llm.golden.check import check_golden
 from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.grouped import GroupedChange, grouped_findings
@@ -35,7 +35,7 @@ def golden_findings(
     complete: bool,
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     renderer: Renderer | None = None,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
     sample_values: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[Finding]:
     """Findings attributed to (template, pick); pick ``""`` for template-wide ones.

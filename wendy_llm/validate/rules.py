@@ -42,7 +42,7 @@ from typing import Any
 import yaml
 from jsonschema.exceptions import ValidationError
 
-from wendy_llm.bounded import yaml_load, yaml_problem
+from wendy_llm.bounded_yaml import yaml_load, yaml_problem
 from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError
 from wendy_llm.render.schemawords import violation_text

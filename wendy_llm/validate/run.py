@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from wendy_llm.compare.textdiff import DEFAULT_MAX_LINES
+from wendy_llm import options
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest import PICKER_FILE
@@ -91,8 +91,8 @@ def run_check(
     picks: Sequence[str] = (),
     golden_dir: str | Path | None = None,
     golden: bool = True,
-    compose_workers: int = 3,
-    max_diff_lines: int | None = DEFAULT_MAX_LINES,
+    compose_workers: int = options.COMPOSE_WORKERS,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
     cache: ResultCache | bool = True,
     layout: Layout | None = None,
 ) -> Report:

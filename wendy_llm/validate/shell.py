@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from wendy_llm import options
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
@@ -182,7 +183,9 @@ def _shellcheck(
     shellcheck: Path, files: list[str], cwd: Path
 ) -> dict[str, list[tuple[int, _Problem]]]:
     result = run_tool(
-        [shellcheck, "--norc", "-S", "warning", "-f", "json1", *files], cwd=cwd, timeout=120
+        [shellcheck, "--norc", "-S", "warning", "-f", "json1", *files],
+        cwd=cwd,
+        timeout=options.SHELLCHECK_TIMEOUT_S,
     )
     # 0: clean, 1: findings; anything else is ShellCheck failing to run.
     if result.returncode not in (0, 1):

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from wendy_llm.atomic import write_file_atomically
+from wendy_llm.engine.toolchain import cache_dir
 
 FORMAT = 1
 RESULTS_DIR = "results"
@@ -54,10 +55,6 @@ class ResultCache:
     @classmethod
     def default(cls) -> ResultCache:
         """The cache in the per-user cache directory."""
-        # Imported here so that `python -m wendy_llm.engine.toolchain` (which
-        # imports this package first) does not find itself pre-imported.
-        from wendy_llm.engine.toolchain import cache_dir
-
         return cls(cache_dir() / RESULTS_DIR)
 
     def _path(self, namespace: str, key: str) -> Path:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wendy_llm import options
 from wendy_llm.errors import ValidatorToolError
 
 #: Which PyPI package provides each tool, for the "missing" message.
@@ -71,7 +72,7 @@ def run_tool(
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
     stdin: bytes | None = None,
-    timeout: float = 60.0,
+    timeout: float = options.TOOL_TIMEOUT_S,
 ) -> ToolRun:
     """Run a validator tool to completion and capture its output as text."""
     try:

@@ -1,4 +1,4 @@
-"""The template catalog, ``meta.json``, as ``wendy init`` reads it (spec: wendy-run.md section 4).
+"""The template catalog, ``meta.json``, as ``wendy init`` reads it.
 
 ``{"templates": [{name, description, targets?, languages?}], "languages":
 [{key, name}]}`` at the root of a templates repository, decoded with Go's

@@ -1,4 +1,4 @@
-"""The compose path of ``wendy run`` on a WendyOS device, as data (wendy-run.md section 3).
+"""The compose path of ``wendy run`` on a WendyOS device, as data.
 
 At :data:`~wendy_llm.wendycli.REVISION` the CLI parses the compose file
 itself (go-yaml v3) into a small model: of the top level only ``services``,
@@ -7,7 +7,7 @@ of each service only the keys of :data:`SERVICE_KEYS`, of ``build`` only
 pure functions here say how each key is read; :mod:`wendy_llm.device`
 applies them to a render.
 
-Where the spec describes behaviour rather than code, these inferences are
+Where the CLI's behaviour had to be inferred rather than read, these inferences are
 made (and said where they matter):
 
 - a scalar read as a string is its YAML text (go-yaml v3 decodes any scalar

@@ -3,11 +3,11 @@
 The CLI decodes the file with ``encoding/json`` into :data:`APP_CONFIG`
 (unknown keys ignored, keys matched case-insensitively, a value of the
 wrong type a decode error: :mod:`wendy_llm.render.gojson`), then validates
-it (spec: wendy-run.md section 2).  :func:`judge` returns both, each
+it.  :func:`judge` returns both, each
 :class:`Problem` with the JSON path it concerns; a file with decode errors
 is not validated (the CLI stops at the first decode error).
 
-Assumptions where the spec gives no type or leaves a rule open (each the
+Assumptions where the CLI's source gives no type or leaves a rule open (each the
 lenient reading, so a valid file is never refused):
 
 - entitlement ``ports``, ``pins`` and ``allowlist`` are decoded as
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -39,6 +39,7 @@ from wendy_llm.render.gojson import (
     INT,
     STRING,
     Decoded,
+    GoJsonSyntaxError,
     Map,
     Pointer,
     Slice,
@@ -93,6 +94,14 @@ APP_CONFIG: Final = struct(
     files=Slice(struct("FileMapping", path=STRING, to=STRING)),
     services=Map(Pointer(SERVICE)),
 )
+
+#: What the CLI acts on in ``wendy.json`` besides entitlements and services.
+ACTED_ON: Final[Mapping[str, str]] = {
+    "readiness": "the readiness check",
+    "hooks": "the post-start hook",
+    "files": "the file list",
+    "run": "the run configuration",
+}
 
 #: Every entitlement type the CLI knows, and the keys each may carry.
 ENTITLEMENT_KEYS: Final[Mapping[str, frozenset[str]]] = {
@@ -307,3 +316,41 @@ def _services(decoded: Decoded, services: object) -> list[Problem]:
                 )
                 out.append(Problem("error", (*at, "dependsOn", index), message))
     return out
+
+
+def read(text: str | bytes) -> Decoded | None:
+    """``wendy.json`` decoded as the CLI decodes it (decode errors kept in the
+    result), or None when it is not JSON Go reads."""
+    try:
+        return decode(APP_CONFIG, text)
+    except GoJsonSyntaxError:
+        return None
+
+
+def entitlement_entries(
+    decoded: Decoded,
+) -> Iterator[tuple[JsonPath, str | None, Mapping[str, object]]]:
+    """Every entitlement: its path as written, its service (None: the app's), its fields."""
+    config = decoded.value
+    assert isinstance(config, Mapping)
+    for index, item in enumerate(config["entitlements"] or ()):
+        yield decoded.raw_path(("entitlements", index)), None, item
+    for name, service in (config["services"] or {}).items():
+        for index, item in enumerate((service or {}).get("entitlements") or ()):
+            yield decoded.raw_path(("services", name, "entitlements", index)), name, item
+
+
+def acted_on(decoded: Decoded) -> Iterator[tuple[JsonPath, str]]:
+    """The settings of :data:`ACTED_ON` the file holds: path as written, and what each is."""
+    config = decoded.value
+    assert isinstance(config, Mapping)
+    for key, what in ACTED_ON.items():
+        if config[key] is not None:
+            yield decoded.raw_path((key,)), what
+
+
+def service_names(decoded: Decoded | None) -> list[str]:
+    """The names of ``services``, in file order."""
+    config = None if decoded is None else decoded.value
+    services = config.get("services") if isinstance(config, Mapping) else None
+    return [str(name) for name in services or {}]

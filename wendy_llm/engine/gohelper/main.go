@@ -37,12 +37,17 @@
 // The helper exits when its input ends, at once, even mid-render (see
 // watch): its parent closed the pipe or died. See exitWithParent for the
 // parent-death signal.
+//
+// Command line (both required; wendy_llm/options.py holds the values):
+// -parse-cache-templates N and -parse-cache-bytes N bound the parsed-template
+// cache: at most N templates and N bytes of estimated parse trees.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	flags "flag" // calls.go has a func flag
 	"fmt"
 	"io"
 	"math"
@@ -69,12 +74,6 @@ const (
 	flushInterval = 5 * time.Millisecond
 	// How often a running request checks that its input is still open.
 	watchInterval = 50 * time.Millisecond
-	// The parsed-template cache holds at most this many templates and this
-	// much memory (see parsedSize: a parse tree takes 1 to 50 times its
-	// text). Clearing it wholesale is simple and only costs a re-parse; a
-	// template bigger than the whole budget is not cached.
-	maxCachedTemplates = 4096
-	maxCacheBytes      = 64 << 20
 	// Buffers that grew past this are dropped after use instead of kept,
 	// and a request that parsed, rendered or dropped this much returns the
 	// freed memory to the OS at once rather than keep it for the next peak.
@@ -188,17 +187,25 @@ type server struct {
 	cache      map[string]map[string]*template.Template
 	cached     int
 	cacheBytes uint64
-	buf        bytes.Buffer
+	// The cache holds at most maxCached templates and maxCacheBytes of
+	// estimated parse trees (see parsedSize: 1 to 50 times the text).
+	// Clearing it wholesale is simple and only costs a re-parse; a template
+	// bigger than the whole budget is not cached.
+	maxCached     int
+	maxCacheBytes uint64
+	buf           bytes.Buffer
 	// Set when a request handled or dropped largeBytes or more.
 	freeMemory bool
 	busy       atomic.Bool // a request is being handled
 	watchdog   *time.Timer // calls watch while busy
 }
 
-func newServer(out io.Writer) *server {
+func newServer(out io.Writer, maxCached int, maxCacheBytes uint64) *server {
 	s := &server{
-		out:   bufio.NewWriterSize(out, 64<<10),
-		cache: make(map[string]map[string]*template.Template),
+		out:           bufio.NewWriterSize(out, 64<<10),
+		cache:         make(map[string]map[string]*template.Template),
+		maxCached:     maxCached,
+		maxCacheBytes: maxCacheBytes,
 	}
 	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
 	s.flushTimer.Stop()
@@ -371,12 +378,19 @@ func (s *server) watch() {
 }
 
 func main() {
+	templates := flags.Int("parse-cache-templates", 0, "parsed templates kept (required)")
+	cacheBytes := flags.Uint64("parse-cache-bytes", 0, "bytes of parse trees kept (required)")
+	flags.Parse()
+	if *templates <= 0 || *cacheBytes == 0 || flags.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: wendyhelper -parse-cache-templates N -parse-cache-bytes N")
+		os.Exit(2)
+	}
 	exitWithParent()
 	// The helper's heap is small and short-lived; collecting less often is
 	// a cheap speed-up, and the limit stops that from inflating big heaps.
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(memoryLimit)
-	s := newServer(os.Stdout)
+	s := newServer(os.Stdout, *templates, *cacheBytes)
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	for {
 		payload := readFrame(in)

@@ -42,9 +42,16 @@ func exchange(t *testing.T, s *server, out *bytes.Buffer, payload []byte) []reco
 	return records
 }
 
+// The parse cache's bounds in these tests (the byte budget must hold a few of
+// the big templates of TestTheParseCacheIsBoundedByBytesAndCount).
+const (
+	maxCachedTemplates = 4096
+	maxCacheBytes      = 64 << 20
+)
+
 func newTestServer() (*server, *bytes.Buffer) {
 	out := &bytes.Buffer{}
-	return newServer(out), out
+	return newServer(out, maxCachedTemplates, maxCacheBytes), out
 }
 
 // calls is an 'E' request of one-string-argument calls of function fn.

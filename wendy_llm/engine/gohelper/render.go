@@ -68,10 +68,10 @@ func (s *server) parse(name string, text []byte) (*template.Template, error) {
 func (s *server) remember(name, text string, t *template.Template, cost uint64) {
 	// A large parse leaves as much garbage again (the lexer's items).
 	s.freeMemory = s.freeMemory || cost >= largeBytes
-	if cost > maxCacheBytes {
+	if cost > s.maxCacheBytes {
 		return
 	}
-	if s.cached >= maxCachedTemplates || s.cacheBytes+cost > maxCacheBytes {
+	if s.cached >= s.maxCached || s.cacheBytes+cost > s.maxCacheBytes {
 		s.freeMemory = s.freeMemory || s.cacheBytes >= largeBytes
 		s.cache = make(map[string]map[string]*template.Template)
 		s.cached, s.cacheBytes = 0, 0

@@ -1,0 +1,92 @@
+"""Every tunable number of wendy-llm in one place: timeouts, limits, worker counts.
+
+Each is a policy, not a fact about Wendy or Go: changing one changes how
+long something may take or how much of something is kept or shown, never
+what a render is. Functions take them as defaults (``Renderer(timeout=...)``,
+``run_check(compose_workers=...)``); the rest of the package does not
+repeat their values. Facts and formats (the slug length, the fixture and
+report versions, the wire protocol's field sizes) stay with their modules.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+_MIB: Final = 1 << 20
+
+# --- the engine (the Go helper) --------------------------------------------
+#: Seconds one render may run without finishing: a template that loops longer
+#: is stuck (e.g. ``range`` over a huge int), not big.
+RENDER_TIMEOUT_S: Final = 10.0
+#: Bytes one render may produce; a larger output is a runaway template.
+RENDER_MAX_OUTPUT_BYTES: Final = 64 * _MIB
+#: Renders per request: the helper renders one batch while Python encodes the next.
+RENDER_BATCH_JOBS: Final = 64
+#: Parsed templates the helper keeps, and their estimated memory (passed on its
+#: command line): clearing the cache costs only a re-parse, holding too much
+#: costs the machine's memory.
+PARSE_CACHE_TEMPLATES: Final = 4096
+PARSE_CACHE_BYTES: Final = 64 * _MIB
+#: Seconds the helper gets to exit after its input closes before it is killed.
+HELPER_EXIT_WAIT_S: Final = 2.0
+#: Answers to Go calls (``Atoi``, ``%v``, ...) remembered per process, and the
+#: longest call worth remembering (a 5000-digit ``--var`` is answered, not kept).
+GO_CALL_CACHE_ENTRIES: Final = 1 << 14
+GO_CALL_CACHE_MAX_BYTES: Final = 1 << 12
+#: Seconds for ``go version`` and for building the helper (a cold Go build cache
+#: on a slow machine takes minutes).
+GO_VERSION_TIMEOUT_S: Final = 60.0
+GO_BUILD_TIMEOUT_S: Final = 900.0
+
+# --- reading documents -----------------------------------------------------
+#: JSON/YAML nesting refused beyond this depth: no template file comes near it,
+#: and deeper input would exhaust Python's recursion in every walker.
+MAX_DOCUMENT_DEPTH: Final = 100
+#: YAML nodes after alias expansion (go-yaml's "excessive aliasing"): a billion
+#: laughs must be a parse error, not an hour of CPU.
+MAX_YAML_NODES: Final = 1_000_000
+
+# --- picks -----------------------------------------------------------------
+#: Up to this many combinations every one is a pick; beyond it, a pairwise
+#: covering set (enough to meet every pair of answers, far fewer renders).
+PICKS_FULL_PRODUCT: Final = 64
+#: A checkbox with at most this many options is enumerated as every subset
+#: (2**4 = 16); a larger one as single options, none, all and the default.
+PICKS_CHECKBOX_SUBSETS: Final = 4
+#: Pairwise generation: walk steps spent looking for a pick that covers one
+#: pair before calling the pair unreachable, and candidate picks compared per
+#: pick kept (AETG's trade of time against the number of picks).
+PAIRWISE_SEARCH_STEPS: Final = 5000
+PAIRWISE_CANDIDATES: Final = 4
+
+# --- checks ----------------------------------------------------------------
+#: ``docker-compose config`` runs at a time, and seconds each may take.
+COMPOSE_WORKERS: Final = 3
+COMPOSE_TIMEOUT_S: Final = 60.0
+#: Seconds for one ShellCheck run over a render's scripts, and for any other
+#: validator tool (``bash -n``).
+SHELLCHECK_TIMEOUT_S: Final = 120.0
+TOOL_TIMEOUT_S: Final = 60.0
+#: Build-argument value combinations enumerated per Dockerfile ``FROM``; more
+#: is not what the check is for, and is reported instead.
+DOCKERFILE_COMBINATIONS: Final = 512
+
+# --- diffs and reports -----------------------------------------------------
+#: Lines of one diff shown (``--max-diff-lines``), and the factor for all the
+#: diffs of a run together: a change touching every pick must not bury the
+#: summary under thousands of lines.
+DIFF_MAX_LINES: Final = 200
+DIFF_TOTAL_FACTOR: Final = 3
+#: A diff shared by more picks names this many and counts the rest.
+DIFF_NAMED_PICKS: Final = 6
+#: Characters of diff in a Markdown summary (GitHub's job summary holds 1 MiB),
+#: and findings listed there before "... and N more".
+MARKDOWN_MAX_DIFF_CHARS: Final = 200_000
+MARKDOWN_MAX_FINDINGS: Final = 50
+
+# --- the terminal ----------------------------------------------------------
+#: Seconds a step runs before its progress line appears (quick runs stay
+#: clean), unless ``WENDY_LLM_PROGRESS_DELAY`` says otherwise; and how often
+#: the line is redrawn.
+PROGRESS_DELAY_S: Final = 0.5
+PROGRESS_INTERVAL_S: Final = 0.2
