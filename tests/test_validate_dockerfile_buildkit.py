@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.validate.dockerfile import validate_dockerfile, validate_dockerfiles
 
 Found = list[tuple[int | None, str, str]]
@@ -324,3 +325,20 @@ def test_an_entrypoints_arguments_from_cmd_are_not_run() -> None:
 def test_a_wrapper_runs_the_script_after_it(command: str) -> None:
     text = f"FROM debian:12\nCOPY e.sh /e.sh\nENTRYPOINT {command}\n"
     assert [(line, severity) for line, severity, _ in check(text, "e.sh")] == [(3, "error")]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Dockerfile", True),
+        ("Dockerfile.cuda", True),
+        ("app.Dockerfile", True),
+        ("app.dockerfile", True),
+        ("dockerfile", False),
+        ("Dockerfile-notes.md", False),
+        (".dockerignore", False),
+    ],
+)
+def test_one_rule_says_which_files_are_dockerfiles(name: str, expected: bool) -> None:
+    # The dockerfile check and the rules' `dockerfiles` document read the same files.
+    assert is_dockerfile_name(name) is expected

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from wendy_llm import options
-from wendy_llm.docker.context import BuildContext
+from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build, Dockerfile, Stage
@@ -57,8 +57,7 @@ _Problem = tuple[int, str, bool]
 
 
 def is_dockerfile(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".dockerfile")
+    return is_dockerfile_name(PurePosixPath(path).name)
 
 
 def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = None) -> list[Finding]:

@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 from wendy_llm.device import PROFILES, DeviceView
 from wendy_llm.device.images import BuiltImage, built_image
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.wendycli.compose import qualify_image
 
@@ -93,10 +94,6 @@ def image_forms(ref: str) -> tuple[str, ...]:
     qualified = qualify_image(ref)
     familiar = qualified.removeprefix("docker.io/").removeprefix("library/")
     return tuple(dict.fromkeys((ref, qualified, familiar)))
-
-
-def is_dockerfile_name(name: str) -> bool:
-    return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".Dockerfile")
 
 
 @functools.lru_cache(maxsize=256)

@@ -33,6 +33,7 @@ from pathlib import PurePosixPath
 
 from wendy_llm.device import DeviceView
 from wendy_llm.device.images import parse_dockerfile
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.docker.model import arg_decls
 from wendy_llm.validate import facts
 from wendy_llm.validate.compose import ComposeResult
@@ -301,7 +302,7 @@ def dockerfiles_document(tree: Mapping[str, bytes]) -> RuleDocument | None:
     """Every Dockerfile of the render as a document (None: the render has none)."""
     data: dict[str, object] = {}
     elsewhere: dict[PathKey, tuple[str, int]] = {}
-    for path in sorted(p for p in tree if facts.is_dockerfile_name(PurePosixPath(p).name)):
+    for path in sorted(p for p in tree if is_dockerfile_name(PurePosixPath(p).name)):
         image = facts.build_once(tree[path], ())
         data[path] = {
             "environment": _plain(image.environment),
