@@ -8,12 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _llm_template_helpers import (
-    DEFAULT_MODEL,
-    SENTINEL,
-    TEMPLATE_DIR,
-    render,
-)
+from _llm_template_helpers import DEFAULT_MODEL, SENTINEL, TEMPLATE_DIR, render
 
 from wendy_llm import load_template
 from wendy_llm.render.template import Template

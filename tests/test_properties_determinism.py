@@ -18,14 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from _hypothesis_profiles import property_settings
 from _property_helpers import MAX_OUTPUT_BYTES, RENDER_TIMEOUT_S, property_renderer
-from _strategies import (
-    Inputs,
-    Port,
-    all_picks,
-    default_port,
-    inputs,
-    template,
-)
+from _strategies import Inputs, Port, all_picks, default_port, inputs, template
 from hypothesis import given
 
 from wendy_llm.engine.client import Renderer

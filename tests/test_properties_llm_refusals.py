@@ -35,11 +35,7 @@ from hypothesis import strategies as st
 from wendy_llm.cli import main as cli_main
 from wendy_llm.engine.client import Renderer
 from wendy_llm.engine.gofuncs import trim_space
-from wendy_llm.errors import (
-    AppIdError,
-    ValuesError,
-    WendyLlmError,
-)
+from wendy_llm.errors import AppIdError, ValuesError, WendyLlmError
 from wendy_llm.render.values import shown
 
 NO_STRICT = "pass strict=False (--no-strict) to render exactly as wendy init would"

@@ -41,9 +41,7 @@ from _strategies import (
 from hypothesis import given
 
 from wendy_llm.engine.client import Renderer, RenderJob
-from wendy_llm.errors import (
-    TemplateError,
-)
+from wendy_llm.errors import TemplateError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template
 
