@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.assertions import (
     AnyAssertion,
     Assertion,
@@ -91,7 +92,7 @@ class _Where:
     """How one assertion's findings are worded and located."""
 
     def __init__(self, rule: Rule, assertion: AnyAssertion, rules_path: str) -> None:
-        self.prefix = f"rule {rule.name!r}: "
+        self.prefix = f"rule {quoted(rule.name)}: "
         self.suffix = f" ({assertion.message})" if assertion.message else ""
         self.rules_path = rules_path
         self.line = assertion.line
@@ -150,7 +151,7 @@ def _select(assertion: SelectAssertion, subject: Subject, where: _Where) -> list
     if assertion.operator == "absent":
         return [
             where.fail(
-                f"{noun} {name!r} {is_} ({'; '.join(why)}), which must be absent", file, line
+                f"{noun} {quoted(name)} {is_} ({'; '.join(why)}), which must be absent", file, line
             )
             for name, line, why in chosen
         ]
@@ -284,14 +285,16 @@ def rule_coverage(
     slugs = {slug for slug, _ in picks}
     known_vars = set(questions) | {name for _, values in picks for name in values}
     for rule in rules.rules:
-        where = f"rule {rule.name!r}"
+        where = f"rule {quoted(rule.name)}"
         for slug in rule.picks.named_slugs():
             if slug not in slugs:
-                message = f"{where} names the pick {slug!r}, which the template does not have"
+                message = f"{where} names the pick {quoted(slug)}, which the template does not have"
                 findings.append(error(CHECK, message, rules.path, rule.line))
         for name in [*rule.picks.when, *rule.picks.unless]:
             if name not in known_vars:
-                message = f"{where} selects on {name!r}, which is not a variable of the template"
+                message = (
+                    f"{where} selects on {quoted(name)}, which is not a variable of the template"
+                )
                 findings.append(error(CHECK, message, rules.path, rule.line))
         if not any(rule.picks.selects(slug, values) for slug, values in picks):
             message = f"{where} selects no pick, so it checks nothing"
