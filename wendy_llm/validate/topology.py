@@ -81,7 +81,7 @@ def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
                 if rule.name not in names:
                     names.append(rule.name)
     for (problem, file, line), names in blocked.items():
-        which = ", ".join(repr(n) for n in names)
+        which = ", ".join(quoted(n) for n in names)
         noun = "rule" if len(names) == 1 else "rules"
         message = f"{noun} {which} cannot be checked: {problem}"
         findings.append(error(CHECK, message, file, line))
@@ -160,7 +160,7 @@ def _select(assertion: SelectAssertion, subject: Subject, where: _Where) -> list
     expected = assertion.expected
     if len(chosen) == expected:
         return []
-    names = ", ".join(repr(name) for name, _, _ in chosen) or "none"
+    names = ", ".join(quoted(name) for name, _, _ in chosen) or "none"
     word = noun if len(chosen) == 1 else assertion.kind
     return [
         where.fail(
@@ -248,10 +248,10 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
 
 
 def _selected(path: DocPath, subject: Subject) -> str:
-    """`` (@vllm: 'llm')``: what each ``@name`` of the path stands for here."""
+    """`` (@vllm: "llm")``: what each ``@name`` of the path stands for here."""
     parts = []
     for name, keys in subject.selections(path).items():
-        parts.append(f"@{name}: " + (", ".join(repr(k) for k in keys) or f"nothing is {name}"))
+        parts.append(f"@{name}: " + (", ".join(quoted(k) for k in keys) or f"nothing is {name}"))
     return f" ({'; '.join(parts)})" if parts else ""
 
 
