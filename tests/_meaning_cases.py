@@ -32,10 +32,10 @@ class Case:
     lines: tuple[Line, ...]
 
 
-_SERVICE_LLM_IS_OLLAMA = "rule 'dflash-has-no-ollama': service 'llm' is ollama ("
-_API_KEY = "rule 'dflash-api-key': the values differ: "
+_SERVICE_LLM_IS_OLLAMA = 'rule "dflash-has-no-ollama": service "llm" is ollama ('
+_API_KEY = 'rule "dflash-api-key": the values differ: '
 _SENTINEL_PULLED = (
-    f"is '{DFLASH}', a sentinel of OLLAMA_MODEL, not an Ollama tag: "
+    f'is "{DFLASH}", a sentinel of OLLAMA_MODEL, not an Ollama tag: '
     "the sentinel must never reach an Ollama pull"
 )
 
@@ -62,9 +62,9 @@ MEANING_CASES: dict[str, Case] = {
             line(
                 "topology",
                 COMPOSE,
-                "rule 'dflash-has-no-ollama': volume 'weights' is ollama-data (the baseline ",
+                'rule "dflash-has-no-ollama": volume "weights" is ollama-data (the baseline ',
                 f"rendered with OLLAMA_MODEL={DFLASH} has a volume named llm-app-models: "
-                "service 'ollama' mounts it at /models",
+                'service "ollama" mounts it at /models',
                 "(each backend has its own volume, so their data never collide)",
             ),
         ),
@@ -93,7 +93,7 @@ MEANING_CASES: dict[str, Case] = {
                 "topology",
                 "golden/python/llm.rules.yaml",
                 VARIANT,
-                "rule 'open-webui-and-app': no volume matches name my.app-2-openwebui and "
+                'rule "open-webui-and-app": no volume matches name my.app-2-openwebui and '
                 "mounted_by open-webui and target /data (one must)",
             ),
             line("baseline", COMPOSE, "differs from the stored baseline"),
@@ -106,7 +106,7 @@ MEANING_CASES: dict[str, Case] = {
                 "topology",
                 "wendy.json",
                 VARIANT,
-                "rule 'open-webui-and-app': wendy.appId is 'llm-app', expected 'my.app-2'",
+                'rule "open-webui-and-app": wendy.appId is "llm-app", expected "my.app-2"',
             ),
             line("baseline", "wendy.json", "wendy.json differs from the stored baseline"),
         ),
@@ -119,8 +119,8 @@ MEANING_CASES: dict[str, Case] = {
                 "topology",
                 COMPOSE,
                 VARIANT,
-                "rule 'open-webui-and-app': compose.services.@open-webui.ports[*].published "
-                "(@open-webui: 'open-webui') does not contain '9080' (it has '8080')",
+                'rule "open-webui-and-app": compose.services.@open-webui.ports[*].published '
+                '(@open-webui: "open-webui") does not contain "9080" (it has "8080")',
             ),
             line("baseline", COMPOSE, "differs from the stored baseline"),
         ),
@@ -132,10 +132,10 @@ MEANING_CASES: dict[str, Case] = {
                 "topology",
                 "open-webui/Dockerfile",
                 VARIANT,
-                "rule 'open-webui-and-app': the values differ: "
+                'rule "open-webui-and-app": the values differ: '
                 "compose.services.open-webui.environment.PORT",
-                "is '9080'; device.services.open-webui.environment.values.PORT",
-                "is '8080' (the image listens where compose publishes)",
+                'is "9080"; device.services.open-webui.environment.values.PORT',
+                'is "8080" (the image listens where compose publishes)',
             ),
             line(
                 "device",
@@ -168,7 +168,7 @@ MEANING_CASES: dict[str, Case] = {
                 COMPOSE,
                 _API_KEY,
                 "compose.services.open-webui.environment.OPENAI_API_KEY (docker-compose.yml:",
-                "is 'wendy-local-vllm'; device.services.vllm.environment.values.VLLM_API_KEY "
+                'is "wendy-local-vllm"; device.services.vllm.environment.values.VLLM_API_KEY '
                 "(vllm/Dockerfile:",
                 "(change the key in every file together)",
             ),
@@ -188,7 +188,7 @@ MEANING_CASES: dict[str, Case] = {
                 "vllm/Dockerfile",
                 _API_KEY,
                 "device.services.vllm.environment.values.VLLM_API_KEY (vllm/Dockerfile:",
-                "is 'wendy-local-vllm'",
+                'is "wendy-local-vllm"',
             ),
         ),
     ),
@@ -201,7 +201,7 @@ MEANING_CASES: dict[str, Case] = {
                 _API_KEY,
                 "device.services.open-webui.environment.values.OPENAI_API_KEY "
                 "(open-webui/Dockerfile:",
-                "is 'wendy-local-vllm'",
+                'is "wendy-local-vllm"',
             ),
             line(
                 "device",
@@ -218,7 +218,7 @@ MEANING_CASES: dict[str, Case] = {
             line(
                 "topology",
                 "vllm/entrypoint.sh",
-                "rule 'dflash-speculative-decoding': vllm/entrypoint.sh has nothing matching",
+                'rule "dflash-speculative-decoding": vllm/entrypoint.sh has nothing matching',
                 "(vLLM is asked for DFlash speculative decoding when the drafter is there)",
             ),
         ),
@@ -229,8 +229,8 @@ MEANING_CASES: dict[str, Case] = {
             line(
                 "topology",
                 "vllm/Dockerfile",
-                "rule 'dflash-speculative-decoding': device.services.vllm.environment.values."
-                "DFLASH_DISABLE is '1', expected '0' (the image leaves DFlash on)",
+                'rule "dflash-speculative-decoding": device.services.vllm.environment.values.'
+                'DFLASH_DISABLE is "1", expected "0" (the image leaves DFlash on)',
             ),
         ),
     ),
@@ -268,7 +268,7 @@ MEANING_CASES: dict[str, Case] = {
             line(
                 "topology",
                 COMPOSE,
-                "rule 'dflash-has-no-ollama': service 'vllm' is ollama (its compose environment "
+                'rule "dflash-has-no-ollama": service "vllm" is ollama (its compose environment '
                 "sets OLLAMA_MODEL)",
             ),
         ),

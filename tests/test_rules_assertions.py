@@ -34,10 +34,10 @@ def test_same_names_each_value_and_points_at_the_odd_one_out() -> None:
         tree,
     )
     assert found == [
-        "web/Dockerfile:5: rule 'r': the values differ: "
-        "compose.services.web.environment.OPENAI_API_KEY (docker-compose.yml:8) is 'secret'; "
-        "device.services.web.environment.values.OPENAI_API_KEY (web/Dockerfile:5) is 'other'; "
-        "web/entrypoint.sh:2 is 'secret'"
+        'web/Dockerfile:5: rule "r": the values differ: '
+        'compose.services.web.environment.OPENAI_API_KEY (docker-compose.yml:8) is "secret"; '
+        'device.services.web.environment.values.OPENAI_API_KEY (web/Dockerfile:5) is "other"; '
+        'web/entrypoint.sh:2 is "secret"'
     ]
 
 
@@ -50,12 +50,12 @@ def test_same_needs_every_required_value_and_allows_optional_ones() -> None:
         == []
     )
     assert one("{same: [compose.services.web.environment.PORT, compose.services.x.y]}") == [
-        "t.rules.yaml:4: rule 'r': compose.services.x.y reaches nothing"
+        't.rules.yaml:4: rule "r": compose.services.x.y reaches nothing'
     ]
     assert one(
         "{same: [compose.services.web.environment, compose.services.web.build.context]}"
     ) == [
-        "docker-compose.yml:8: rule 'r': compose.services.web.environment is "
+        'docker-compose.yml:8: rule "r": compose.services.web.environment is '
         '{"OPENAI_API_KEY": "secret", "PORT": "3000"}, not a single value'
     ]
 
@@ -71,11 +71,11 @@ def test_same_needs_every_required_value_and_allows_optional_ones() -> None:
         ("{file: 'nothing/*', excludes: x}", []),
         (
             "{file: web/entrypoint.sh, excludes: '--port ${PORT}'}",
-            ["web/entrypoint.sh:3: rule 'r': web/entrypoint.sh contains '--port 3000' (must not)"],
+            ['web/entrypoint.sh:3: rule "r": web/entrypoint.sh contains "--port 3000" (must not)'],
         ),
         (
             "{file: web/entrypoint.sh, contains: '--port 8080'}",
-            ["web/entrypoint.sh:None: rule 'r': web/entrypoint.sh does not contain '--port 8080'"],
+            ['web/entrypoint.sh:None: rule "r": web/entrypoint.sh does not contain "--port 8080"'],
         ),
         (
             "{file: docker-compose.yml, matches: '${APP_ID}-models:'}",
@@ -83,11 +83,11 @@ def test_same_needs_every_required_value_and_allows_optional_ones() -> None:
         ),
         (
             "{file: docker-compose.yml, matches: 'myXapp'}",
-            ["docker-compose.yml:None: rule 'r': docker-compose.yml has nothing matching /myXapp/"],
+            ['docker-compose.yml:None: rule "r": docker-compose.yml has nothing matching /myXapp/'],
         ),
         (
             "{file: 'missing/*.sh', contains: x}",
-            ["t.rules.yaml:4: rule 'r': no rendered file matches missing/*.sh"],
+            ['t.rules.yaml:4: rule "r": no rendered file matches missing/*.sh'],
         ),
     ],
 )
@@ -101,7 +101,7 @@ def test_a_substituted_regex_escapes_the_value() -> None:
         "rules:\n  - name: r\n    assert:\n      - {file: x.txt, matches: '${APP_ID}-models'}\n",
         tree,
     )
-    assert found == ["x.txt:None: rule 'r': x.txt has nothing matching /my\\.app-models/"]
+    assert found == ['x.txt:None: rule "r": x.txt has nothing matching /my\\.app-models/']
 
 
 # --- the compose model the rules read ---------------------------------------------
@@ -117,7 +117,7 @@ def test_a_compose_file_compose_refuses_stops_its_rules_once() -> None:
         "      - {file: docker-compose.yml, contains: services}\n"
     )
     assert findings(text, tree) == [
-        "docker-compose.yml:None: rules 'a', 'b' cannot be checked: docker-compose config does "
+        'docker-compose.yml:None: rules "a", "b" cannot be checked: docker-compose config does '
         "not accept docker-compose.yml, so its normalised model is unknown (the compose check "
         "says why)"
     ]
@@ -130,7 +130,7 @@ def test_a_compose_document_compose_does_not_run_on_says_so() -> None:
         "      - {path: compose.services, present: true}\n"
     )
     assert findings(text, tree) == [
-        "deploy/app.yml:None: rule 'a' cannot be checked: deploy/app.yml is not run through "
+        'deploy/app.yml:None: rule "a" cannot be checked: deploy/app.yml is not run through '
         "docker-compose config (only compose.yaml, compose.yml, docker-compose.yaml, "
         "docker-compose.yml are)"
     ]

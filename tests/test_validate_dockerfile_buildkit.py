@@ -47,7 +47,7 @@ def test_a_wildcard_whose_directory_does_not_exist_fails() -> None:
         (
             2,
             "error",
-            "COPY source 'missing-dir/*' is not in the build context "
+            'COPY source "missing-dir/*" is not in the build context '
             "(directory svc/missing-dir does not exist)",
         )
     ]
@@ -83,7 +83,7 @@ def test_sources_spread_over_continuation_lines_with_comments_between() -> None:
         (
             2,
             "error",
-            "COPY source 'b.txt' is not in the build context (svc/b.txt does not exist)",
+            'COPY source "b.txt" is not in the build context (svc/b.txt does not exist)',
         )
     ]
 
@@ -128,7 +128,7 @@ def test_a_plain_source_excluded_by_dockerignore_fails() -> None:
     text = "FROM python:3.12\nCOPY .env /app/.env\n"
     assert check(text, ".env") == []
     assert check(text, ".env", ignore="# secrets\n.env\n") == [
-        (2, "error", "COPY source '.env' is not in the build context (svc/.env does not exist)")
+        (2, "error", 'COPY source ".env" is not in the build context (svc/.env does not exist)')
     ]
 
 
@@ -156,7 +156,7 @@ def test_a_dockerfile_specific_ignore_file_wins() -> None:
 def test_a_malformed_dockerignore_fails_the_build() -> None:
     found = check("FROM x\n", ignore="[abc\n")
     assert [(f[1], f[2]) for f in found] == [
-        ("error", "syntax error in pattern '[abc' (docker build fails)")
+        ("error", 'syntax error in pattern "[abc" (docker build fails)')
     ]
 
 
@@ -188,7 +188,7 @@ def test_a_compose_context_and_its_dockerignore() -> None:
         (
             "docker/Dockerfile",
             3,
-            "COPY source 'notes.txt' is not in the build context (notes.txt does not exist)",
+            'COPY source "notes.txt" is not in the build context (notes.txt does not exist)',
         )
     ]
 
@@ -227,12 +227,12 @@ def test_a_parse_error_fails_with_buildkits_message() -> None:
         ("FROM x\nONBUILD FROM y\n", "FROM isn't allowed as an ONBUILD trigger"),
         (
             "FROM x AS 1st\n",
-            "invalid stage name '1st': it must start with a letter "
+            'invalid stage name "1st": it must start with a letter '
             "and use only letters, digits, -, _ and .",
         ),
         (
             "FROM x\nARG B\nRUN echo ${A:?unset}\nCOPY ${B:?unset} /\n",
-            "COPY source '${B:?unset}': B: unset",
+            'COPY source "${B:?unset}": B: unset',
         ),
         ("FROM x\nARG B\nCOPY ${B:?is not set} /\n", "syntax error: missing '}'"),
     ],
