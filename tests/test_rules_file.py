@@ -18,13 +18,13 @@ from wendy_llm.validate.rules import parse_rules
     [
         (
             "rules:\n  - name: r\n    assert: [{services: ollama, absent: true}]\n",
-            "t.yaml:3: rules[0] (r): assert[0].services: no services selector is named 'ollama' "
+            't.yaml:3: rules[0] (r): assert[0].services: no services selector is named "ollama" '
             "(declared: none)",
         ),
         (
             "selectors:\n  volumes:\n    v: {name: x}\n"
             "rules:\n  - name: r\n    assert: [{services: v, absent: true}]\n",
-            "t.yaml:6: rules[0] (r): assert[0].services: 'v' selects volumes, not services",
+            't.yaml:6: rules[0] (r): assert[0].services: "v" selects volumes, not services',
         ),
         (
             "selectors:\n  services:\n    a: {is: b}\n    b: {any: [{is: a}]}\n",
@@ -33,7 +33,7 @@ from wendy_llm.validate.rules import parse_rules
         ),
         (
             "selectors:\n  services:\n    a: {name: x}\n  volumes:\n    a: {name: x}\n",
-            "t.yaml:5: selectors: volumes.a: the selector name 'a' is already used for services",
+            't.yaml:5: selectors: volumes.a: the selector name "a" is already used for services',
         ),
         (
             "selectors:\n  services:\n    a: {colour: red}\n",
@@ -41,8 +41,28 @@ from wendy_llm.validate.rules import parse_rules
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compose.services.@x.a, present: true}]\n",
-            "t.yaml:3: rules[0] (r): assert[0]: path 'compose.services.@x.a': no selector is named "
-            "'x' (declared: none)",
+            't.yaml:3: rules[0] (r): assert[0]: path "compose.services.@x.a": no selector is named '
+            '"x" (declared: none)',
+        ),
+        (
+            "rules:\n  - name: r\n    assert: [{path: 'compose.a]', absent: true}]\n",
+            't.yaml:3: rules[0] (r): assert[0].path: bad path "compose.a]": unexpected "]" at '
+            "position 10",
+        ),
+        (
+            "rules:\n  - name: r\n    assert: [{path: 'compose.a[\"b\"]c', absent: true}]\n",
+            't.yaml:3: rules[0] (r): assert[0].path: bad path "compose.a[\\"b\\"]c": missing "." '
+            'before "c"',
+        ),
+        (
+            "rules:\n  - name: r\n    assert: [{path: 'compose.@.a', absent: true}]\n",
+            't.yaml:3: rules[0] (r): assert[0].path: bad path "compose.@.a": "@" is not a selector '
+            "name",
+        ),
+        (
+            "rules:\n  - name: r\n    assert: [{path: compose.a., absent: true}]\n",
+            't.yaml:3: rules[0] (r): assert[0].path: bad path "compose.a.": the path is empty or '
+            'ends with "."',
         ),
         (
             "rules:\n  - name: r\n    assert: [{services: {port: 1}, equals: 1}]\n",

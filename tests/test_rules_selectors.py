@@ -43,7 +43,13 @@ from _rules_helpers import BACKEND_DOCKERFILE, findings, one
 )
 def test_service_traits(selector: str, chosen: list[str]) -> None:
     found = one(f"{{services: {selector}, absent: true}}")
-    assert sorted(m.split("service '")[1].split("'")[0] for m in found) == chosen
+    assert sorted(m.split('service "')[1].split('"')[0] for m in found) == chosen
+
+
+def test_a_port_trait_whose_variable_is_not_a_number_says_so() -> None:
+    assert one("{services: {port: '${APP_ID}'}, absent: true}") == [
+        't.rules.yaml:4: rule "r": cannot be checked: the port "my.app" is not a number'
+    ]
 
 
 def test_a_selected_service_is_named_with_its_line_and_every_trait() -> None:
@@ -53,7 +59,7 @@ def test_a_selected_service_is_named_with_its_line_and_every_trait() -> None:
         "{env: 'OLLAMA_*'}]}\n",
     )
     assert found == [
-        "docker-compose.yml:2: rule 'r': service 'backend' is ollama (its build ends on the image "
+        'docker-compose.yml:2: rule "r": service "backend" is ollama (its build ends on the image '
         "ollama/ollama:0.32.5 (backend/Dockerfile); it publishes port 11434 (11434:11434); its "
         "image sets OLLAMA_HOST, OLLAMA_MODELS (backend/Dockerfile)), which must be absent "
         "(no Ollama here)"
@@ -62,10 +68,10 @@ def test_a_selected_service_is_named_with_its_line_and_every_trait() -> None:
 
 def test_present_and_count() -> None:
     assert one("{services: {port: 1}, present: true}") == [
-        "t.rules.yaml:4: rule 'r': no service matches port 1 (one must)"
+        't.rules.yaml:4: rule "r": no service matches port 1 (one must)'
     ]
     assert one("{services: {name: '*'}, count: 1}") == [
-        "t.rules.yaml:4: rule 'r': 2 services match name * ('backend', 'web'), expected 1"
+        't.rules.yaml:4: rule "r": 2 services match name * ("backend", "web"), expected 1'
     ]
     assert one("{services: {name: web}, count: 1}") == []
 
@@ -85,12 +91,12 @@ def test_present_and_count() -> None:
 )
 def test_volume_traits(selector: str, chosen: list[str]) -> None:
     found = one(f"{{volumes: {selector}, absent: true}}")
-    assert sorted(m.split("volume '")[1].split("'")[0] for m in found) == chosen
+    assert sorted(m.split('volume "')[1].split('"')[0] for m in found) == chosen
 
 
 def test_a_baseline_selector_without_a_baseline_says_why() -> None:
     assert one("{volumes: {baseline: {name: '*'}}, absent: true}") == [
-        "t.rules.yaml:4: rule 'r': cannot be checked: no stored baseline was given"
+        't.rules.yaml:4: rule "r": cannot be checked: no stored baseline was given'
     ]
 
 
@@ -113,9 +119,9 @@ def test_a_baseline_selector_reads_the_baseline_rendered_with_the_same_answers(
     # The baseline renders the answer into the volume's name.
     assert findings(rules, golden_root=golden, answers={"MODEL": "other"}) == []
     assert findings(rules, golden_root=golden, answers={"MODEL": "models"}) == [
-        "docker-compose.yml:20: rule 'r': volume 'my.app-models' matches baseline mounted_by "
+        'docker-compose.yml:20: rule "r": volume "my.app-models" matches baseline mounted_by '
         f"image ollama/* (the baseline {base} rendered with MODEL=models (app id my.app) has a "
-        "volume named my.app-models: service 'old' mounts it at /models (its build ends on the "
+        'volume named my.app-models: service "old" mounts it at /models (its build ends on the '
         "image ollama/ollama:0.32.5 (backend/Dockerfile))), which must be absent"
     ]
 
@@ -134,14 +140,14 @@ def test_a_path_selects_services_by_identity() -> None:
         == []
     )
     assert one("{path: compose.services.@front.environment.NOPE, present: true}", selectors) == [
-        "docker-compose.yml:8: rule 'r': compose.services.@front.environment.NOPE "
-        "(@front: 'web') is missing"
+        'docker-compose.yml:8: rule "r": compose.services.@front.environment.NOPE '
+        '(@front: "web") is missing'
     ]
 
 
 def test_a_path_whose_selector_selects_nothing_says_so() -> None:
     selectors = "  services:\n    none: {port: 1}\n"
     assert one("{path: compose.services.@none.build, present: true}", selectors) == [
-        "docker-compose.yml:1: rule 'r': compose.services.@none.build (@none: nothing is none) "
+        'docker-compose.yml:1: rule "r": compose.services.@none.build (@none: nothing is none) '
         "is missing"
     ]

@@ -94,7 +94,7 @@ def parse_path(text: str) -> DocPath:
             continue
         if match.group("plain") is not None:
             if not expect_segment:
-                raise PathSyntaxError(f"missing '.' before {quoted(match.group('plain'))}")
+                raise PathSyntaxError(f'missing "." before {quoted(match.group("plain"))}')
             plain = match.group("plain")
             if plain == WILDCARD:
                 wildcards.add(len(segments))
@@ -115,7 +115,7 @@ def parse_path(text: str) -> DocPath:
             segments.append(match.group("quoted"))
         expect_segment = False
     if expect_segment:
-        raise PathSyntaxError("the path is empty or ends with '.'")
+        raise PathSyntaxError('the path is empty or ends with "."')
     head = segments[0]
     if not isinstance(head, str) or 0 in wildcards or 0 in selectors:
         raise PathSyntaxError("a path starts with a document name")

@@ -34,6 +34,7 @@ from wendy_llm.validate.documents import json_line_index
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.rules import DEFAULT_OPTION_FIELDS, Rules, Sentinel
+from wendy_llm.validate.rulevalues import describe_value
 from wendy_llm.validate.schema import json_path
 from wendy_llm.validate.subject import RuleDocument
 
@@ -115,7 +116,7 @@ def _lint_question(
         comments = str(option.get("comments", ""))
         experimental = "experimental" in (label + " " + comments).lower()
         if "comments" in fields and experimental and not comments.startswith("Experimental:"):
-            message = f"{where} is experimental, so its comments must start with 'Experimental:'"
+            message = f'{where} is experimental, so its comments must start with "Experimental:"'
             findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
     findings += _default_findings(question, qid, values, path, at("default"))
     if sentinel is not None:
@@ -197,9 +198,9 @@ def check_sentinel_renders(
                     )
                     findings.append(error(CHECK, message, file, line))
                 elif not isinstance(value, str) or ":" not in value:
-                    text = (
-                        quoted(value) if isinstance(value, str) else f"the {type(value).__name__}"
+                    # JSON's spelling, as topology shows values: `null`, not a Python type.
+                    message = (
+                        f"{shown} is {describe_value(value)}, which is not an Ollama tag (no colon)"
                     )
-                    message = f"{shown} is {text}, which is not an Ollama tag (no colon)"
                     findings.append(error(CHECK, message, file, line))
     return findings
