@@ -69,7 +69,7 @@ def test_a_dflash_render_that_keeps_the_ollama_volume_fails_topology(tmp_path: P
             "big-dflash",
             "topology",
             "docker-compose.yml:17",
-            "rule 'vllm-has-no-ollama': compose.volumes.llm-app-models is present (must be absent)",
+            'rule "vllm-has-no-ollama": compose.volumes.llm-app-models is present (must be absent)',
         )
     ]
 
@@ -83,7 +83,7 @@ def test_the_sentinel_reaching_ollama_fails_the_picker_check(tmp_path: Path) -> 
     templates, golden = write_template(tmp_path, files={"docker-compose.yml": compose})
     report = run_check(templates, golden_dir=golden, golden=False)
     assert [(p, c) for p, c, _, _ in failures(report)] == [("big-dflash", "picker")]
-    assert "is 'big-dflash', a sentinel of OLLAMA_MODEL" in failures(report)[0][3]
+    assert 'is "big-dflash", a sentinel of OLLAMA_MODEL' in failures(report)[0][3]
 
 
 def test_a_malformed_rules_file_fails_topology_and_the_rest_still_runs(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_exit_1_on_a_failure_with_details(
     code, out, _ = check(capsys, templates, golden, "--template", "py/mini")
     assert code == 1
     assert (
-        "py/mini big-dflash [topology] docker-compose.yml:17: rule 'vllm-has-no-ollama': "
+        'py/mini big-dflash [topology] docker-compose.yml:17: rule "vllm-has-no-ollama": '
         "compose.volumes.llm-app-models is present (must be absent)"
     ) in out
     # The fixtures no longer match either; golden says how to refresh them.
@@ -117,7 +117,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str], good: tuple[Path, Path]
     assert topology["findings"] == [
         {
             "severity": "error",
-            "message": "rule 'vllm-has-no-ollama': compose.volumes.llm-app-models is present "
+            "message": 'rule "vllm-has-no-ollama": compose.volumes.llm-app-models is present '
             "(must be absent)",
             "file": "docker-compose.yml",
             "line": 17,

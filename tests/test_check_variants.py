@@ -56,8 +56,8 @@ def test_a_hard_coded_port_fails_check(tmp_path: Path) -> None:
     # The canonical input renders "8080:8080" either way: only the variant sees it.
     assert all(f.variant == VARIANT for f in report.errors if f.check != "baseline")
     assert found[("gemma4-e2b", "topology")] == [
-        f"variant {VARIANT}: rule 'open-webui-and-app': compose.services.@open-webui.ports[*]."
-        "published (@open-webui: 'open-webui') does not contain '9080' (it has '8080')"
+        f'variant {VARIANT}: rule "open-webui-and-app": compose.services.@open-webui.ports[*].'
+        'published (@open-webui: "open-webui") does not contain "9080" (it has "8080")'
     ]
     assert ("laguna-s-2.1-dflash", "topology") in found  # every pick, the sentinel too
     # The baseline comparison holds the variant render to the baseline's.
@@ -83,7 +83,7 @@ def test_a_hard_coded_app_id_fails_check(tmp_path: Path) -> None:
     )
     # Compose refuses that render, so the rules, which read its model, say so once.
     assert found[("gemma4-e2b", "topology")] == [
-        f"variant {VARIANT}: rules 'ollama-topology', 'open-webui-and-app' cannot be checked: "
+        f'variant {VARIANT}: rules "ollama-topology", "open-webui-and-app" cannot be checked: '
         "docker-compose config does not accept docker-compose.yml, so its normalised model is "
         "unknown (the compose check says why)"
     ]
@@ -98,8 +98,8 @@ def test_a_variant_finding_is_named_in_every_report(tmp_path: Path) -> None:
     text = format_details(report)
     assert (
         f"  {LLM} gemma4-e2b [topology] docker-compose.yml:17: variant {VARIANT}: rule "
-        "'open-webui-and-app': compose.services.@open-webui.ports[*].published "
-        "(@open-webui: 'open-webui') does not contain '9080'"
+        '"open-webui-and-app": compose.services.@open-webui.ports[*].published '
+        '(@open-webui: "open-webui") does not contain "9080"'
     ) in text
     doc = validate_report(dumps(check_json(report)), "check")
     variants = {

@@ -236,7 +236,7 @@ def test_a_bad_progress_delay_is_a_usage_error_naming_the_variable() -> None:
     assert result.code == 2
     assert result.err == (
         f"wendy-llm: error: {PROGRESS_DELAY_ENV} must be a number of seconds, "
-        "0 or more (e.g. 0.5), got 'soon'\n"
+        '0 or more (e.g. 0.5), got "soon"\n'
     )
 
 

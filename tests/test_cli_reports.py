@@ -222,7 +222,7 @@ def test_check_junit_and_markdown(broken: Path) -> None:
     assert "| template | pick | check | where | problem |" in summary
     assert re.search(
         r"^\| python/llm \| laguna-s-2\.1-dflash \| topology \| `docker-compose.yml:\d+` \| "
-        r"rule 'dflash-has-no-ollama': docker-compose\.yml contains 'llm-app-models' \(must not\)",
+        r'rule "dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\)',
         summary,
         re.M,
     )

@@ -10,7 +10,7 @@ per module; each behaviour is its own test.
 
 The harness itself is tested in ``tests/test_scripttest.py``; that every
 behaviour fails on the regression it exists for is the mutation check's
-job (``tests/test_mutants.py``).
+job (``tests/test_mutants_harness.py``).
 """
 
 from __future__ import annotations

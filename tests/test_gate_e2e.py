@@ -263,7 +263,7 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
     assert check_row(gate.check.out, "gemma4-e2b")["topology"] == "ok"
     assert re.search(
         rf"^  {LLM} laguna-s-2.1-dflash \[topology\] docker-compose.yml:\d+: rule "
-        r"'dflash-has-no-ollama': docker-compose\.yml contains 'llm-app-models' \(must not\) "
+        r'"dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\) '
         r"\(not even an unused declaration of the Ollama volume\)$",
         gate.check.out,
         re.M,

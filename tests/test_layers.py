@@ -1,4 +1,5 @@
-"""The package's shape, enforced: layers, no import cycle, lazy imports documented.
+"""The package's shape, enforced: layers, no import cycle, lazy imports
+documented, no module too long.
 
 Every ``import`` of every module under ``wendy_llm/`` is read with ``ast``
 (runtime, ``TYPE_CHECKING`` and function-level imports alike). A module may
@@ -7,7 +8,9 @@ drawn in the README's architecture section), never one above; the modules
 import each other without a cycle; and an import inside a function is
 allowed only under a ``# lazy: why`` comment (lazy loading keeps the
 command line fast; it must never hide a cycle, which the cycle test sees
-anyway).
+anyway).  No Python module of the package, its tests (test tooling
+included) or the benchmarks is over :data:`MAX_MODULE_LINES` lines: one job
+per module (issue 12).
 """
 
 from __future__ import annotations
@@ -296,3 +299,42 @@ def test_nothing_cites_a_spec_file_the_repository_does_not_hold() -> None:
     ]
     assert cited == []
     assert OUTSIDE_SPECS.search("(spec: wendy-run.md section 3)")
+
+
+#: Issue 12's limit: no module over this many lines (a longer one does several jobs).
+MAX_MODULE_LINES = 400
+#: Where the limit holds: the package, the tests and their tooling, the benchmarks.
+SIZED_DIRS = ("wendy_llm", "tests", "bench")
+
+
+def oversized_modules(root: Path, limit: int = MAX_MODULE_LINES) -> list[str]:
+    """Each Python module under :data:`SIZED_DIRS` of ``root`` that is over
+    ``limit`` lines, named with its length."""
+    found = []
+    for directory in SIZED_DIRS:
+        assert (root / directory).is_dir(), f"{root / directory}: no such directory"
+        for path in sorted((root / directory).rglob("*.py")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > limit:
+                found.append(
+                    f"{path.relative_to(root)}: {lines} lines, over {limit}: "
+                    "split it into modules of one job each"
+                )
+    return found
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    oversized = oversized_modules(PACKAGE_DIR.parent)
+    assert not oversized, "\n".join(oversized)
+
+
+def test_a_module_over_the_line_limit_is_named(tmp_path: Path) -> None:
+    for directory in SIZED_DIRS:
+        (tmp_path / directory).mkdir()
+    (tmp_path / "tests" / "harness").mkdir()
+    (tmp_path / "tests" / "harness" / "long.py").write_text("x = 1\n" * 401)
+    (tmp_path / "bench" / "at_the_limit.py").write_text("x = 1\n" * 400)
+    (tmp_path / "wendy_llm" / "notes.txt").write_text("x\n" * 1000)
+    assert oversized_modules(tmp_path) == [
+        "tests/harness/long.py: 401 lines, over 400: split it into modules of one job each"
+    ]

@@ -73,7 +73,7 @@ def test_an_ollama_service_kept_under_another_name_fails(pristine: Path, tmp_pat
     )
     [(pick, check_id, file, line, message)] = check(pristine, tmp_path, [renamed])
     assert (pick, check_id, file, line) == (DFLASH, "topology", COMPOSE, 6)
-    assert message.startswith("rule 'dflash-has-no-ollama': service 'llm' is ollama (")
+    assert message.startswith('rule "dflash-has-no-ollama": service "llm" is ollama (')
     for trait in (
         "its build ends on the image ollama/ollama:0.32.5 (ollama/Dockerfile)",
         "it publishes port 11434 (11434:11434)",
@@ -97,7 +97,7 @@ def test_an_ollama_service_by_its_port_alone_fails(pristine: Path, tmp_path: Pat
         (
             COMPOSE,
             6,
-            "rule 'dflash-has-no-ollama': service 'helper' is ollama (its container listens on "
+            'rule "dflash-has-no-ollama": service "helper" is ollama (its container listens on '
             "port 11434 (9999:11434)), which must be absent (vLLM replaces the Ollama backend)",
         )
     ]
@@ -110,12 +110,12 @@ def test_the_ollama_volume_kept_under_another_key_fails(pristine: Path, tmp_path
         (COMPOSE, "  {{.APP_ID}}-hf:\n", "  weights:\n    name: {{.APP_ID}}-models\n"),
     ]
     failures = check(pristine, tmp_path, edits)
-    start = "rule 'dflash-has-no-ollama': volume 'weights' is ollama-data (the baseline "
+    start = 'rule "dflash-has-no-ollama": volume "weights" is ollama-data (the baseline '
     [(pick, check_id, file, _, message)] = [f for f in failures if f[4].startswith(start)]
     assert (pick, check_id, file) == (DFLASH, "topology", COMPOSE)
     assert (
         "rendered with OLLAMA_MODEL=laguna-s-2.1-dflash has a volume named llm-app-models: "
-        "service 'ollama' mounts it at /models (its build ends on the image "
+        'service "ollama" mounts it at /models (its build ends on the image '
         "ollama/ollama:0.32.5 (ollama/Dockerfile)"
     ) in message
     assert message.endswith("(each backend has its own volume, so their data never collide)")
@@ -128,11 +128,11 @@ def test_the_ollama_volume_mounted_by_vllm_fails(pristine: Path, tmp_path: Path)
     ]
     messages = [f[4] for f in check(pristine, tmp_path, edits) if f[1] == "topology"]
     assert any(
-        m.startswith("rule 'dflash-has-no-ollama': volume 'llm-app-models' is ollama-data (")
+        m.startswith('rule "dflash-has-no-ollama": volume "llm-app-models" is ollama-data (')
         for m in messages
     )
     assert (
-        "rule 'dflash-vllm-service': no volume matches name llm-app-hf and mounted_by vllm "
+        'rule "dflash-vllm-service": no volume matches name llm-app-hf and mounted_by vllm '
         "and target /models (one must)"
     ) in messages
 
@@ -178,10 +178,10 @@ def test_the_api_key_changed_in_one_file_only_fails(
     [(pick, at, line, message)] = [(p, f, n, m) for p, c, f, n, m in found if c == "topology"]
     # The finding points at the odd value out, and lists every value with its place.
     assert (pick, at) == (DFLASH, file) and line is not None
-    assert message.startswith("rule 'dflash-api-key': the values differ: ")
+    assert message.startswith('rule "dflash-api-key": the values differ: ')
     where = f"{odd} ({file}:{line})" if odd else f"{file}:{line}"
-    assert f"{where} is 'other-key'" in message
-    assert message.count("'wendy-local-dflash'") == 3
+    assert f'{where} is "other-key"' in message
+    assert message.count('"wendy-local-dflash"') == 3
     assert message.endswith("(change the key in every file together)")
 
 
@@ -195,7 +195,7 @@ def test_dflash_switched_off_in_the_entrypoint_fails(pristine: Path, tmp_path: P
     [(pick, check_id, file, line, message)] = check(pristine, tmp_path, [off])
     assert (pick, check_id, file, line) == (DFLASH, "topology", "vllm/entrypoint.sh", None)
     assert message.startswith(
-        "rule 'dflash-speculative-decoding': vllm/entrypoint.sh has nothing matching "
+        'rule "dflash-speculative-decoding": vllm/entrypoint.sh has nothing matching '
         "/if \\(\\(use_dflash\\)\\); then"
     )
     assert message.endswith(
@@ -210,8 +210,8 @@ def test_dflash_disabled_by_the_image_fails(pristine: Path, tmp_path: Path) -> N
     set_at = text[: text.index("DFLASH_DISABLE=0")].count("\n") + 1
     assert (pick, check_id, file, line) == (DFLASH, "topology", "vllm/Dockerfile", set_at)
     assert message == (
-        "rule 'dflash-speculative-decoding': device.services.vllm.environment.values."
-        "DFLASH_DISABLE is '1', expected '0' (the image leaves DFlash on)"
+        'rule "dflash-speculative-decoding": device.services.vllm.environment.values.'
+        'DFLASH_DISABLE is "1", expected "0" (the image leaves DFlash on)'
     )
 
 

@@ -57,7 +57,7 @@ def test_missing_build_context_is_an_error_with_the_service_and_line() -> None:
     findings = ComposeValidator().validate(tree)
     assert [(f.file, f.line) for f in findings] == [("docker-compose.yml", 11)]
     assert (
-        "service 'open-webui': build context './open-webui' does not exist" in findings[0].message
+        'service "open-webui": build context "./open-webui" does not exist' in findings[0].message
     )
 
 
@@ -66,7 +66,7 @@ def test_build_context_without_its_dockerfile() -> None:
     del tree["ollama/Dockerfile"]
     findings = ComposeValidator().validate(tree)
     assert [f.message for f in findings] == [
-        "service 'ollama': no Dockerfile at ollama/Dockerfile in the render"
+        'service "ollama": no Dockerfile at ollama/Dockerfile in the render'
     ]
 
 
@@ -74,7 +74,7 @@ def test_two_services_publishing_one_host_port() -> None:
     text = COMPOSE.replace('"8080:8080"', '"11434:8080"')
     findings = ComposeValidator().validate(with_files(good_tree(), **{"docker-compose.yml": text}))
     assert [(f.message, f.line) for f in findings] == [
-        ("services 'ollama' and 'open-webui' both publish host port 11434/tcp", 13)
+        ('services "ollama" and "open-webui" both publish host port 11434/tcp', 13)
     ]
 
 

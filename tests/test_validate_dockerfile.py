@@ -213,7 +213,7 @@ def test_copy_source_missing_from_the_build_context() -> None:
     assert check(text) == [
         (
             2,
-            "COPY source 'start.sh' is not in the build context (svc/start.sh does not exist)",
+            'COPY source "start.sh" is not in the build context (svc/start.sh does not exist)',
         )
     ]
 
@@ -225,7 +225,7 @@ def test_copy_from_another_stage_is_not_looked_up() -> None:
 
 def test_duplicate_stage_names() -> None:
     text = "FROM debian:12 AS x\nFROM debian:13 AS X\n"
-    assert check(text, files=()) == [(2, "stage name 'x' is already used at line 1")]
+    assert check(text, files=()) == [(2, 'stage name "x" is already used at line 1')]
 
 
 def test_build_context_comes_from_compose() -> None:

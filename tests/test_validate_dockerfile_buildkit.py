@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.validate.dockerfile import validate_dockerfile, validate_dockerfiles
 
 Found = list[tuple[int | None, str, str]]
@@ -46,7 +47,7 @@ def test_a_wildcard_whose_directory_does_not_exist_fails() -> None:
         (
             2,
             "error",
-            "COPY source 'missing-dir/*' is not in the build context "
+            'COPY source "missing-dir/*" is not in the build context '
             "(directory svc/missing-dir does not exist)",
         )
     ]
@@ -82,7 +83,7 @@ def test_sources_spread_over_continuation_lines_with_comments_between() -> None:
         (
             2,
             "error",
-            "COPY source 'b.txt' is not in the build context (svc/b.txt does not exist)",
+            'COPY source "b.txt" is not in the build context (svc/b.txt does not exist)',
         )
     ]
 
@@ -127,7 +128,7 @@ def test_a_plain_source_excluded_by_dockerignore_fails() -> None:
     text = "FROM python:3.12\nCOPY .env /app/.env\n"
     assert check(text, ".env") == []
     assert check(text, ".env", ignore="# secrets\n.env\n") == [
-        (2, "error", "COPY source '.env' is not in the build context (svc/.env does not exist)")
+        (2, "error", 'COPY source ".env" is not in the build context (svc/.env does not exist)')
     ]
 
 
@@ -155,7 +156,7 @@ def test_a_dockerfile_specific_ignore_file_wins() -> None:
 def test_a_malformed_dockerignore_fails_the_build() -> None:
     found = check("FROM x\n", ignore="[abc\n")
     assert [(f[1], f[2]) for f in found] == [
-        ("error", "syntax error in pattern '[abc' (docker build fails)")
+        ("error", 'syntax error in pattern "[abc" (docker build fails)')
     ]
 
 
@@ -187,7 +188,7 @@ def test_a_compose_context_and_its_dockerignore() -> None:
         (
             "docker/Dockerfile",
             3,
-            "COPY source 'notes.txt' is not in the build context (notes.txt does not exist)",
+            'COPY source "notes.txt" is not in the build context (notes.txt does not exist)',
         )
     ]
 
@@ -226,12 +227,12 @@ def test_a_parse_error_fails_with_buildkits_message() -> None:
         ("FROM x\nONBUILD FROM y\n", "FROM isn't allowed as an ONBUILD trigger"),
         (
             "FROM x AS 1st\n",
-            "invalid stage name '1st': it must start with a letter "
+            'invalid stage name "1st": it must start with a letter '
             "and use only letters, digits, -, _ and .",
         ),
         (
             "FROM x\nARG B\nRUN echo ${A:?unset}\nCOPY ${B:?unset} /\n",
-            "COPY source '${B:?unset}': B: unset",
+            'COPY source "${B:?unset}": B: unset',
         ),
         ("FROM x\nARG B\nCOPY ${B:?is not set} /\n", "syntax error: missing '}'"),
     ],
@@ -324,3 +325,20 @@ def test_an_entrypoints_arguments_from_cmd_are_not_run() -> None:
 def test_a_wrapper_runs_the_script_after_it(command: str) -> None:
     text = f"FROM debian:12\nCOPY e.sh /e.sh\nENTRYPOINT {command}\n"
     assert [(line, severity) for line, severity, _ in check(text, "e.sh")] == [(3, "error")]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Dockerfile", True),
+        ("Dockerfile.cuda", True),
+        ("app.Dockerfile", True),
+        ("app.dockerfile", True),
+        ("dockerfile", False),
+        ("Dockerfile-notes.md", False),
+        (".dockerignore", False),
+    ],
+)
+def test_one_rule_says_which_files_are_dockerfiles(name: str, expected: bool) -> None:
+    # The dockerfile check and the rules' `dockerfiles` document read the same files.
+    assert is_dockerfile_name(name) is expected

@@ -6,6 +6,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from _check_helpers import PICKER
 
 from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
@@ -54,14 +55,14 @@ def test_duplicate_option_values() -> None:
     doc = picker(options=opts)
     # The line of the repeated option's opening brace, just above its value.
     line = line_with(doc, '"value": "qwen2.5:3b"', nth=2) - 1
-    assert lint(doc) == [("OLLAMA_MODEL: option 'qwen2.5:3b' appears more than once", line)]
+    assert lint(doc) == [('OLLAMA_MODEL: option "qwen2.5:3b" appears more than once', line)]
 
 
 def test_default_must_be_an_option() -> None:
     doc = picker(default="gemma4:e9b")
     assert lint(doc) == [
         (
-            "OLLAMA_MODEL: the default 'gemma4:e9b' is not one of the options",
+            'OLLAMA_MODEL: the default "gemma4:e9b" is not one of the options',
             line_with(doc, '"default"'),
         )
     ]
@@ -70,7 +71,7 @@ def test_default_must_be_an_option() -> None:
 def test_checkbox_default_items_must_be_options() -> None:
     opts = [{**o, "value": v} for o, v in zip(options(), ["a:1", "b:2", "big-dflash"], strict=True)]
     found = lint(picker(type="checkbox", default="a:1, c:3", options=opts))
-    assert [m for m, _ in found] == ["OLLAMA_MODEL: the default 'c:3' is not one of the options"]
+    assert [m for m, _ in found] == ['OLLAMA_MODEL: the default "c:3" is not one of the options']
 
 
 def test_every_option_needs_its_descriptive_fields() -> None:
@@ -78,9 +79,9 @@ def test_every_option_needs_its_descriptive_fields() -> None:
     del opts[0]["size"]
     opts[1]["comments"] = "  "
     assert [m for m, _ in lint(picker(options=opts))] == [
-        "OLLAMA_MODEL: option 'gemma4:e2b' has no 'size' (every option needs label, size, "
+        'OLLAMA_MODEL: option "gemma4:e2b" has no "size" (every option needs label, size, '
         "parameters, comments)",
-        "OLLAMA_MODEL: option 'qwen2.5:3b' has no 'comments' (every option needs label, size, "
+        'OLLAMA_MODEL: option "qwen2.5:3b" has no "comments" (every option needs label, size, '
         "parameters, comments)",
     ]
 
@@ -108,8 +109,8 @@ def test_experimental_options_say_so_first() -> None:
     doc = picker(options=opts)
     assert lint(doc) == [
         (
-            "OLLAMA_MODEL: option 'big-dflash' is experimental, so its comments must start "
-            "with 'Experimental:'",
+            'OLLAMA_MODEL: option "big-dflash" is experimental, so its comments must start '
+            'with "Experimental:"',
             line_with(doc, "The vLLM backend (experimental)."),
         )
     ]
@@ -121,7 +122,7 @@ def test_colon_rule_only_declared_sentinels_may_lack_a_colon() -> None:
     doc = picker(options=opts)
     assert lint(doc) == [
         (
-            "OLLAMA_MODEL: option 'qwen2.5' has no colon, so it is not an Ollama tag; only a "
+            'OLLAMA_MODEL: option "qwen2.5" has no colon, so it is not an Ollama tag; only a '
             "declared sentinel may lack one",
             line_with(doc, '"value": "qwen2.5"'),
         )
@@ -142,18 +143,21 @@ def test_a_sentinel_must_be_an_option_and_lack_a_colon() -> None:
     )
     found = lint_picker(json.dumps(picker(), indent=2), rules)
     assert [(f.message, f.file) for f in found] == [
-        ("OLLAMA_MODEL: the sentinel 'gone' is not one of the options", "template.schema.json"),
+        ('OLLAMA_MODEL: the sentinel "gone" is not one of the options', "template.schema.json"),
         (
-            "OLLAMA_MODEL: the sentinel 'gemma4:e2b' has a colon, so it could pass for an "
+            'OLLAMA_MODEL: the sentinel "gemma4:e2b" has a colon, so it could pass for an '
             "Ollama tag",
             "template.schema.json",
         ),
-        ("sentinels: 'NOT_A_QUESTION' is not a question of template.schema.json", "r.yaml"),
+        ('sentinels: "NOT_A_QUESTION" is not a question of template.schema.json', "r.yaml"),
     ]
 
 
-def sentinel_check(model: str, listed: bool = False) -> list[tuple[str, int | None]]:
-    env = f'      - "OLLAMA_MODEL={model}"\n' if listed else f'      OLLAMA_MODEL: "{model}"\n'
+def sentinel_check(
+    model: str, listed: bool = False, env: str | None = None
+) -> list[tuple[str, int | None]]:
+    if env is None:
+        env = f'      - "OLLAMA_MODEL={model}"\n' if listed else f'      OLLAMA_MODEL: "{model}"\n'
     tree = {
         "docker-compose.yml": (
             f"services:\n  ollama:\n    image: ollama/ollama\n    environment:\n{env}"
@@ -173,7 +177,7 @@ def test_the_sentinel_is_found_in_an_environment_written_as_a_list() -> None:
     # there (the finding points at the list's `environment:` line).
     assert sentinel_check("big-dflash", listed=True) == [
         (
-            "compose.services.ollama.environment.OLLAMA_MODEL is 'big-dflash', a sentinel of "
+            'compose.services.ollama.environment.OLLAMA_MODEL is "big-dflash", a sentinel of '
             "OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an Ollama pull",
             4,
         )
@@ -183,7 +187,7 @@ def test_the_sentinel_is_found_in_an_environment_written_as_a_list() -> None:
 def test_the_sentinel_must_never_reach_an_ollama_pull() -> None:
     assert sentinel_check("big-dflash") == [
         (
-            "compose.services.ollama.environment.OLLAMA_MODEL is 'big-dflash', a sentinel of "
+            'compose.services.ollama.environment.OLLAMA_MODEL is "big-dflash", a sentinel of '
             "OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an Ollama pull",
             5,
         )
@@ -193,9 +197,55 @@ def test_the_sentinel_must_never_reach_an_ollama_pull() -> None:
 def test_any_colonless_value_at_a_tag_path_is_not_a_tag() -> None:
     assert sentinel_check("gemma4") == [
         (
-            "compose.services.ollama.environment.OLLAMA_MODEL is 'gemma4', which is not an Ollama "
+            'compose.services.ollama.environment.OLLAMA_MODEL is "gemma4", which is not an Ollama '
             "tag (no colon)",
             5,
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "env",
+    ["      OLLAMA_MODEL:\n", "      - OLLAMA_MODEL\n"],  # both: taken from the shell, unset
+)
+def test_a_tag_path_holding_no_text_shows_the_value_as_json(env: str) -> None:
+    [(message, _)] = sentinel_check("", env=env)
+    assert message == (
+        "compose.services.ollama.environment.OLLAMA_MODEL is null, which is not an Ollama tag "
+        "(no colon)"
+    )
+
+
+def image_sentinel_check(model: str) -> list[tuple[str, str | None, int | None]]:
+    rules = parse_rules(
+        "sentinels:\n  OLLAMA_MODEL:\n    values: [big-dflash]\n"
+        "    tag_paths: [dockerfiles.*.environment.values.OLLAMA_MODEL]\n",
+        "mini.rules.yaml",
+    )
+    # The render ships ollama/Dockerfile, but no service builds it (the
+    # vLLM pick of a two-backend template): the image would still pull it.
+    tree = {
+        "docker-compose.yml": b"services:\n  vllm:\n    build: ./vllm\n",
+        "vllm/Dockerfile": b"FROM vllm/vllm-openai\n",
+        "ollama/Dockerfile": (
+            "ARG VERSION=0.32.5\nFROM ollama/ollama:${VERSION}\n"
+            f'ENV OLLAMA_HOST=0.0.0.0:11434 \\\n    OLLAMA_MODEL="{model}"\n'
+        ).encode(),
+    }
+    subject = subject_for(rules, "x", {"APP_ID": "app"}, tree)
+    found = check_sentinel_renders(rules, subject.documents)
+    return [(f.message, f.file, f.line) for f in found]
+
+
+def test_the_sentinel_in_an_image_no_service_builds_is_found() -> None:
+    assert image_sentinel_check("gemma4:e2b") == []
+    assert image_sentinel_check("big-dflash") == [
+        (
+            'dockerfiles.ollama/Dockerfile.environment.values.OLLAMA_MODEL is "big-dflash", a '
+            "sentinel of OLLAMA_MODEL, not an Ollama tag: the sentinel must never reach an "
+            "Ollama pull",
+            "ollama/Dockerfile",
+            4,
         )
     ]
 

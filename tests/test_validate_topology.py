@@ -91,21 +91,21 @@ def test_assertions_that_hold(assertion: str) -> None:
 
 def test_absent_names_the_match_and_its_line() -> None:
     assert one("{path: compose.services.web, absent: true}") == [
-        ("rule 'r': compose.services.web is present (must be absent)", 5)
+        ('rule "r": compose.services.web is present (must be absent)', 5)
     ]
 
 
 def test_present_on_a_missing_path_points_at_the_nearest_parent() -> None:
     assert one("{path: compose.services.web.healthcheck.test, present: true}") == [
-        ("rule 'r': compose.services.web.healthcheck.test is missing", 5)
+        ('rule "r": compose.services.web.healthcheck.test is missing', 5)
     ]
 
 
 def test_equals_shows_actual_and_expected() -> None:
     assert one('{path: compose.services.web.environment.URL, equals: "http://ollama:11434"}') == [
         (
-            "rule 'r': compose.services.web.environment.URL is 'http://vllm:8000/v1', "
-            "expected 'http://ollama:11434'",
+            'rule "r": compose.services.web.environment.URL is "http://vllm:8000/v1", '
+            'expected "http://ollama:11434"',
             8,
         )
     ]
@@ -114,16 +114,16 @@ def test_equals_shows_actual_and_expected() -> None:
 def test_typed_equals_does_not_confuse_bool_and_int() -> None:
     # Compose's model: environment values are text, port targets numbers.
     assert one("{path: compose.services.web.environment.ENABLED, equals: true}") == [
-        ("rule 'r': compose.services.web.environment.ENABLED is 'true', expected true", 10)
+        ('rule "r": compose.services.web.environment.ENABLED is "true", expected true', 10)
     ]
     assert one("{path: 'compose.services.vllm.ports[0].target', equals: true}") == [
-        ("rule 'r': compose.services.vllm.ports[0].target is 8000, expected true", 4)
+        ('rule "r": compose.services.vllm.ports[0].target is 8000, expected true', 4)
     ]
 
 
 def test_contains_lists_what_is_there() -> None:
     assert one("{path: compose.services.web.depends_on, contains: ollama}") == [
-        ("rule 'r': compose.services.web.depends_on does not contain 'ollama' (it has 'vllm')", 12)
+        ('rule "r": compose.services.web.depends_on does not contain "ollama" (it has "vllm")', 12)
     ]
 
 
@@ -133,7 +133,7 @@ def test_matches_is_a_full_match_and_message_is_appended() -> None:
         "      - {path: wendy.appId, matches: 'ap', message: ids are whole words}\n"
     )
     assert [f.message for f in found] == [
-        "rule 'r': wendy.appId is 'app', which does not match /ap/ (ids are whole words)"
+        'rule "r": wendy.appId is "app", which does not match /ap/ (ids are whole words)'
     ]
     assert found[0].file == "wendy.json"
 
@@ -144,7 +144,7 @@ def test_a_document_missing_from_the_render() -> None:
         "rules:\n  - name: r\n    assert:\n      - {path: wendy.appId, present: true}\n", tree
     )
     assert [(f.message, f.file, f.line) for f in found] == [
-        ("rule 'r': wendy.appId: the render has no wendy document", "t.rules.yaml", 4)
+        ('rule "r": wendy.appId: the render has no wendy document', "t.rules.yaml", 4)
     ]
 
 
@@ -152,7 +152,7 @@ def test_an_unknown_variable_in_a_path() -> None:
     found = run(
         "rules:\n  - name: r\n    assert:\n      - {path: 'compose.${NOPE}', absent: true}\n"
     )
-    assert [f.message for f in found] == ["rule 'r': ${NOPE} is not a variable of this render"]
+    assert [f.message for f in found] == ['rule "r": ${NOPE} is not a variable of this render']
 
 
 def test_dollar_dollar_is_a_literal_dollar() -> None:
@@ -200,10 +200,10 @@ def test_rule_coverage_finds_unknown_picks_questions_and_dead_rules() -> None:
     picks = [("big", VALUES), ("small", {**VALUES, "MODEL": "small"})]
     found = rule_coverage(rules, picks, ["MODEL"])
     assert [(f.message, f.line) for f in found] == [
-        ("rule 'typo' names the pick 'bgi', which the template does not have", 2),
-        ("rule 'typo' selects no pick, so it checks nothing", 2),
-        ("rule 'unknown-question' selects on 'MODLE', which is not a variable of the template", 5),
-        ("rule 'unknown-question' selects no pick, so it checks nothing", 5),
+        ('rule "typo" names the pick "bgi", which the template does not have', 2),
+        ('rule "typo" selects no pick, so it checks nothing', 2),
+        ('rule "unknown-question" selects on "MODLE", which is not a variable of the template', 5),
+        ('rule "unknown-question" selects no pick, so it checks nothing', 5),
     ]
 
 
@@ -239,7 +239,8 @@ def test_malformed_rules_file_names_the_file_line_and_rule(tmp_path: Path) -> No
         (
             "rules:\n  - name: r\n    assert: [{path: compse.a, absent: true}]\n",
             't.yaml:3: rules[0] (r): assert[0].path: path "compse.a" names an unknown document '
-            '"compse" (known: compose, device, wendy; declare others under documents:)',
+            '"compse" (known: compose, device, dockerfiles, wendy; declare others under '
+            "documents:)",
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compose..a, absent: true}]\n",
@@ -254,7 +255,7 @@ def test_malformed_rules_file_names_the_file_line_and_rule(tmp_path: Path) -> No
         (
             "rules:\n  - name: r\n    assert: [{path: compose.a, absent: true}]\n"
             "  - name: r\n    assert: [{path: compose.b, absent: true}]\n",
-            "t.yaml:4: rules[1] (r): name: the rule name 'r' is already used by rules[0]",
+            't.yaml:4: rules[1] (r): name: the rule name "r" is already used by rules[0]',
         ),
         ("gate: {files: []}\n", "t.yaml:1: gate: files: must not be empty"),
         (
@@ -333,7 +334,7 @@ def test_dflash_render_that_keeps_the_ollama_volume_fails(
     # Compose drops a volume no service mounts, so the model has none: the
     # rules catch the leftover declaration in the text.
     assert found == [
-        "rule 'dflash-has-no-ollama': docker-compose.yml contains 'llm-app-models' (must not) "
+        'rule "dflash-has-no-ollama": docker-compose.yml contains "llm-app-models" (must not) '
         "(not even an unused declaration of the Ollama volume)"
     ]
 
@@ -344,12 +345,12 @@ def test_ollama_pick_wired_to_vllm_fails(
     values, tree = llm_renders["gemma4-e2b"]
     compose = tree["docker-compose.yml"].replace(b'"gemma4:e2b"', b'"gemma4:e4b"')
     assert llm_check("gemma4-e2b", values, {**tree, "docker-compose.yml": compose}) == [
-        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
-        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
-        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        'rule "ollama-topology": the values differ: compose.services.ollama.environment.'
+        'OLLAMA_MODEL (docker-compose.yml:8) is "gemma4:e4b"; device.services.ollama.environment.'
+        'values.OLLAMA_MODEL (ollama/Dockerfile:27) is "gemma4:e2b" (the Ollama image pulls the '
         "same tag on a device as compose says)",
-        "rule 'ollama-topology': compose.services.ollama.environment.OLLAMA_MODEL is "
-        "'gemma4:e4b', expected 'gemma4:e2b' (the service pulls exactly the picked tag)",
+        'rule "ollama-topology": compose.services.ollama.environment.OLLAMA_MODEL is '
+        '"gemma4:e4b", expected "gemma4:e2b" (the service pulls exactly the picked tag)',
     ]
 
 
@@ -364,8 +365,8 @@ def test_an_ollama_image_pulling_another_model_than_compose_fails(
     )
     assert dockerfile != tree["ollama/Dockerfile"]
     assert llm_check("gemma4-e4b", values, {**tree, "ollama/Dockerfile": dockerfile}) == [
-        "rule 'ollama-topology': the values differ: compose.services.ollama.environment."
-        "OLLAMA_MODEL (docker-compose.yml:8) is 'gemma4:e4b'; device.services.ollama.environment."
-        "values.OLLAMA_MODEL (ollama/Dockerfile:27) is 'gemma4:e2b' (the Ollama image pulls the "
+        'rule "ollama-topology": the values differ: compose.services.ollama.environment.'
+        'OLLAMA_MODEL (docker-compose.yml:8) is "gemma4:e4b"; device.services.ollama.environment.'
+        'values.OLLAMA_MODEL (ollama/Dockerfile:27) is "gemma4:e2b" (the Ollama image pulls the '
         "same tag on a device as compose says)"
     ]

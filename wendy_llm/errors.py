@@ -362,4 +362,5 @@ class DiffError(WendyLlmError):
 
 class MutantError(WendyLlmError):
     """A mutant does not apply to the template (a search string is missing,
-    repeated, or names a file the template lacks), or is unknown."""
+    repeated, or names a file the template lacks), names no check that can
+    kill it, or is unknown."""

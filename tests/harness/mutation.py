@@ -2,7 +2,9 @@
 
 A :class:`Mutant` is data: edits (file, search string, replacement), each
 search string required to occur exactly once in the pristine template, so a
-mutant can never silently turn into a no-op when the template changes.
+mutant can never silently turn into a no-op when the template changes; and
+the checks that must kill it (``killed_by``), so a check that goes blind
+shows even when another happens to catch the same regression.
 
 :func:`run_mutation` copies the template, its golden directory (rules
 file, fixtures, stored baseline) into a temporary tree, then runs the suite
@@ -10,23 +12,22 @@ against the unmutated copy (the *control*, which must pass, or a kill
 proves nothing) and against each mutant.  The suite is:
 
 - ``wendy-llm check`` (:func:`wendy_llm.validate.run.run_check`): render, compose,
-  wendy-json, shell, dockerfile, topology, picker, lint, golden and
-  baseline (the picks the stored baseline has, canonical inputs), each a
-  check of its own;
-- ``baseline:inputs``: wider than ``check``'s ``baseline``, so kept here:
-  every pick that is not a sentinel, the new ones too (the baseline renders
-  their answers as ``wendy init`` would), renders the gated files
-  (``gate.files`` of the rules file) byte for byte as the stored baseline
-  template does, for several inputs (:data:`BASELINE_INPUTS`), so a
-  hard-coded default cannot pass;
+  wendy-json, shell, dockerfile, device, topology, picker, lint, golden and
+  baseline, each a check of its own, each on the canonical input and the
+  template's variant (another app id, another port), and ``baseline``
+  holding every non-sentinel pick, new ones too, to the stored baseline
+  rendered with the same answers;
 - ``entrypoint:<behaviour>``: the entrypoint behaviours
   (:mod:`harness.behaviours`), run for the scripts the mutant changes
   (a behaviour's outcome depends on its rendered script only).
 
-A mutant is *killed* when a check other than ``golden`` fails.  The golden
-fixtures fail on any byte that moves, and ``wendy-llm golden --update``
-makes them agree with the mutant again, so a kill by them alone would show
-nothing about the semantic checks; their failures are still reported.
+A mutant is *killed* when every check it names in ``killed_by`` fails;
+other checks failing too is fine, but a mutant that only other checks
+catch is *missed*: the check it exists for is blind to it.  ``golden`` can
+never be named: the golden fixtures fail on any byte that moves, and
+``wendy-llm golden --update`` makes them agree with the mutant again, so a
+kill by them would show nothing about the semantic checks; their failures
+are still reported.
 """
 
 from __future__ import annotations
@@ -41,24 +42,22 @@ from typing import Final
 
 from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behaviours
 from wendy_llm.errors import MutantError, WendyLlmError
-from wendy_llm.render.picks import CANONICAL_APP_ID
-from wendy_llm.render.template import Template, load_template
-from wendy_llm.repo.layout import baseline_dir, rules_path
-from wendy_llm.validate.rules import Rules, load_rules
+from wendy_llm.render.template import load_template
+from wendy_llm.validate.findings import CHECK_IDS
 from wendy_llm.validate.run import run_check
 
-#: The checks whose failure alone does not kill a mutant (see the module docstring).
+#: The checks whose failure never kills a mutant (see the module docstring).
 FIXTURE_CHECKS: Final = frozenset({"golden"})
 
-#: The id of this module's own baseline comparison (``check``'s is ``baseline``).
-BASELINE_INPUTS_CHECK: Final = "baseline:inputs"
+#: The prefix of the entrypoint behaviours' check names (``entrypoint:<behaviour>``).
+ENTRYPOINT: Final = "entrypoint"
 
-#: (app id, overrides) the baseline comparison renders every pick with: the
-#: canonical inputs, and a second set where every input differs from them
-#: (PORT as ``--var`` gives it), so a hard-coded default cannot pass.
-BASELINE_INPUTS: Final[tuple[tuple[str, Mapping[str, str]], ...]] = (
-    (CANONICAL_APP_ID, {}),
-    ("other_app.2", {"PORT": "3000"}),
+#: Every check a mutant may name in ``killed_by``.
+KILLING_CHECKS: Final = frozenset(
+    [
+        *(c for c in CHECK_IDS if c not in FIXTURE_CHECKS),
+        *(f"{ENTRYPOINT}:{b.name}" for b in BEHAVIOURS),
+    ]
 )
 
 
@@ -73,10 +72,13 @@ class Edit:
 
 @dataclass(frozen=True)
 class Mutant:
-    """A known regression: what it breaks (``description``) and how (``edits``)."""
+    """A known regression: what it breaks (``description``), the checks that must
+    each fail for it (``killed_by``: ids of ``check``'s checks, or
+    ``entrypoint:<behaviour>``), and how (``edits``)."""
 
     name: str
     description: str
+    killed_by: tuple[str, ...]
     edits: tuple[Edit, ...]
 
 
@@ -97,12 +99,19 @@ class MutantResult:
 
     @property
     def killers(self) -> tuple[str, ...]:
-        """The failing checks that kill (everything but the fixture checks)."""
+        """The failing checks that could kill (everything but the fixture checks)."""
         return tuple(f.check for f in self.failures if f.check not in FIXTURE_CHECKS)
 
     @property
+    def missed_by(self) -> tuple[str, ...]:
+        """The checks the mutant names that did not fail: each is blind to it."""
+        failed = {f.check for f in self.failures}
+        return tuple(c for c in self.mutant.killed_by if c not in failed)
+
+    @property
     def killed(self) -> bool:
-        return bool(self.killers)
+        """Every check the mutant names failed (others may have failed too)."""
+        return bool(self.killers) and not self.missed_by
 
 
 @dataclass(frozen=True)
@@ -141,11 +150,32 @@ def apply_edits(root: Path, mutant: Mutant) -> None:
         path.write_text(text.replace(edit.search, edit.replace), encoding="utf-8")
 
 
+def check_killed_by(mutant: Mutant) -> None:
+    """Raise :class:`MutantError` unless ``mutant`` names at least one check, each
+    a check that can kill (:data:`KILLING_CHECKS`)."""
+    if not mutant.killed_by:
+        raise MutantError(
+            f"mutant {mutant.name}: killed_by names no check (name the one it is for)"
+        )
+    for check in mutant.killed_by:
+        if check in FIXTURE_CHECKS:
+            raise MutantError(
+                f"mutant {mutant.name}: killed_by names {check!r}, which fails on any byte "
+                "that moves, so it proves nothing (name the check the mutant is for)"
+            )
+        if check not in KILLING_CHECKS:
+            raise MutantError(
+                f"mutant {mutant.name}: killed_by names {check!r}, which is no check "
+                f"(checks: {', '.join(sorted(KILLING_CHECKS))})"
+            )
+
+
 def check_mutants(template_dir: Path, mutants: Iterable[Mutant]) -> None:
-    """Apply every mutant to a scratch copy, raising :class:`MutantError` for
-    the first that does not apply (no checks run)."""
+    """Check every mutant's ``killed_by`` and apply it to a scratch copy, raising
+    :class:`MutantError` for the first that is wrong (no checks run)."""
     with tempfile.TemporaryDirectory(prefix="wendy-mutants-") as scratch:
         for mutant in mutants:
+            check_killed_by(mutant)
             copy = Path(scratch) / mutant.name
             shutil.copytree(template_dir, copy)
             apply_edits(copy, mutant)
@@ -154,27 +184,60 @@ def check_mutants(template_dir: Path, mutants: Iterable[Mutant]) -> None:
 # --- the suite ------------------------------------------------------------------
 
 
-#: The warnings the control may have: check -> message prefixes.  ``device``:
-#: at the Wendy CLI revision of the spec a device does not read ``wendy.json``
-#: on the compose path (its gpu entitlement, readiness and hook are lost) and
-#: ignores ``healthcheck``; the template README lists exactly these (issue 14
-#: item 7, ``tests/test_llm_device.py``).  Anything else, e.g. a compose
-#: ``environment`` that the image does not carry, fails the control.
-EXPECTED_WARNINGS: Final[Mapping[str, tuple[str, ...]]] = {
-    "device": (
+@dataclass(frozen=True)
+class ExpectedWarning:
+    """A warning the control may have: its check, its file, how its message starts."""
+
+    check: str
+    file: str
+    message: str
+
+
+_NOT_READ = "(wendy.json is not read on the compose path"
+
+#: The warnings the control may have, each pinned to its check, file and
+#: message.  At the Wendy CLI revision of the spec a device does not read
+#: ``wendy.json`` on the compose path (the file, with its backend's gpu
+#: entitlement, its readiness check and its post-start hook, is lost) and
+#: never runs the vLLM ``healthcheck``; the template README lists exactly
+#: these per pick (issue 14 item 7, ``tests/test_llm_device.py``).  Anything
+#: else fails the control: a compose ``environment`` the image does not
+#: carry, any other device warning, any warning of another check.
+EXPECTED_WARNINGS: Final[tuple[ExpectedWarning, ...]] = (
+    ExpectedWarning(
+        "device",
         "wendy.json",
-        "services.vllm.entitlements",
-        "services.ollama.entitlements",
-        "readiness:",
-        "hooks:",
-        "services.vllm.healthcheck:",
+        "wendy.json: not read on the compose path (wendy run deploys docker-compose.yml)",
     ),
-}
+    *(
+        ExpectedWarning(
+            "device",
+            "wendy.json",
+            f"services.{backend}.entitlements[0]: the gpu entitlement of service {backend} "
+            f"is lost on a device {_NOT_READ}",
+        )
+        for backend in ("ollama", "vllm")
+    ),
+    ExpectedWarning(
+        "device", "wendy.json", f"readiness: the readiness check is lost on a device {_NOT_READ}"
+    ),
+    ExpectedWarning(
+        "device", "wendy.json", f"hooks: the post-start hook is lost on a device {_NOT_READ}"
+    ),
+    ExpectedWarning(
+        "device",
+        "docker-compose.yml",
+        "services.vllm.healthcheck: ignored on a device: only Docker Compose runs it",
+    ),
+)
 
 
-def expected_warning(check: str, message: str) -> bool:
+def expected_warning(check: str, file: str | None, message: str) -> bool:
     """Is this a warning the control may have (:data:`EXPECTED_WARNINGS`)?"""
-    return message.startswith(EXPECTED_WARNINGS.get(check, ()))
+    return any(
+        (w.check, w.file) == (check, file) and message.startswith(w.message)
+        for w in EXPECTED_WARNINGS
+    )
 
 
 def _check_failures(
@@ -188,53 +251,13 @@ def _check_failures(
     for result in report.results:
         for finding in result.findings:
             if finding.severity != "error" and (
-                not warnings or expected_warning(finding.check, finding.message)
+                not warnings or expected_warning(finding.check, finding.file, finding.message)
             ):
                 continue
             where = f"{result.pick or '(template)'}: "
             location = f" [{finding.location}]" if finding.location else ""
             by_check.setdefault(result.check, []).append(f"{where}{finding.message}{location}")
     return [Failure(check, found[0], len(found)) for check, found in by_check.items()]
-
-
-def _first_difference(old: bytes, new: bytes) -> str:
-    old_lines, new_lines = old.splitlines(), new.splitlines()
-    for number, (a, b) in enumerate(zip(old_lines, new_lines, strict=False), start=1):
-        if a != b:
-            return f"line {number}: baseline {a!r}, template {b!r}"
-    number = min(len(old_lines), len(new_lines)) + 1
-    if len(old_lines) != len(new_lines):
-        return f"line {number}: baseline has {len(old_lines)} lines, template {len(new_lines)}"
-    return "line endings differ"
-
-
-def baseline_failures(template: Template, baseline: Template, rules: Rules) -> list[Failure]:
-    """Every non-sentinel pick renders the gated files as the baseline does."""
-    gate = rules.gate_files or ("docker-compose.yml", "wendy.json")
-    problems: list[str] = []
-    for pick in template.picks():
-        if any(pick.answers.get(q) in s.values for q, s in rules.sentinels.items()):
-            continue
-        for app_id, extra in BASELINE_INPUTS:
-            answers = {**pick.answers, **extra}
-            inputs = ", ".join([f"app id {app_id}", *(f"{k}={v}" for k, v in extra.items())])
-            try:
-                ours = template.render(app_id, answers)
-                # The baseline predates some options: render it as `wendy init` would.
-                theirs = baseline.render(app_id, answers, strict=False)
-            except WendyLlmError as exc:
-                problems.append(f"{pick.slug} ({inputs}): does not render: {exc}")
-                continue
-            for path in gate:
-                old, new = theirs.get(path), ours.get(path)
-                if old != new:
-                    detail = (
-                        f"missing from the {'baseline' if old is None else 'template'} render"
-                        if old is None or new is None
-                        else _first_difference(old, new)
-                    )
-                    problems.append(f"{pick.slug} ({inputs}): {path} differs, {detail}")
-    return [Failure(BASELINE_INPUTS_CHECK, problems[0], len(problems))] if problems else []
 
 
 def entrypoint_failures(scripts_root: Path, behaviours: Sequence[Behaviour]) -> list[Failure]:
@@ -265,12 +288,7 @@ class _Workspace:
         return self.root / "golden"
 
 
-def _suite(
-    work: _Workspace,
-    baseline: Template,
-    rules: Rules,
-    control_scripts: Mapping[str, bytes] | None,
-) -> list[Failure]:
+def _suite(work: _Workspace, control_scripts: Mapping[str, bytes] | None) -> list[Failure]:
     """Run every check against the template in ``work``; ``control_scripts``
     (script -> bytes of the unmutated render) limits the entrypoint
     behaviours to changed scripts (None: run them all)."""
@@ -282,7 +300,6 @@ def _suite(
         template = load_template(work.template_dir, id=work.template_id)
     except WendyLlmError:
         return failures  # `check` reports the load failure (as `picker`)
-    failures += baseline_failures(template, baseline, rules)
     scripts = work.root / "rendered"
     shutil.rmtree(scripts, ignore_errors=True)
     try:
@@ -315,13 +332,11 @@ def run_mutation(
     ``on_result`` is called as each mutant finishes (progress output).
     """
     check_mutants(template_dir, mutants)
-    rules = load_rules(rules_path(golden_dir, template_id))
-    baseline = load_template(baseline_dir(golden_dir, template_id))
     with tempfile.TemporaryDirectory(prefix="wendy-mutation-") as scratch:
         work = _Workspace(Path(scratch), template_id)
         shutil.copytree(golden_dir, work.golden_dir)
         shutil.copytree(template_dir, work.template_dir)
-        control = _suite(work, baseline, rules, None)
+        control = _suite(work, None)
         if control:
             return MutationReport(template_id, tuple(control))
         control_scripts = {b.script: _read(work.root / "rendered" / b.script) for b in BEHAVIOURS}
@@ -332,7 +347,7 @@ def run_mutation(
             shutil.rmtree(work.template_dir)
             shutil.copytree(template_dir, work.template_dir)
             apply_edits(work.template_dir, mutant)
-            failures = _suite(work, baseline, rules, known)
+            failures = _suite(work, known)
             result = MutantResult(mutant, tuple(failures), time.perf_counter() - started)
             results.append(result)
             if on_result is not None:

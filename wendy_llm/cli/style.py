@@ -26,7 +26,7 @@ from typing import TextIO
 
 from wendy_llm import options
 from wendy_llm.atomic import write_file_atomically
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, quoted
 from wendy_llm.reports.terminal import is_terminal
 
 __all__ = ["PROGRESS_DELAY_ENV", "Progress", "progress_delay", "write_report"]
@@ -57,7 +57,8 @@ def progress_delay(environ: Mapping[str, str] = os.environ) -> float:
         value = math.nan
     if not (math.isfinite(value) and value >= 0):
         raise WendyLlmError(
-            f"{PROGRESS_DELAY_ENV} must be a number of seconds, 0 or more (e.g. 0.5), got {raw!r}"
+            f"{PROGRESS_DELAY_ENV} must be a number of seconds, 0 or more (e.g. 0.5), "
+            f"got {quoted(raw)}"
         )
     return value
 

@@ -137,3 +137,13 @@ def _go_match_regex(pattern: str) -> re.Pattern[str] | None:
         return re.compile("".join(out))
     except re.error:
         return None
+
+
+def is_dockerfile_name(name: str) -> bool:
+    """Whether a file name is a Dockerfile by the usual conventions: ``Dockerfile``,
+    ``Dockerfile.<variant>``, ``<name>.Dockerfile`` or ``<name>.dockerfile``."""
+    return (
+        name == "Dockerfile"
+        or name.startswith("Dockerfile.")
+        or name.endswith((".Dockerfile", ".dockerfile"))
+    )

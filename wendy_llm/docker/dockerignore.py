@@ -21,7 +21,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, quoted
 
 # Regexp characters that have no meaning in a Go filepath.Match pattern.
 _ESCAPED = set(".+()|{}$")
@@ -114,5 +114,5 @@ def _compile(pattern: str) -> _Pattern:
     try:
         regex = re.compile("".join(out))
     except re.error:
-        raise DockerIgnoreError(f"syntax error in pattern {pattern!r}") from None
+        raise DockerIgnoreError(f"syntax error in pattern {quoted(pattern)}") from None
     return _Pattern(regex, exclusion)

@@ -19,6 +19,7 @@ from wendy_llm.errors import (
     TemplateError,
     TemplateExecError,
     TemplateParseError,
+    quoted,
 )
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -101,7 +102,7 @@ def _utf8(value: str) -> bytes:
         return value.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError as exc:
         raise _Unsupported(
-            f"holds {value[exc.start]!r} at index {exc.start}, a lone surrogate "
+            f"holds {quoted(value[exc.start])} at index {exc.start}, a lone surrogate "
             "that UTF-8 cannot encode"
         ) from None
 
@@ -191,7 +192,7 @@ def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None
         try:
             raw = _utf8(key)
         except _Unsupported as exc:
-            raise _Unsupported(f"has key {key!r} that {exc.reason}") from None
+            raise _Unsupported(f"has key {quoted(key)} that {exc.reason}") from None
         out += _U32(len(raw))
         out += raw
         # Flat string values are by far the most common: inline them.
@@ -267,7 +268,7 @@ def encode_request(
                 raw = _utf8(job.name)
             except _Unsupported as exc:
                 raise TemplateParseError(
-                    f"template name {job.name!r} {exc.reason}", name=job.name
+                    f"template name {quoted(job.name)} {exc.reason}", name=job.name
                 ) from None
             name = names[job.name] = _U32(len(raw)) + raw
         out += name

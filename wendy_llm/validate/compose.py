@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.errors import quoted
 from wendy_llm.validate import compose_model, compose_normal, compose_run
 from wendy_llm.validate.compose_run import (
     CHECK,
@@ -256,7 +257,7 @@ def static_findings(
                 findings.append(
                     error(
                         CHECK,
-                        f"services {other!r} and {name!r} both publish host port "
+                        f"services {quoted(other)} and {quoted(name)} both publish host port "
                         f"{port.port}/{port.protocol}",
                         path,
                         parsed.line("services", name, "ports", port.index),
@@ -277,11 +278,15 @@ def _build_findings(
     line = parsed.line("services", name, "build")
     context = compose_model.normalise_path(build.context, base)
     if context == ".." or context.startswith("../"):
-        message = f"service {name!r}: build context {build.context!r} is outside the rendered app"
+        message = (
+            f"service {quoted(name)}: build context {quoted(build.context)} "
+            "is outside the rendered app"
+        )
         return [error(CHECK, message, parsed.path, line)]
     if context not in dirs:
         message = (
-            f"service {name!r}: build context {build.context!r} does not exist in the render "
+            f"service {quoted(name)}: build context {quoted(build.context)} "
+            "does not exist in the render "
             f"(no files under {context}/)"
         )
         return [error(CHECK, message, parsed.path, line)]
@@ -289,6 +294,6 @@ def _build_findings(
         return []
     dockerfile = compose_model.normalise_path(build.dockerfile, context)
     if dockerfile not in tree:
-        message = f"service {name!r}: no Dockerfile at {dockerfile} in the render"
+        message = f"service {quoted(name)}: no Dockerfile at {dockerfile} in the render"
         return [error(CHECK, message, parsed.path, line)]
     return []

@@ -35,11 +35,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from wendy_llm import options
-from wendy_llm.docker.context import BuildContext
+from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build, Dockerfile, Stage
 from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, DockerfileSyntaxError, Instruction
+from wendy_llm.errors import quoted
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.dockerfile_args import combinations, describe, variables_in
 from wendy_llm.validate.dockerfile_exec import unexecutable_scripts
@@ -57,8 +58,7 @@ _Problem = tuple[int, str, bool]
 
 
 def is_dockerfile(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".dockerfile")
+    return is_dockerfile_name(PurePosixPath(path).name)
 
 
 def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = None) -> list[Finding]:
@@ -196,12 +196,12 @@ def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Findi
     if stage.name is None:
         return []
     if not _STAGE_NAME.match(stage.name):
-        message = f"invalid stage name {words[2]!r}: it must start with a letter"
+        message = f"invalid stage name {quoted(words[2])}: it must start with a letter"
         return [
             error(CHECK, f"{message} and use only letters, digits, -, _ and .", path, stage.line)
         ]
     if stage.name in names:
-        message = f"stage name {stage.name!r} is already used at line {names[stage.name]}"
+        message = f"stage name {quoted(stage.name)} is already used at line {names[stage.name]}"
         return [error(CHECK, message, path, stage.line)]
     names[stage.name] = stage.line
     return []
@@ -293,14 +293,15 @@ def _check_sources(
             try:
                 source = expand(raw, scope, build.dockerfile.escape)
             except ExpansionError as exc:
-                problems.add((ins.line, f"{ins.keyword} source {raw!r}: {exc}", True))
+                problems.add((ins.line, f"{ins.keyword} source {quoted(raw)}: {exc}", True))
                 continue
             if not source.exact or _is_remote(ins.keyword, source.text):
                 continue
             resolved = context.resolve(source.text)
             if resolved.missing is not None:
                 message = (
-                    f"{ins.keyword} source {raw!r} is not in the build context ({resolved.missing})"
+                    f"{ins.keyword} source {quoted(raw)} is not in the build context "
+                    f"({resolved.missing})"
                 )
                 problems.add((ins.line, message, True))
 

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.locate import PathKey
 
 WILDCARD = "*"
@@ -84,7 +85,7 @@ def parse_path(text: str) -> DocPath:
     while position < len(text):
         match = _TOKEN.match(text, position)
         if match is None:
-            raise PathSyntaxError(f"unexpected {text[position]!r} at position {position + 1}")
+            raise PathSyntaxError(f"unexpected {quoted(text[position])} at position {position + 1}")
         position = match.end()
         if match.group("dot") is not None:
             if expect_segment:
@@ -93,13 +94,13 @@ def parse_path(text: str) -> DocPath:
             continue
         if match.group("plain") is not None:
             if not expect_segment:
-                raise PathSyntaxError(f"missing '.' before {match.group('plain')!r}")
+                raise PathSyntaxError(f'missing "." before {quoted(match.group("plain"))}')
             plain = match.group("plain")
             if plain == WILDCARD:
                 wildcards.add(len(segments))
             elif plain.startswith(SELECTOR):
                 if not _SELECTOR_NAME.fullmatch(plain[1:]):
-                    raise PathSyntaxError(f"{plain!r} is not a selector name")
+                    raise PathSyntaxError(f"{quoted(plain)} is not a selector name")
                 selectors.add(len(segments))
                 plain = plain[1:]
             segments.append(plain)
@@ -114,7 +115,7 @@ def parse_path(text: str) -> DocPath:
             segments.append(match.group("quoted"))
         expect_segment = False
     if expect_segment:
-        raise PathSyntaxError("the path is empty or ends with '.'")
+        raise PathSyntaxError('the path is empty or ends with "."')
     head = segments[0]
     if not isinstance(head, str) or 0 in wildcards or 0 in selectors:
         raise PathSyntaxError("a path starts with a document name")

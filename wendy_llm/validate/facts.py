@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 from wendy_llm.device import PROFILES, DeviceView
 from wendy_llm.device.images import BuiltImage, built_image
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.wendycli.compose import qualify_image
 
@@ -95,13 +96,10 @@ def image_forms(ref: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((ref, qualified, familiar)))
 
 
-def is_dockerfile_name(name: str) -> bool:
-    return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".Dockerfile")
-
-
 @functools.lru_cache(maxsize=256)
-def _built(data: bytes, args: tuple[tuple[str, str], ...]) -> BuiltImage:
-    # Every pick renders the same Dockerfiles: build each once per run.
+def build_once(data: bytes, args: tuple[tuple[str, str], ...]) -> BuiltImage:
+    """A Dockerfile (its bytes) built for every device profile with ``args`` (sorted
+    pairs), built once: every pick renders the same Dockerfiles."""
     return built_image(data.decode("utf-8", "replace"), dict(args), PROFILES)
 
 
@@ -179,7 +177,7 @@ def compose_services(
             args = _args(build)
             dockerfile = _in(directory, str(build.get("dockerfile") or "Dockerfile"))
             if dockerfile in tree:
-                built = _built(tree[dockerfile], tuple(sorted(args.items())))
+                built = build_once(tree[dockerfile], tuple(sorted(args.items())))
                 images += [Image(b, "base", dockerfile) for b in built.base_images]
                 env = built.environment
                 image_env = [*env.values, *env.by_device, *env.unknown]
@@ -216,7 +214,7 @@ def _context_dockerfiles(
     for path in sorted(tree):
         parent = str(PurePosixPath(path).parent)
         if parent == directory and is_dockerfile_name(PurePosixPath(path).name):
-            built = _built(tree[path], tuple(sorted(args.items())))
+            built = build_once(tree[path], tuple(sorted(args.items())))
             out.append(ContextDockerfile(path, built.base_images))
     return out
 

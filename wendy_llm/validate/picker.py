@@ -28,11 +28,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.errors import quoted
 from wendy_llm.validate.docpath import resolve
 from wendy_llm.validate.documents import json_line_index
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.locate import LineIndex
 from wendy_llm.validate.rules import DEFAULT_OPTION_FIELDS, Rules, Sentinel
+from wendy_llm.validate.rulevalues import describe_value
 from wendy_llm.validate.schema import json_path
 from wendy_llm.validate.subject import RuleDocument
 
@@ -72,7 +74,7 @@ def lint_picker(
         if qid not in seen_questions:
             where = rules.path if rules is not None else path
             line = rules.lines.line(["sentinels", qid]) if rules is not None else None
-            message = f"sentinels: {qid!r} is not a question of {path}"
+            message = f"sentinels: {quoted(qid)} is not a question of {path}"
             findings.append(error(CHECK, message, where, line))
     return findings
 
@@ -99,7 +101,7 @@ def _lint_question(
         if not isinstance(option, Mapping):
             continue
         value = str(option.get("value", ""))
-        where = f"{qid}: option {value!r}"
+        where = f"{qid}: option {quoted(value)}"
         if value in values:
             findings.append(
                 error(CHECK, f"{where} appears more than once", path, at("options", o_index))
@@ -108,13 +110,13 @@ def _lint_question(
         for name in fields:
             item = option.get(name)
             if not isinstance(item, str) or not item.strip():
-                message = f"{where} has no {name!r} (every option needs {', '.join(fields)})"
+                message = f"{where} has no {quoted(name)} (every option needs {', '.join(fields)})"
                 findings.append(error(CHECK, message, path, at("options", o_index)))
         label = str(option.get("label", ""))
         comments = str(option.get("comments", ""))
         experimental = "experimental" in (label + " " + comments).lower()
         if "comments" in fields and experimental and not comments.startswith("Experimental:"):
-            message = f"{where} is experimental, so its comments must start with 'Experimental:'"
+            message = f'{where} is experimental, so its comments must start with "Experimental:"'
             findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
     findings += _default_findings(question, qid, values, path, at("default"))
     if sentinel is not None:
@@ -135,7 +137,7 @@ def _default_findings(
     else:
         return []
     return [
-        error(CHECK, f"{qid}: the default {item!r} is not one of the options", path, line)
+        error(CHECK, f"{qid}: the default {quoted(item)} is not one of the options", path, line)
         for item in wanted
         if item not in values
     ]
@@ -152,17 +154,18 @@ def _colon_findings(
     for o_index, value in enumerate(values):
         if ":" not in value and value not in sentinel.values:
             message = (
-                f"{qid}: option {value!r} has no colon, so it is not an Ollama tag; "
+                f"{qid}: option {quoted(value)} has no colon, so it is not an Ollama tag; "
                 "only a declared sentinel may lack one"
             )
             findings.append(error(CHECK, message, path, at("options", o_index, "value")))
     for value in sentinel.values:
         if value not in values:
-            message = f"{qid}: the sentinel {value!r} is not one of the options"
+            message = f"{qid}: the sentinel {quoted(value)} is not one of the options"
             findings.append(error(CHECK, message, path, at("options")))
         elif ":" in value:
             message = (
-                f"{qid}: the sentinel {value!r} has a colon, so it could pass for an Ollama tag"
+                f"{qid}: the sentinel {quoted(value)} has a colon, "
+                "so it could pass for an Ollama tag"
             )
             findings.append(
                 error(CHECK, message, path, at("options", values.index(value), "value"))
@@ -190,11 +193,14 @@ def check_sentinel_renders(
                 value = match.value
                 if isinstance(value, str) and value in sentinel.values:
                     message = (
-                        f"{shown} is {value!r}, a sentinel of {qid}, not an Ollama tag: "
+                        f"{shown} is {quoted(value)}, a sentinel of {qid}, not an Ollama tag: "
                         "the sentinel must never reach an Ollama pull"
                     )
                     findings.append(error(CHECK, message, file, line))
                 elif not isinstance(value, str) or ":" not in value:
-                    message = f"{shown} is {value!r}, which is not an Ollama tag (no colon)"
+                    # JSON's spelling, as topology shows values: `null`, not a Python type.
+                    message = (
+                        f"{shown} is {describe_value(value)}, which is not an Ollama tag (no colon)"
+                    )
                     findings.append(error(CHECK, message, file, line))
     return findings

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.assertions import SameAssertion, ValueRef
 from wendy_llm.validate.rulevalues import describe_value, scalar_text, substitute
 from wendy_llm.validate.schema import json_path
@@ -96,6 +97,8 @@ def check_same(assertion: SameAssertion, subject: Subject) -> list[RelationProbl
     # Point at a value that differs from the most common one: the odd one out.
     usual = max(texts, key=texts.count)
     other = next(v for v in values if v.text != usual)
-    listed = "; ".join(f"{_where(v)} is {v.text!r}" for v in values)
+    listed = "; ".join(
+        f"{_where(v)} is {'absent' if v.text is None else quoted(v.text)}" for v in values
+    )
     message = f"the values differ: {listed}"
     return [RelationProblem(other.file, other.line, message)]

@@ -44,7 +44,7 @@ from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded_yaml import yaml_load, yaml_problem
 from wendy_llm.engine.gofuncs import format_value as go_format_value
-from wendy_llm.errors import RulesError
+from wendy_llm.errors import RulesError, quoted
 from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.assertions import (
     AnyAssertion,
@@ -72,7 +72,7 @@ from wendy_llm.validate.selectors import (
 __all__ = ["AnyAssertion", "Assertion", "Rule", "Rules", "Scalar", "Sentinel", "load_rules"]
 
 SCHEMA = "rules.schema.json"
-DEFAULT_DOCUMENTS = ("compose", "device", "wendy")
+DEFAULT_DOCUMENTS = ("compose", "device", "dockerfiles", "wendy")
 #: No option field is required unless the rules file asks: the CLI reads only an
 #: option's value and label, and a catalogue's conventions are its own.
 DEFAULT_OPTION_FIELDS: tuple[str, ...] = ()
@@ -242,7 +242,7 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
     for index, raw in enumerate(data.get("rules") or []):
         name = raw["name"]
         if name in seen:
-            message = f"the rule name {name!r} is already used by rules[{seen[name]}]"
+            message = f"the rule name {quoted(name)} is already used by rules[{seen[name]}]"
             raise LocatedError(message, ["rules", index, "name"])
         seen[name] = index
         picks = raw.get("picks") or {}
@@ -289,7 +289,7 @@ def _selectors(raw: Mapping[str, Any]) -> dict[str, Named]:
         for name, spec in (raw.get(kind) or {}).items():
             keys = ["selectors", kind, name]
             if name in named:
-                message = f"the selector name {name!r} is already used for {named[name].kind}"
+                message = f"the selector name {quoted(name)} is already used for {named[name].kind}"
                 raise LocatedError(message, keys)
             kind_: Kind = "services" if kind == "services" else "volumes"
             named[name] = Named(name, kind_, parse_selector(spec, kind_, keys))
@@ -319,7 +319,8 @@ def _check_selectors(
             if name not in named:
                 known = ", ".join(sorted(named)) or "none"
                 message = (
-                    f"path {doc_path_.text!r}: no selector is named {name!r} (declared: {known})"
+                    f"path {quoted(doc_path_.text)}: no selector is named {quoted(name)} "
+                    f"(declared: {known})"
                 )
                 raise LocatedError(message, keys)
             baseline = baseline or uses_baseline(named, named[name].node)

@@ -83,6 +83,6 @@ def same_value(actual: object, expected: object) -> bool:
 
 
 def describe_value(value: object) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    return json.dumps(value, sort_keys=True, default=str)
+    """A document's value as a finding shows it: JSON's spelling (``"x"``, ``8080``,
+    ``null``, ``true``, ``{"a": 1}``); a string is :func:`wendy_llm.errors.quoted`."""
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)

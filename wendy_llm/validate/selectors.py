@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.facts import ServiceFacts, VolumeFacts
 from wendy_llm.validate.rulevalues import substitute
 from wendy_llm.validate.traits import Reasons, service_trait, volume_trait
@@ -146,9 +147,9 @@ def check_references(named: Mapping[str, Named], node: Node, kind: Kind) -> str 
         target = named.get(name)
         if target is None:
             known = ", ".join(sorted(n for n, s in named.items() if s.kind == ref_kind))
-            return f"no {ref_kind} selector is named {name!r} (declared: {known or 'none'})"
+            return f"no {ref_kind} selector is named {quoted(name)} (declared: {known or 'none'})"
         if target.kind != ref_kind:
-            return f"{name!r} selects {target.kind}, not {ref_kind}"
+            return f"{quoted(name)} selects {target.kind}, not {ref_kind}"
     return None
 
 
@@ -293,7 +294,7 @@ class Evaluator:
     def _mounted_by(self, child: Node, v: VolumeFacts) -> Reasons | None:
         chosen = dict((s.name, r) for s, r in self.services(child))
         out = [
-            f"service {name!r} mounts it at {target} ({'; '.join(chosen[name])})"
+            f"service {quoted(name)} mounts it at {target} ({'; '.join(chosen[name])})"
             for name, target in v.mounts
             if name in chosen
         ]

@@ -10,6 +10,12 @@ The documents a path can start with:
   --json`` prints it but with ``services`` keyed by name, and each built
   service's ``build.arg_defaults`` (every ``ARG`` its Dockerfile declares,
   with its default: null for none);
+- ``dockerfiles``: every Dockerfile of the render, keyed by its path, built
+  as the Wendy CLI builds a service's (each device profile's build args),
+  whether or not a service of this render builds it: its ``environment``
+  (as in ``device``) and ``base_images``.  So a value an image would carry
+  is seen even in a render that ships the Dockerfile but builds no service
+  from it (python/llm's DFlash render still holds ``ollama/Dockerfile``);
 - ``wendy``: ``wendy.json``; any other name the rules file declares under
   ``documents:``: that file, parsed as written (JSON or YAML).
 
@@ -27,6 +33,7 @@ from pathlib import PurePosixPath
 
 from wendy_llm.device import DeviceView
 from wendy_llm.device.images import parse_dockerfile
+from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.docker.model import arg_decls
 from wendy_llm.validate import facts
 from wendy_llm.validate.compose import ComposeResult
@@ -182,6 +189,7 @@ def make_subject(
         {
             "compose": lambda: _compose_document(tree, docs, declared.get("compose"), compose),
             "device": lambda: None if view is None else device_document(view, tree),
+            "dockerfiles": lambda: dockerfiles_document(tree),
             "wendy": lambda: None if docs.wendy is None else _parsed(docs.wendy),
         }
     )
@@ -288,6 +296,25 @@ def device_document(view: DeviceView, tree: Mapping[str, bytes]) -> RuleDocument
     return RuleDocument(
         view.path_file or "(device view)", data, LineIndex(lines), None, None, elsewhere
     )
+
+
+def dockerfiles_document(tree: Mapping[str, bytes]) -> RuleDocument | None:
+    """Every Dockerfile of the render as a document (None: the render has none)."""
+    data: dict[str, object] = {}
+    elsewhere: dict[PathKey, tuple[str, int]] = {}
+    for path in sorted(p for p in tree if is_dockerfile_name(PurePosixPath(p).name)):
+        image = facts.build_once(tree[path], ())
+        data[path] = {
+            "environment": _plain(image.environment),
+            "base_images": list(image.base_images),
+        }
+        elsewhere[(path,)] = (path, 1)
+        for name, line in _declarations(tree[path]).env.items():
+            for part in ("values", "by_device"):
+                elsewhere[(path, "environment", part, name)] = (path, line)
+    if not data:
+        return None
+    return RuleDocument("(dockerfiles)", data, LineIndex({}), None, None, elsewhere)
 
 
 def _plain(value: object) -> object:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from wendy_llm.compare.scope import compile_glob
+from wendy_llm.errors import quoted
 from wendy_llm.validate.assertions import TextAssertion
 from wendy_llm.validate.rulevalues import substitute, substitute_regex
 
@@ -72,10 +73,10 @@ def check_text(
     for path in files:
         text = _decoded(tree[path])
         if op == "contains" and wanted not in text:
-            out.append(TextProblem(path, None, f"{path} does not contain {wanted!r}"))
+            out.append(TextProblem(path, None, f"{path} does not contain {quoted(wanted)}"))
         elif op == "excludes" and wanted in text:
             line = _line_at(text, text.index(wanted))
-            out.append(TextProblem(path, line, f"{path} contains {wanted!r} (must not)"))
+            out.append(TextProblem(path, line, f"{path} contains {quoted(wanted)} (must not)"))
         elif op == "matches" and re.search(wanted, text, re.MULTILINE) is None:
             out.append(TextProblem(path, None, f"{path} has nothing matching /{wanted}/"))
     return out

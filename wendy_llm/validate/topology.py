@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.assertions import (
     AnyAssertion,
     Assertion,
@@ -80,7 +81,7 @@ def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
                 if rule.name not in names:
                     names.append(rule.name)
     for (problem, file, line), names in blocked.items():
-        which = ", ".join(repr(n) for n in names)
+        which = ", ".join(quoted(n) for n in names)
         noun = "rule" if len(names) == 1 else "rules"
         message = f"{noun} {which} cannot be checked: {problem}"
         findings.append(error(CHECK, message, file, line))
@@ -91,7 +92,7 @@ class _Where:
     """How one assertion's findings are worded and located."""
 
     def __init__(self, rule: Rule, assertion: AnyAssertion, rules_path: str) -> None:
-        self.prefix = f"rule {rule.name!r}: "
+        self.prefix = f"rule {quoted(rule.name)}: "
         self.suffix = f" ({assertion.message})" if assertion.message else ""
         self.rules_path = rules_path
         self.line = assertion.line
@@ -150,7 +151,7 @@ def _select(assertion: SelectAssertion, subject: Subject, where: _Where) -> list
     if assertion.operator == "absent":
         return [
             where.fail(
-                f"{noun} {name!r} {is_} ({'; '.join(why)}), which must be absent", file, line
+                f"{noun} {quoted(name)} {is_} ({'; '.join(why)}), which must be absent", file, line
             )
             for name, line, why in chosen
         ]
@@ -159,7 +160,7 @@ def _select(assertion: SelectAssertion, subject: Subject, where: _Where) -> list
     expected = assertion.expected
     if len(chosen) == expected:
         return []
-    names = ", ".join(repr(name) for name, _, _ in chosen) or "none"
+    names = ", ".join(quoted(name) for name, _, _ in chosen) or "none"
     word = noun if len(chosen) == 1 else assertion.kind
     return [
         where.fail(
@@ -247,10 +248,10 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
 
 
 def _selected(path: DocPath, subject: Subject) -> str:
-    """`` (@vllm: 'llm')``: what each ``@name`` of the path stands for here."""
+    """`` (@vllm: "llm")``: what each ``@name`` of the path stands for here."""
     parts = []
     for name, keys in subject.selections(path).items():
-        parts.append(f"@{name}: " + (", ".join(repr(k) for k in keys) or f"nothing is {name}"))
+        parts.append(f"@{name}: " + (", ".join(quoted(k) for k in keys) or f"nothing is {name}"))
     return f" ({'; '.join(parts)})" if parts else ""
 
 
@@ -284,14 +285,16 @@ def rule_coverage(
     slugs = {slug for slug, _ in picks}
     known_vars = set(questions) | {name for _, values in picks for name in values}
     for rule in rules.rules:
-        where = f"rule {rule.name!r}"
+        where = f"rule {quoted(rule.name)}"
         for slug in rule.picks.named_slugs():
             if slug not in slugs:
-                message = f"{where} names the pick {slug!r}, which the template does not have"
+                message = f"{where} names the pick {quoted(slug)}, which the template does not have"
                 findings.append(error(CHECK, message, rules.path, rule.line))
         for name in [*rule.picks.when, *rule.picks.unless]:
             if name not in known_vars:
-                message = f"{where} selects on {name!r}, which is not a variable of the template"
+                message = (
+                    f"{where} selects on {quoted(name)}, which is not a variable of the template"
+                )
                 findings.append(error(CHECK, message, rules.path, rule.line))
         if not any(rule.picks.selects(slug, values) for slug, values in picks):
             message = f"{where} selects no pick, so it checks nothing"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Sequence
 
+from wendy_llm.errors import quoted
 from wendy_llm.validate.compose_model import normalise_path
 from wendy_llm.validate.facts import ServiceFacts, VolumeFacts, image_forms
 from wendy_llm.validate.rulevalues import RuleProblem
@@ -30,7 +31,7 @@ def _ports(values: Sequence[str | int]) -> set[int]:
     for value in values:
         text = str(value)
         if not text.isdigit():
-            raise RuleProblem(f"the port {text!r} is not a number")
+            raise RuleProblem(f"the port {quoted(text)} is not a number")
         out.add(int(text))
     return out
 
@@ -85,5 +86,5 @@ def volume_trait(name: str, values: Sequence[str | int], v: VolumeFacts) -> Reas
     if name == "name":
         hits = [n for n in v.names if glob_match(values, n)]
         return [f"it is named {hits[0]}"] if hits else None
-    hits = [f"service {s!r} mounts it at {t}" for s, t in v.mounts if glob_match(values, t)]
+    hits = [f"service {quoted(s)} mounts it at {t}" for s, t in v.mounts if glob_match(values, t)]
     return hits or None

@@ -1,4 +1,6 @@
-"""Fixture layout, manifest, atomic writes and per-template checks.
+"""Per-template golden checks: changed, missing and stale picks and files,
+each named with the template, pick and path, readable diffs, subsets,
+layout and manifest drift, changed answers, invalid manifests.
 
 These drive the pure parts with hand-made pick renders; the end-to-end
 tests (real loader, real engine, the CLI) are in test_golden_cli.py.
@@ -7,44 +9,18 @@ tests (real loader, real engine, the CLI) are in test_golden_cli.py.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-import pytest
+from _golden_fixture_helpers import PNG, renders
 from _golden_helpers import render, write_files
 
 from wendy_llm.compare.textdiff import sha256_hex
-from wendy_llm.errors import GoldenError, GoldenManifestError, TreeWriteError
-from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
-from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
-from wendy_llm.golden.manifest import GoldenManifest, build_fixture
+from wendy_llm.golden.fsops import write_tree_atomically
+from wendy_llm.golden.manifest import build_fixture
 from wendy_llm.golden.template_check import GoldenProblem, check_fixture
-from wendy_llm.render import tree as tree_module
-from wendy_llm.render.canonical import PickRender, check_slug
-from wendy_llm.render.picks import CANONICAL_APP_ID
+from wendy_llm.render.canonical import PickRender
 
 CMD = "wendy-llm golden --update --template py/t"
-PNG = b"\x89PNG{{ raw }}"
-
-
-def renders() -> list[PickRender]:
-    return [
-        render(
-            "alpha",
-            {"Dockerfile": "FROM x\n", "compose.yml": "model: a\n", "logo.png": PNG},
-            MODEL="a:1",
-        ),
-        render(
-            "beta",
-            {"Dockerfile": "FROM x\n", "compose.yml": "model: b\n", "logo.png": PNG},
-            MODEL="b:1",
-        ),
-        render(
-            "gamma",
-            {"Dockerfile": "FROM x\n", "compose.yml": "model: c\n", "logo.png": PNG, "x.md": "c"},
-            MODEL="special",
-        ),
-    ]
 
 
 def written(tmp_path: Path, picks: list[PickRender] | None = None) -> Path:
@@ -57,181 +33,6 @@ def check(
     directory: Path, picks: list[PickRender], *, all_picks: bool = True
 ) -> list[GoldenProblem]:
     return check_fixture("py/t", directory, picks, all_picks=all_picks, command=CMD)
-
-
-# --- layout and manifest ---------------------------------------------------------
-
-
-def test_shared_files_are_stored_once_and_copied_files_only_hashed() -> None:
-    fixture = build_fixture("py/t", renders())
-    assert sorted(fixture.files) == [
-        "_shared/Dockerfile",
-        "alpha/compose.yml",
-        "beta/compose.yml",
-        "gamma/compose.yml",
-        "gamma/x.md",
-        "golden.json",
-    ]
-    assert fixture.files["beta/compose.yml"] == b"model: b\n"
-    doc = json.loads(fixture.files["golden.json"])
-    assert doc["format"] == 1
-    assert doc["template"] == "py/t"
-    assert doc["canonical_inputs"] == {"app_id": CANONICAL_APP_ID, "other_variables": "default"}
-    assert doc["picks"] == [
-        {"answers": {"MODEL": "a:1"}, "slug": "alpha"},
-        {"answers": {"MODEL": "b:1"}, "slug": "beta"},
-        {"answers": {"MODEL": "special"}, "slug": "gamma"},
-    ]
-    assert doc["files"]["Dockerfile"] == {
-        "kind": "rendered",
-        "sha256": sha256_hex(b"FROM x\n"),
-        "stored": "_shared/Dockerfile",
-    }
-    assert doc["files"]["logo.png"] == {"kind": "copied", "sha256": sha256_hex(PNG)}
-    assert doc["files"]["compose.yml"]["picks"]["beta"] == {
-        "sha256": sha256_hex(b"model: b\n"),
-        "stored": "beta/compose.yml",
-    }
-    assert list(doc["files"]["x.md"]["picks"]) == ["gamma"]
-
-
-def test_manifest_is_stable_sorted_indented_and_newline_terminated() -> None:
-    text = build_fixture("py/t", renders()).files["golden.json"]
-    assert text.endswith(b"}\n")
-    doc = json.loads(text)
-    assert text == (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
-    assert build_fixture("py/t", renders()).files["golden.json"] == text
-
-
-def test_manifest_round_trips() -> None:
-    fixture = build_fixture("py/t", renders())
-    parsed = GoldenManifest.from_json(fixture.files["golden.json"], source="golden.json")
-    assert parsed == fixture.manifest
-    assert parsed.to_json() == fixture.files["golden.json"]
-    assert parsed.files["alpha"]["Dockerfile"].stored == "_shared/Dockerfile"
-    assert parsed.files["alpha"]["logo.png"].stored is None
-
-
-@pytest.mark.parametrize(
-    ("mutate", "message"),
-    [
-        (lambda d: d.update(format=2), "this wendy-llm reads format 1"),
-        (lambda d: d.pop("template"), '"template" must be a string'),
-        (lambda d: d["picks"].append(dict(d["picks"][0])), "listed twice"),
-        (
-            lambda d: d["files"]["Dockerfile"].update(stored="../../etc/passwd"),
-            'stored must be "_shared/Dockerfile"',
-        ),
-        (lambda d: d["files"]["Dockerfile"].update(sha256="xyz"), "not a lowercase hex SHA-256"),
-        (lambda d: d["files"]["logo.png"].update(stored="_shared/logo.png"), "never stored"),
-        (lambda d: d["files"]["x.md"]["picks"].update(nope={}), 'names pick "nope"'),
-        (lambda d: d["files"]["x.md"].update(kind="linked"), "kind must be one of"),
-    ],
-)
-def test_invalid_manifests_are_named(mutate: object, message: str) -> None:
-    doc = json.loads(build_fixture("py/t", renders()).files["golden.json"])
-    assert callable(mutate)
-    mutate(doc)
-    with pytest.raises(GoldenManifestError, match=message) as info:
-        GoldenManifest.from_json(json.dumps(doc).encode(), source="g/golden.json")
-    assert str(info.value).startswith("g/golden.json: not a valid golden manifest: ")
-
-
-def test_unparseable_manifest() -> None:
-    with pytest.raises(GoldenManifestError, match="line 1"):
-        GoldenManifest.from_json(b"<<<<<<< HEAD\n", source="golden.json")
-
-
-@pytest.mark.parametrize("slug", ["_shared", "a/b", "..", ".hidden", "", "x.json"])
-def test_slugs_that_cannot_be_directories_are_refused(slug: str) -> None:
-    with pytest.raises(GoldenError, match="cannot name a fixture directory"):
-        check_slug(slug, "py/t")
-
-
-def test_fixture_dirs_are_only_directories_with_a_manifest(tmp_path: Path) -> None:
-    root = tmp_path / "golden"
-    write_files(
-        root,
-        {
-            "baseline/python/llm/template.json": "{}",
-            "python/llm.rules.yaml": "gate: {}\n",
-            "python/llm/golden.json": "{}",
-            "python/.llm.tmp-1234/golden.json": "{}",
-            "solo/golden.json": "{}",
-            "solo/nested/golden.json": "{}",
-            "a/b/c/golden.json": "{}",
-        },
-    )
-    assert find_fixture_dirs(root) == {"python/llm": root / "python/llm", "solo": root / "solo"}
-    assert find_fixture_dirs(tmp_path / "missing") == {}
-    assert fixture_dir(root, "python/llm") == root / "python" / "llm"
-    with pytest.raises(GoldenError):
-        fixture_dir(root, "../x")
-
-
-# --- atomic writes ------------------------------------------------------------------
-
-
-def test_write_replaces_the_whole_directory(tmp_path: Path) -> None:
-    target = tmp_path / "golden" / "py" / "t"
-    write_tree_atomically(target, {"a/x.txt": b"1", "b.txt": b"2"})
-    write_tree_atomically(target, {"b.txt": b"3", "c/d/e.txt": b"4"})
-    assert {k: v.read_bytes() for k, v in list_files(target).items()} == {
-        "b.txt": b"3",
-        "c/d/e.txt": b"4",
-    }
-    assert sorted(p.name for p in target.parent.iterdir()) == ["t"]
-    assert oct(target.stat().st_mode & 0o777) == oct(0o755)
-
-
-def test_a_failed_write_leaves_the_old_tree_and_no_debris(tmp_path: Path) -> None:
-    target = tmp_path / "t"
-    write_tree_atomically(target, {"keep.txt": b"old"})
-    with pytest.raises(TreeWriteError, match=r'refusing to write "\.\./escape\.txt" outside'):
-        write_tree_atomically(target, {"new.txt": b"n", "../escape.txt": b"x"})
-    assert (target / "keep.txt").read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["t"]
-
-
-@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
-def test_a_failed_swap_keeps_the_old_fixtures(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
-) -> None:
-    # Fixtures go through the package's one atomic tree writer (tree.write_tree),
-    # with or without renameat2: a swap that fails leaves the old fixtures whole.
-    target = tmp_path / "golden" / "t"
-    write_tree_atomically(target, {"keep.txt": b"old"})
-
-    def broken_exchange(a: Path, b: Path) -> bool:
-        raise OSError(5, "Input/output error")
-
-    def no_exchange(a: Path, b: Path) -> bool:
-        return False
-
-    real_replace = os.replace
-    calls: list[str] = []
-
-    def second_replace_fails(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        calls.append(str(dst))
-        if len(calls) == 2:
-            raise OSError(5, "Input/output error")
-        real_replace(src, dst)
-
-    monkeypatch.setattr(tree_module, "_exchange", broken_exchange if exchange else no_exchange)
-    monkeypatch.setattr(os, "replace", second_replace_fails)
-    with pytest.raises(TreeWriteError, match=r"golden/t: writing the tree failed: .*Input/output"):
-        write_tree_atomically(target, {"new.txt": b"new"})
-    assert {k: v.read_bytes() for k, v in list_files(target).items()} == {"keep.txt": b"old"}
-    assert sorted(p.name for p in target.parent.iterdir()) == ["t"]
-
-
-def test_remove_takes_empty_parents_but_not_the_root_or_siblings(tmp_path: Path) -> None:
-    root = tmp_path / "golden"
-    write_files(root, {"py/t/golden.json": "{}", "go/x/golden.json": "{}", "go/x.rules.yaml": ""})
-    remove_tree_atomically(root / "py" / "t", stop_at=root)
-    remove_tree_atomically(root / "go" / "x", stop_at=root)
-    assert sorted(p.name for p in root.iterdir()) == ["go"]
-    assert sorted(p.name for p in (root / "go").iterdir()) == ["x.rules.yaml"]
 
 
 # --- checks -------------------------------------------------------------------------
