@@ -59,17 +59,18 @@ def wendy_llm_argv(python: Path, *args: str) -> tuple[str, ...]:
 
 
 def install_kind(python: Path, env: Mapping[str, str]) -> str:
-    """How ``python`` has wendy-llm: this tree (editable) or an installed copy."""
-    found = subprocess.run(
-        [str(python), "-c", "import wendy_llm; print(wendy_llm.__file__)"],
-        cwd="/",  # not this tree, which Python would find first
+    """The venv's name and how it has wendy-llm: a copy inside the venv (an
+    installed package) or a source tree outside it (an editable install)."""
+    found, prefix = subprocess.run(
+        [str(python), "-c", "import sys, wendy_llm; print(wendy_llm.__file__); print(sys.prefix)"],
+        cwd="/",  # not a source tree, which Python would find first
         env=dict(env),
         check=True,
         capture_output=True,
         text=True,
-    ).stdout.strip()
-    where = "editable install" if Path(found).is_relative_to(ROOT) else "installed package"
-    return f"{python.parent.parent.name}: {where}"
+    ).stdout.splitlines()
+    inside = Path(found).is_relative_to(prefix)
+    return f"{Path(prefix).name}: {'installed package' if inside else 'editable install'}"
 
 
 def environment() -> dict[str, str]:
@@ -163,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     env = environment()
-    python = args.venv / "bin" / "python" if args.venv else Path(sys.executable)
+    python = args.venv.absolute() / "bin" / "python" if args.venv else Path(sys.executable)
     install = install_kind(python, env)
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         work = Path(tmp)

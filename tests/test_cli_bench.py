@@ -35,9 +35,12 @@ def test_the_cli_line_sets_python_wendy_llm_and_go_side_by_side(
     picks = next(line for line in out.splitlines() if line.startswith("picks: "))
     assert re.search(rf"wendy-llm picks {MS} \(\d+\.\dx python\)", picks), picks
     # Each line says what it measured: this venv, and wendy-llm as installed in it.
-    venv = Path(sys.executable).parent.parent.name
-    editable = Path(wendy_llm.__file__).is_relative_to(bench_cli.ROOT)
-    kind = "editable install" if editable else "installed package"
+    venv = Path(sys.prefix).name
+    kind = (
+        "installed package"
+        if Path(wendy_llm.__file__).is_relative_to(sys.prefix)
+        else "editable install"
+    )
     for measured in (render, picks):
         assert f" [{venv}: {kind}; median of 1 interleaved rounds;" in measured
 
