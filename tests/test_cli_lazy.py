@@ -101,6 +101,17 @@ def test_render_and_picks_load_nothing_they_do_not_run(argv: list[str], tmp_path
     assert unwanted(modules) == []
 
 
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]], ids=["picks", "picks-quiet"])
+def test_picks_of_a_template_asking_go_nothing_loads_no_engine(quiet: list[str]) -> None:
+    """Listing the llm template's picks makes no Go call, so neither the helper's
+    process handling (subprocess, threads) nor the toolchain is imported."""
+    modules = loaded_by("picks", str(LLM), *quiet)
+    engine = ["subprocess", "wendy_llm.engine.client", "wendy_llm.engine.process"]
+    engine.append("wendy_llm.engine.toolchain")
+    assert "wendy_llm.engine.gofuncs" in modules  # it could have asked Go
+    assert [m for m in engine if m in modules] == []
+
+
 def test_the_probe_sees_what_plan_loads() -> None:
     """The same probe on ``plan`` finds the device view: the test above can fail."""
     modules = loaded_by("plan", str(LLM), "--pick", "gemma4-e2b")

@@ -24,7 +24,6 @@ import struct
 from collections.abc import Iterable
 
 from wendy_llm import options
-from wendy_llm.engine.client import shared_renderer
 from wendy_llm.engine.wire import (
     KIND_CALL_ERROR,
     KIND_OK,
@@ -97,6 +96,10 @@ def prefetch(calls: Iterable[bytes]) -> None:
 
 
 def _ask(calls: list[bytes]) -> list[Record]:
+    # lazy: the engine's process handling costs a command 5 ms to import, and
+    # listing picks asks Go nothing for most templates.
+    from wendy_llm.engine.client import shared_renderer
+
     records = shared_renderer().evaluate(calls)
     if len(_answers) + len(calls) > options.GO_CALL_CACHE_ENTRIES:
         _answers.clear()  # wholesale: simple, and only costs a round trip

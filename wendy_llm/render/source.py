@@ -13,7 +13,7 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
+from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
     PathCollisionError,
     RenderError,
@@ -44,6 +44,8 @@ from wendy_llm.render.values import build_values
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from typing import Final
+
+    from wendy_llm.engine.client import Renderer
 
 _OUTPUT_CACHE_SIZE = 16
 
@@ -156,12 +158,20 @@ class TemplateSource:
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
         """Each source's bytes (copied files as they are) or its engine error."""
-        engine = renderer if renderer is not None else shared_renderer()
+        engine = renderer if renderer is not None else _shared_renderer()
         jobs = [
             RenderJob(text=s.data, data=values, name=s.path) for s in self.sources if s.rendered
         ]
         rendered: Iterator[bytes | TemplateError] = iter(engine.render_many(jobs) if jobs else [])
         return [next(rendered) if s.rendered else s.data for s in self.sources]
+
+
+def _shared_renderer() -> Renderer:
+    # lazy: the engine's process handling (subprocess, threads, the toolchain)
+    # costs a command 5 ms to import; listing picks never renders.
+    from wendy_llm.engine.client import shared_renderer
+
+    return shared_renderer()
 
 
 def _refuse_collisions(files: Mapping[str, RenderedFile], app_id: str) -> None:
@@ -188,7 +198,7 @@ def render_many_values(
     renderer: Renderer | None = None,
 ) -> list[list[bytes | TemplateError]]:
     """Render the rendered sources for several data maps in one engine batch."""
-    engine = renderer if renderer is not None else shared_renderer()
+    engine = renderer if renderer is not None else _shared_renderer()
     rendered_sources = [s for s in template.sources if s.rendered]
     jobs = [
         RenderJob(text=s.data, data=values, name=s.path)
