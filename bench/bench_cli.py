@@ -10,7 +10,12 @@ the ratios. The Go program gets its file rules and data map from wendy-llm
 the benchmark fails. The helper cache is warm (``make install`` built it)
 and Python's bytecode cached, as an installed wheel has it.
 
-Run: ``python bench/run.py cli`` (``make bench``) or ``python bench/bench_cli.py``.
+Python and wendy-llm are the running interpreter's venv's, or ``--venv
+DIR``'s (e.g. a venv with wendy-llm installed from a wheel, which has no
+editable-install import hook to load at every start); each line says which
+venv and which kind of install it measured.
+
+Run: ``python bench/run.py cli`` (``make bench``) or ``python bench/bench_cli.py [--venv DIR]``.
 """
 
 from __future__ import annotations
@@ -47,10 +52,25 @@ class Command:
     argv: tuple[str, ...]
 
 
-def wendy_llm_argv(*args: str) -> tuple[str, ...]:
-    """``wendy-llm ARGS`` through the installed console script (as a user runs it)."""
-    script = Path(sys.executable).with_name("wendy-llm")
-    return (str(script), *args) if script.exists() else (sys.executable, "-m", "wendy_llm", *args)
+def wendy_llm_argv(python: Path, *args: str) -> tuple[str, ...]:
+    """``wendy-llm ARGS`` through ``python``'s console script (as a user runs it)."""
+    script = python.with_name("wendy-llm")
+    return (str(script), *args) if script.exists() else (str(python), "-m", "wendy_llm", *args)
+
+
+def install_kind(python: Path, env: Mapping[str, str]) -> str:
+    """The venv's name and how it has wendy-llm: a copy inside the venv (an
+    installed package) or a source tree outside it (an editable install)."""
+    found, prefix = subprocess.run(
+        [str(python), "-c", "import sys, wendy_llm; print(wendy_llm.__file__); print(sys.prefix)"],
+        cwd="/",  # not a source tree, which Python would find first
+        env=dict(env),
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    inside = Path(found).is_relative_to(prefix)
+    return f"{Path(prefix).name}: {'installed package' if inside else 'editable install'}"
 
 
 def environment() -> dict[str, str]:
@@ -118,7 +138,9 @@ def interleaved(commands: Sequence[Command], rounds: int, env: Mapping[str, str]
     return [statistics.median(t) for t in times]
 
 
-def line(name: str, commands: Sequence[Command], medians: Sequence[float], rounds: int) -> str:
+def line(
+    name: str, commands: Sequence[Command], medians: Sequence[float], rounds: int, install: str
+) -> str:
     """``NAME: python -c pass A ms | wendy-llm ... B ms (B/A x python) | Go ... (B/C x Go)``."""
     base, ours = medians[0], medians[1]
     parts = [
@@ -130,21 +152,26 @@ def line(name: str, commands: Sequence[Command], medians: Sequence[float], round
     return (
         f"{name}: "
         + " | ".join(parts)
-        + f" [median of {rounds} interleaved rounds; target <= {TARGET_MS:g} ms]"
+        + f" [{install}; median of {rounds} interleaved rounds; target <= {TARGET_MS:g} ms]"
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"default {ROUNDS}")
+    parser.add_argument(
+        "--venv", type=Path, default=None, help="the venv to measure (default: this Python's)"
+    )
     args = parser.parse_args(argv)
     env = environment()
+    python = args.venv.absolute() / "bin" / "python" if args.venv else Path(sys.executable)
+    install = install_kind(python, env)
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         work = Path(tmp)
         config = work / "config.json"
         config.write_text(json.dumps(go_config()), encoding="utf-8")
         gorender = build_go(work)
-        python = Command("python -c pass", (sys.executable, "-c", "pass"))
+        bare = Command("python -c pass", (str(python), "-c", "pass"))
         go = Command(
             "Go render of the same tree",
             (str(gorender), str(config), str(TEMPLATE_DIR), str(work / "go")),
@@ -153,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         render = Command(
             f"wendy-llm render ({PICK})",
             wendy_llm_argv(
+                python,
                 "render",
                 str(TEMPLATE_DIR),
                 "--app-id",
@@ -164,15 +192,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "--force",
             ),
         )
-        picks = Command("wendy-llm picks", wendy_llm_argv("picks", str(TEMPLATE_DIR)))
-        commands = [python, render, go]
+        picks = Command("wendy-llm picks", wendy_llm_argv(python, "picks", str(TEMPLATE_DIR)))
+        commands = [bare, render, go]
         medians = interleaved(commands, args.rounds, env)
         if read_tree(render_out) != read_tree(work / "go"):
             print("bench_cli: the Go program's tree differs from wendy-llm's", file=sys.stderr)
             return 1
-        print(line("render", commands, medians, args.rounds), flush=True)
-        commands = [python, picks]
-        print(line("picks", commands, interleaved(commands, args.rounds, env), args.rounds))
+        print(line("render", commands, medians, args.rounds, install), flush=True)
+        commands = [bare, picks]
+        medians = interleaved(commands, args.rounds, env)
+        print(line("picks", commands, medians, args.rounds, install))
         shutil.rmtree(work / "go", ignore_errors=True)
     return 0
 

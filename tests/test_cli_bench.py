@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import bench_cli
 
+import wendy_llm
 from wendy_llm.render.template import load_template
 
 MS = r"\d+\.\d ms"
@@ -33,6 +34,15 @@ def test_the_cli_line_sets_python_wendy_llm_and_go_side_by_side(
     ), render
     picks = next(line for line in out.splitlines() if line.startswith("picks: "))
     assert re.search(rf"wendy-llm picks {MS} \(\d+\.\dx python\)", picks), picks
+    # Each line says what it measured: this venv, and wendy-llm as installed in it.
+    venv = Path(sys.prefix).name
+    kind = (
+        "installed package"
+        if Path(wendy_llm.__file__).is_relative_to(sys.prefix)
+        else "editable install"
+    )
+    for measured in (render, picks):
+        assert f" [{venv}: {kind}; median of 1 interleaved rounds;" in measured
 
 
 def test_the_go_program_renders_what_wendy_llm_renders(tmp_path: Path) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -210,3 +213,26 @@ def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "examples:" in capsys.readouterr().out
+
+
+def test_a_template_error_comes_before_a_helper_that_cannot_start(tmp_path: Path) -> None:
+    """render starts the helper early, while the template loads; a helper that
+    cannot start is still reported only when it is needed, after the template."""
+    env = {**os.environ, "WENDY_LLM_GO": str(tmp_path / "no-go"), "WENDY_LLM_CACHE": str(tmp_path)}
+    args = ["render", "--app-id", "a", "--out", str(tmp_path / "out")]
+    missing = subprocess.run(
+        [sys.executable, "-m", "wendy_llm", *args, str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == f"wendy-llm: error: {tmp_path / 'nope'}: not a directory\n"
+    no_go = subprocess.run(
+        [sys.executable, "-m", "wendy_llm", *args, str(LLM)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert (no_go.returncode, no_go.stdout) == (2, "")
+    assert no_go.stderr.startswith(f"wendy-llm: error: WENDY_LLM_GO={tmp_path / 'no-go'}: ")

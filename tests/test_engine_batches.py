@@ -9,8 +9,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from wendy_llm import Renderer, RenderJob, TemplateExecError, TemplateParseError
-from wendy_llm.engine.wire import encode_request, error_location
+from wendy_llm import (
+    EngineError,
+    Renderer,
+    RenderJob,
+    TemplateError,
+    TemplateExecError,
+    TemplateParseError,
+)
+from wendy_llm.engine.wire import encode_request, error_location, same_output
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +53,31 @@ def test_large_batches_share_texts_and_data(renderer: Renderer) -> None:
     assert request.count(b"{{.N}}-") == 3
     results = renderer.render_many(jobs)
     assert results == [f"1-{i % 3}".encode() for i in range(1000)]
+
+
+def test_an_output_repeated_in_a_batch_crosses_the_pipe_once(renderer: Renderer) -> None:
+    """The helper refers back to an equal earlier output of the batch (the lints
+    render every pick, and most files come out the same): the same bytes object
+    is returned, equal to what rendering alone gives."""
+    data = [{"A": "x" * 100}, {"A": "y" * 100}]
+    jobs = [RenderJob("{{.A}}", data[i % 2], f"f{i}") for i in range(4)]
+    jobs.insert(2, RenderJob("{{.Missing}}", data[0], "bad"))
+    results = renderer.render_many(jobs)
+    assert results[0] is results[3] and results[1] is results[4]
+    assert results[:2] == [renderer.render("{{.A}}", d) for d in data]
+    assert isinstance(results[2], TemplateExecError)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"", b"\0\0\2", b"\0\0\0\0", b"\0\0\0\3", b"\0\0\0\1"],
+    ids=["empty", "short", "itself", "before-the-batch", "an-error"],
+)
+def test_a_reference_to_no_earlier_output_is_a_protocol_error(payload: bytes) -> None:
+    results: list[bytes | TemplateError] = [b"ok", TemplateExecError("e", name="n")]
+    assert same_output(results, b"\0\0\0\2") == b"ok"
+    with pytest.raises(EngineError, match="referred to no earlier output"):
+        same_output(results, payload)
 
 
 def test_same_text_under_two_names_reports_each_name(renderer: Renderer) -> None:

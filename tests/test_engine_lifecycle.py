@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from _engine_helpers import is_reaped
+from _engine_helpers import is_reaped, write_script
 
-from wendy_llm import EngineError, Renderer, shared_renderer
+from wendy_llm import EngineError, Renderer, options, shared_renderer
+from wendy_llm.engine import toolchain
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +39,27 @@ def test_close_reaps_the_helper_and_refuses_further_renders() -> None:
     renderer.close()  # idempotent
 
 
+def test_close_lets_the_helper_exit_on_end_of_input() -> None:
+    renderer = Renderer()
+    renderer.render("x", {})
+    helper = renderer._slot.helper
+    assert helper is not None
+    renderer.close()
+    assert helper.proc.returncode == 0  # it exited by itself, not killed
+
+
+def test_close_kills_a_helper_that_lingers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(options, "HELPER_EXIT_WAIT_S", 0.2)
+    lingering = write_script(tmp_path / "helper", "exec sleep 60\n")
+    renderer = Renderer(helper=lingering)
+    renderer.start()
+    helper = renderer._slot.helper
+    assert helper is not None
+    renderer.close()
+    assert helper.proc.returncode == -signal.SIGKILL
+    assert is_reaped(helper.proc.pid)
+
+
 def test_garbage_collection_reaps_the_helper() -> None:
     renderer = Renderer()
     renderer.render("x", {})
@@ -51,6 +75,39 @@ def test_the_helper_starts_lazily() -> None:
         assert renderer.pid is None
         renderer.render("x", {})
         assert renderer.pid is not None
+
+
+def test_start_runs_the_helper_before_the_first_request() -> None:
+    with Renderer() as renderer:
+        renderer.start()
+        pid = renderer.pid
+        assert pid is not None
+        renderer.start()  # one helper: a running one is kept
+        assert renderer.pid == pid
+        assert renderer.render("{{.A}}", {"A": "early"}) == b"early"
+        assert renderer.pid == pid
+
+
+def test_start_leaves_a_build_to_the_first_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WENDY_LLM_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(toolchain, "_memo", {})
+    with Renderer() as renderer:
+        renderer.start()  # nothing built yet: no build here, no helper
+        assert renderer.pid is None
+        assert not (tmp_path / "empty-cache").exists()
+        assert renderer.render("{{.A}}", {"A": "built"}) == b"built"
+
+
+def test_start_leaves_a_failed_start_to_the_first_request(tmp_path: Path) -> None:
+    with Renderer(helper=tmp_path / "no-such-helper") as renderer:
+        renderer.start()
+        assert renderer.pid is None
+        with pytest.raises(EngineError, match="cannot start the Go helper"):
+            renderer.render("x", {})
+    renderer.start()  # closed: nothing to start, nothing raised
+    assert renderer.pid is None
 
 
 def test_a_forked_child_gets_its_own_helper(renderer: Renderer) -> None:

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from wendy_llm.render.gojson import (
+from wendy_llm.render.gojson import GoJsonSyntaxError, decode
+from wendy_llm.render.gotypes import (
     ANY,
     BOOL,
     FLOAT,
     INT,
     STRING,
     Field,
-    GoJsonSyntaxError,
     Map,
     Pointer,
     Slice,
     Struct,
-    decode,
     go_type_name,
 )
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -180,6 +182,61 @@ def test_helper_path_builds_once_and_reuses_the_binary(fresh_cache: Path) -> Non
     assert first.stat().st_mtime_ns == stamp
     with Renderer(helper=first) as renderer:
         assert renderer.render("{{.A}}", {"A": "built"}) == b"built"
+
+
+def counted_builds(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every source directory ``helper_path`` builds from, from now on, each
+    call as in a new process (no per-process memo)."""
+    built: list[Path] = []
+    real: Callable[[Path, Path, Path], Path] = toolchain.build_helper
+
+    def build(go: Path, cache: Path, source_dir: Path = toolchain.HELPER_SOURCE_DIR) -> Path:
+        built.append(source_dir)
+        return real(go, cache, source_dir)
+
+    monkeypatch.setattr(toolchain, "build_helper", build)
+    monkeypatch.setattr(toolchain, "_memo", {})
+    return built
+
+
+def test_a_new_process_finds_the_helper_it_remembers(
+    tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without reading or hashing the sources (or running ``go version``): the
+    cache remembers the binary while the sources and ``go`` are as they were."""
+    sources = tmp_path / "gohelper"
+    shutil.copytree(toolchain.HELPER_SOURCE_DIR, sources)
+    monkeypatch.setattr(toolchain, "HELPER_SOURCE_DIR", sources)
+    built = counted_builds(monkeypatch)
+    first = helper_path()
+    monkeypatch.setattr(toolchain, "_memo", {})
+    assert helper_path() == first
+    assert built == [sources]
+
+
+def test_a_remembered_helper_follows_its_sources_and_its_binary(
+    tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = tmp_path / "gohelper"
+    shutil.copytree(toolchain.HELPER_SOURCE_DIR, sources)
+    monkeypatch.setattr(toolchain, "HELPER_SOURCE_DIR", sources)
+    built = counted_builds(monkeypatch)
+    first = helper_path()
+    main = sources / "main.go"
+    main.write_bytes(main.read_bytes() + b"\n// edited\n")
+    monkeypatch.setattr(toolchain, "_memo", {})
+    second = helper_path()
+    assert second != first
+    assert second.name == f"wendy-helper-{cache_key(helper_sources(sources), go_version_of())}"
+    second.unlink()
+    monkeypatch.setattr(toolchain, "_memo", {})
+    assert helper_path() == second  # rebuilt, not remembered
+    assert built == [sources] * 3
+
+
+def go_version_of() -> str:
+    go = find_go()
+    return toolchain.go_version(go, build_env(go, cache_dir()))
 
 
 def test_two_processes_building_at_once_both_get_a_working_binary(

@@ -8,8 +8,8 @@ command line pays only for what a subcommand runs.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.compare.diff import FileChange as FileChange
     from wendy_llm.compare.diff import PickComparison as PickComparison

@@ -2,6 +2,6 @@
 
 import sys
 
-from wendy_llm.cli import main
+from wendy_llm.cli import program
 
-sys.exit(main())
+sys.exit(program())

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from wendy_llm import options
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = options.MAX_DOCUMENT_DEPTH
 

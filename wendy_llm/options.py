@@ -10,7 +10,10 @@ report versions, the wire protocol's field sizes) stay with their modules.
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
+
 
 _MIB: Final = 1 << 20
 

@@ -3,28 +3,40 @@
 Each subcommand lives in its own module ``<name>_cmd``: ``HELP``,
 ``DESCRIPTION``, ``EPILOG``, ``add_arguments(parser)`` and ``run(args) ->
 int``; this module only wires them together (importing only the one a
-command line names) and maps library errors to exit code 2.
+command line names) and maps library errors to exit code 2. :func:`main`
+runs a command line; :func:`program` is the ``wendy-llm`` process itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 from wendy_llm.cli.output import never_fail_on_text
-from wendy_llm.cli.parser import EXIT_USAGE, PROG, WendyArgumentParser
+from wendy_llm.cli.parser import (
+    EXIT_USAGE,
+    PROG,
+    RawDescriptionHelpFormatter,
+    WendyArgumentParser,
+)
 from wendy_llm.errors import WendyLlmError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
 
 
 SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
+#: The subcommands that render templates (``picks`` only lists them).
+RENDERING = frozenset({"render", "golden", "check", "diff", "plan"})
 
 
 def _needed(argv: Sequence[str]) -> Sequence[str]:
@@ -36,6 +48,13 @@ def _needed(argv: Sequence[str]) -> Sequence[str]:
 
 
 def _subcommand_modules(names: Sequence[str]) -> list[ModuleType]:
+    """The subcommands' modules; for one command that renders, the Go helper
+    is started first, so that Go gets ready while the command's modules import."""
+    if RENDERING.issuperset(names):
+        # lazy: the engine alone, before the command's other modules.
+        from wendy_llm.engine.client import shared_renderer
+
+        shared_renderer().start()
     # lazy: each subcommand imports what it runs (`check` the validators,
     # `golden` the fixtures); `render` and `picks` must not pay for them.
     return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in names]
@@ -78,7 +97,7 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
             help=module.HELP,
             description=module.DESCRIPTION,
             epilog=module.EPILOG,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=RawDescriptionHelpFormatter,
         )
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
@@ -105,3 +124,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
     return result
+
+
+def program() -> int:
+    """The ``wendy-llm`` program (the console script, ``python -m wendy_llm``):
+    :func:`main` in a process that exits when it returns."""
+    arguments = sys.argv[1:]
+    # What a command imports lives until the exit and holds no garbage, so
+    # the collector has nothing to find in it: its passes during the imports
+    # (a tenth of a render's time) are skipped, and frozen, the objects are
+    # not walked by the passes the command itself causes. Only here: a
+    # caller of main() in a longer-lived process keeps its collector as it was.
+    gc.disable()
+    try:
+        _subcommand_modules(_needed(arguments))
+    finally:
+        gc.enable()
+    gc.freeze()
+    try:
+        return main(arguments)
+    finally:
+        # The same for what the command made: the exit frees it, and the
+        # interpreter's last collections would walk it for nothing.
+        gc.freeze()

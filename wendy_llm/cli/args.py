@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from wendy_llm import options
 from wendy_llm.errors import WendyLlmError, quoted
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.repo.layout import Layout
 

@@ -17,7 +17,10 @@ UTF-8, so invalid JSON).
 from __future__ import annotations
 
 import io
-from typing import TextIO
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 def never_fail_on_text(stream: TextIO) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from wendy_llm.cli.args import add_json, add_quiet
 from wendy_llm.errors import CheckSelectionError, WendyLlmError
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template, load_template
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.repo.layout import Layout
 

@@ -32,6 +32,7 @@ The helper is POSIX-only (it relies on ``poll`` over pipes).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import threading
 import weakref
@@ -40,13 +41,14 @@ from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
-from wendy_llm.engine.toolchain import helper_path
+from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
     KIND_BAD_REQUEST,
     KIND_BENCH,
     KIND_EXEC_ERROR,
     KIND_OK,
     KIND_PARSE_ERROR,
+    KIND_SAME,
     KIND_TOO_LARGE,
     MAX_OUTPUT_LIMIT,
     Record,
@@ -54,6 +56,7 @@ from wendy_llm.engine.wire import (
     bench_ns_per_render,
     encode_calls,
     encode_request,
+    same_output,
     template_error,
 )
 from wendy_llm.errors import (
@@ -61,6 +64,7 @@ from wendy_llm.errors import (
     OutputTooLarge,
     RenderTimeout,
     TemplateError,
+    WendyLlmError,
 )
 
 __all__ = ["RenderJob", "Renderer", "shared_renderer"]
@@ -132,6 +136,8 @@ class Renderer:
         for job, (kind, payload) in zip(jobs, records, strict=True):
             if kind == KIND_OK:
                 results.append(payload)
+            elif kind == KIND_SAME:
+                results.append(same_output(results, payload))
             elif kind in (KIND_PARSE_ERROR, KIND_EXEC_ERROR):
                 results.append(template_error(kind, payload.decode("utf-8", "replace"), job.name))
             elif kind == KIND_TOO_LARGE:
@@ -180,6 +186,24 @@ class Renderer:
         request = encode_calls(calls)
         return self._request(lambda: iter([(request, len(calls))]), lambda _: "evaluating Go calls")
 
+    def start(self) -> None:
+        """Start the helper now, if none is running, without waiting for it.
+
+        Go gets ready while the caller does other work (imports, loads a
+        template), so the first request does not wait for the start.
+        Optional: every request starts the helper anyway.  Only a helper
+        already built is started: a build, and any error (no Go, a binary
+        that cannot run), are left to the first request, where the caller
+        expects the delay or the error.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            binary = self._binary if self._binary is not None else remembered_helper()
+            if binary is not None:
+                with contextlib.suppress(WendyLlmError):
+                    self._helper(binary)
+
     @property
     def pid(self) -> int | None:
         """The helper's process id, or None when no helper is running."""
@@ -204,7 +228,7 @@ class Renderer:
 
     # -- internals --
 
-    def _helper(self) -> Helper:
+    def _helper(self, binary: Path | None = None) -> Helper:
         helper = self._slot.helper
         if helper is not None:
             if helper.owner_pid == os.getpid() and helper.alive():
@@ -212,7 +236,9 @@ class Renderer:
             # Died between calls (or inherited through fork): replace silently.
             self._slot.helper = None
             helper.kill()
-        helper = Helper(self._binary if self._binary is not None else helper_path())
+        if binary is None:
+            binary = self._binary if self._binary is not None else helper_path()
+        helper = Helper(binary)
         self._slot.helper = helper
         return helper
 

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable
-from typing import Final
 
 from wendy_llm import options
-from wendy_llm.engine.client import shared_renderer
 from wendy_llm.engine.wire import (
     KIND_CALL_ERROR,
     KIND_OK,
@@ -34,6 +32,10 @@ from wendy_llm.engine.wire import (
     encode_value_call,
 )
 from wendy_llm.errors import DataTypeError, EngineError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _I64: Final = struct.Struct(">q")
 _U32: Final = struct.Struct(">I")
@@ -94,6 +96,10 @@ def prefetch(calls: Iterable[bytes]) -> None:
 
 
 def _ask(calls: list[bytes]) -> list[Record]:
+    # lazy: the engine's process handling costs a command 5 ms to import, and
+    # listing picks asks Go nothing for most templates.
+    from wendy_llm.engine.client import shared_renderer
+
     records = shared_renderer().evaluate(calls)
     if len(_answers) + len(calls) > options.GO_CALL_CACHE_ENTRIES:
         _answers.clear()  # wholesale: simple, and only costs a round trip

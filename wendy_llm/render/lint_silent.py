@@ -8,24 +8,41 @@ what the library uses to decide that a file is not text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from wendy_llm.errors import quoted
 from wendy_llm.render.lintwarning import LintWarning, line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, QUESTION_TYPES
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
+    from typing import Final
+
     from wendy_llm.render.source import TemplateSource
 
 
-@dataclass(frozen=True)
 class BinaryContent:
-    """Why a file is not text, and where that first shows (byte offset, 1-based line)."""
+    """Why a file is not text, and where that first shows (byte offset, 1-based line).
 
-    reason: str
-    offset: int
-    line: int
+    A value, as :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    """
+
+    __slots__ = ("line", "offset", "reason")
+
+    def __init__(self, reason: str, offset: int, line: int) -> None:
+        self.reason: Final = reason
+        self.offset: Final = offset
+        self.line: Final = line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BinaryContent):
+            return NotImplemented
+        return (self.reason, self.offset, self.line) == (other.reason, other.offset, other.line)
+
+    def __hash__(self) -> int:
+        return hash((self.reason, self.offset, self.line))
+
+    def __repr__(self) -> str:
+        return f"BinaryContent(reason={self.reason!r}, offset={self.offset!r}, line={self.line!r})"
 
 
 def binary_content(data: bytes) -> BinaryContent | None:

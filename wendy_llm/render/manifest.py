@@ -5,19 +5,20 @@ Go's ``encoding/json`` into the CLI's structs (``manifest_model.py``), through
 :mod:`wendy_llm.render.gojson`: unknown keys ignored, keys matched
 case-insensitively, a value of the wrong JSON type the only shape error
 (``ManifestError`` with file, line and JSON path). Decoding rules, error
-texts and what is assumed: docs/wendy-init-semantics.md, section 2.
+texts and what is assumed: docs/wendy-init-semantics.md, section 2. The
+records it builds are :mod:`~wendy_llm.render.manifest_types`' (re-exported
+here, where their callers have always found them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal, cast
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.errors import ManifestError
-from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, Struct, decode_parsed, parse
+from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, decode_parsed, parse
+from wendy_llm.render.gotypes import Struct
 from wendy_llm.render.jsonpos import JsonPath, LazyPositions, format_json_path
 from wendy_llm.render.manifest_model import (
     MANIFEST_MODEL,
@@ -26,137 +27,23 @@ from wendy_llm.render.manifest_model import (
     VALIDATE_MODEL,
     WHEN_MODEL,
 )
+from wendy_llm.render.manifest_types import MANIFEST_FILE as MANIFEST_FILE
+from wendy_llm.render.manifest_types import PICKER_FILE as PICKER_FILE
+from wendy_llm.render.manifest_types import QUESTION_TYPES as QUESTION_TYPES
+from wendy_llm.render.manifest_types import WHEN_KINDS as WHEN_KINDS
+from wendy_llm.render.manifest_types import Manifest as Manifest
+from wendy_llm.render.manifest_types import Option as Option
+from wendy_llm.render.manifest_types import Phase as Phase
+from wendy_llm.render.manifest_types import Picker as Picker
+from wendy_llm.render.manifest_types import Positions as Positions
+from wendy_llm.render.manifest_types import Question as Question
+from wendy_llm.render.manifest_types import Validate as Validate
+from wendy_llm.render.manifest_types import Variable as Variable
+from wendy_llm.render.manifest_types import When as When
 
-MANIFEST_FILE = "template.json"
-PICKER_FILE = "template.schema.json"
-
-Scalar = str | float | bool
-#: A variable's default: any JSON value, numbers as float64 (an ``interface{}``).
-Default = Scalar | list[object] | dict[str, object]
-#: The question types the CLI lists; any other is collected as an input.
-QuestionType = Literal["radio", "checkbox", "input"]
-QUESTION_TYPES: Final[tuple[QuestionType, ...]] = ("radio", "checkbox", "input")
-WhenKind = Literal["equals", "in", "contains"]
-WHEN_KINDS: Final[tuple[WhenKind, ...]] = ("equals", "in", "contains")
-
-
-@dataclass(frozen=True)
-class Validate:
-    """A variable's ``validate`` object.  ``ignored`` lists the keys the CLI
-    does not check (e.g. ``enum``), for the linter."""
-
-    min: int | None = None
-    max: int | None = None
-    pattern: str | None = None
-    ignored: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Variable:
-    """One ``template.json`` variable.  ``default`` is None when absent."""
-
-    name: str
-    type: str
-    default: Default | None
-    description: str
-    validate: Validate
-    index: int
-
-    @property
-    def json_path(self) -> JsonPath:
-        return ("variables", self.index)
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """A loaded ``template.json``.  ``data`` is the decoded document and
-    ``positions`` maps JSON paths to (line, column)."""
-
-    variables: tuple[Variable, ...]
-    data: Mapping[str, object] = field(repr=False)
-    positions: Mapping[JsonPath, tuple[int, int]] = field(repr=False)
-    file: str = MANIFEST_FILE
-
-    def line_of(self, path: JsonPath) -> int | None:
-        """The line where the value at ``path`` starts, or None."""
-        found = self.positions.get(path)
-        return None if found is None else found[0]
-
-
-@dataclass(frozen=True)
-class Option:
-    value: str
-    label: str
-    extra: Mapping[str, object] = field(default_factory=dict, repr=False)
-
-
-@dataclass(frozen=True)
-class When:
-    """``{questionId, equals | in | contains}``; ``values`` holds the one
-    string of ``equals``/``contains`` or the list of ``in``."""
-
-    question_id: str
-    kind: WhenKind
-    values: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Question:
-    """One picker question.  ``type`` is as written; see :attr:`kind`."""
-
-    id: str
-    label: str
-    type: str
-    options: tuple[Option, ...]
-    default: str
-    required: bool
-    secret: bool
-    when: When | None
-    json_path: JsonPath
-
-    @property
-    def kind(self) -> QuestionType:
-        """How the CLI collects the answer: a type it does not list is an input."""
-        if self.type == "radio":
-            return "radio"
-        return "checkbox" if self.type == "checkbox" else "input"
-
-    @property
-    def known_type(self) -> bool:
-        return self.type in QUESTION_TYPES
-
-    @property
-    def option_values(self) -> tuple[str, ...]:
-        return tuple(option.value for option in self.options)
-
-
-@dataclass(frozen=True)
-class Phase:
-    when: When | None
-    questions: tuple[Question, ...]
-    json_path: JsonPath
-
-
-@dataclass(frozen=True)
-class Picker:
-    """A loaded ``template.schema.json``."""
-
-    phases: tuple[Phase, ...]
-    data: Mapping[str, object] = field(repr=False)
-    positions: Mapping[JsonPath, tuple[int, int]] = field(repr=False)
-    file: str = PICKER_FILE
-
-    @property
-    def questions(self) -> tuple[Question, ...]:
-        """Every question, in walk order."""
-        return tuple(q for phase in self.phases for q in phase.questions)
-
-    def line_of(self, path: JsonPath) -> int | None:
-        found = self.positions.get(path)
-        return None if found is None else found[0]
-
-
-Positions = Mapping[JsonPath, tuple[int, int]]
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _load(data: bytes, file: str, model: Struct) -> tuple[dict[str, Any], Decoded, Positions]:
@@ -206,9 +93,17 @@ def _int_rule(
     return number
 
 
+def _struct(value: object) -> Mapping[str, Any]:
+    """A decoded struct: a dict holding every field (:func:`decode_parsed`)."""
+    assert isinstance(value, dict)
+    return value
+
+
 def _items(value: object) -> list[Mapping[str, Any]]:
     """A decoded slice of structs (nil: empty)."""
-    return cast(list[Mapping[str, Any]], value or [])
+    items = value or []
+    assert isinstance(items, list)
+    return items
 
 
 def _raw_at(document: object, path: JsonPath) -> object:
@@ -225,11 +120,11 @@ def _raw_at(document: object, path: JsonPath) -> object:
 def load_manifest(data: bytes, file: str = MANIFEST_FILE) -> Manifest:
     """Decode ``template.json`` as the CLI does (raises ManifestError on its errors)."""
     document, decoded, positions = _load(data, file, MANIFEST_MODEL)
-    config = cast(Mapping[str, Any], decoded.value)
+    config = _struct(decoded.value)
     variables: list[Variable] = []
     for index, raw in enumerate(_items(config["variables"])):
         path: JsonPath = ("variables", index, "validate")
-        rules = cast(Mapping[str, Any] | None, raw["validate"])
+        rules: Mapping[str, Any] | None = raw["validate"]
         validate = Validate()
         if rules is not None:
             validate = Validate(
@@ -280,7 +175,7 @@ def _when(
 def load_picker(data: bytes, file: str = PICKER_FILE) -> Picker:
     """Decode ``template.schema.json`` as the CLI does (raises ManifestError on its errors)."""
     document, decoded, positions = _load(data, file, PICKER_MODEL)
-    config = cast(Mapping[str, Any], decoded.value)
+    config = _struct(decoded.value)
     phases: list[Phase] = []
     for p_index, raw_phase in enumerate(_items(config["phases"])):
         p_path: JsonPath = ("phases", p_index)

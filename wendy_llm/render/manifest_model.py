@@ -9,9 +9,11 @@ numbers (``manifest.py`` requires an integer value).
 
 from __future__ import annotations
 
-from typing import Final
+from wendy_llm.render.gotypes import ANY, BOOL, FLOAT, STRING, Pointer, Slice, struct
 
-from wendy_llm.render.gojson import ANY, BOOL, FLOAT, STRING, Pointer, Slice, struct
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
 
 VALIDATE_MODEL: Final = struct("Validate", min=Pointer(FLOAT), max=Pointer(FLOAT), pattern=STRING)
 #: ``template.json`` as the CLI decodes it (the keys it reads).

@@ -13,9 +13,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar
 
 from wendy_llm import options
 from wendy_llm.engine import gofuncs
@@ -30,18 +28,39 @@ from wendy_llm.render.values import (
     walk_calls,
 )
 
-_T = TypeVar("_T", bound=Hashable)
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final, TypeVar
+
+    _T = TypeVar("_T", bound=Hashable)
 
 CANONICAL_APP_ID = "llm-app"
 REQUIRED_INPUT_PLACEHOLDER = "example"
 
 
-@dataclass(frozen=True)
 class Pick:
-    """One variant: ``answers`` are the ``--var`` overrides it stands for."""
+    """One variant: ``answers`` are the ``--var`` overrides it stands for.
 
-    slug: str
-    answers: Mapping[str, str] = field(hash=False)
+    A value that hashes by its slug, as
+    :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    """
+
+    __slots__ = ("answers", "slug")
+
+    def __init__(self, slug: str, answers: Mapping[str, str]) -> None:
+        self.slug: Final = slug
+        self.answers: Final = answers
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pick):
+            return NotImplemented
+        return self.slug == other.slug and self.answers == other.answers
+
+    def __hash__(self) -> int:
+        return hash(self.slug)
+
+    def __repr__(self) -> str:
+        return f"Pick(slug={self.slug!r}, answers={self.answers!r})"
 
 
 # An answer to one question: the override string, or None to leave the

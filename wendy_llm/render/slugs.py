@@ -9,7 +9,6 @@ colliding slugs only).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -24,6 +23,8 @@ _RESERVED = frozenset(
 
 
 def _digest(text: str, length: int) -> str:
+    import hashlib  # lazy: loading OpenSSL costs 2 ms, and most slugs need no hash
+
     # surrogatepass: an answer may hold a lone surrogate (a JSON "\\udc80").
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:length]
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from wendy_llm.engine.client import Renderer, RenderJob, shared_renderer
+from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
     PathCollisionError,
     RenderError,
@@ -42,16 +41,28 @@ from wendy_llm.render.tree import (
 )
 from wendy_llm.render.values import build_values
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Final
+
+    from wendy_llm.engine.client import Renderer
+
 _OUTPUT_CACHE_SIZE = 16
 
 
-@dataclass(frozen=True)
 class SourceFile:
-    """A template file that is part of the output (manifests excluded)."""
+    """A template file that is part of the output (manifests excluded); a plain
+    class (see :class:`~wendy_llm.render.lintwarning.LintWarning`)."""
 
-    path: str
-    data: bytes
-    rendered: bool
+    __slots__ = ("data", "path", "rendered")
+
+    def __init__(self, path: str, data: bytes, rendered: bool) -> None:
+        self.path: Final = path
+        self.data: Final = data
+        self.rendered: Final = rendered
+
+    def __repr__(self) -> str:
+        return f"SourceFile(path={self.path!r}, rendered={self.rendered!r})"
 
 
 class TemplateSource:
@@ -147,12 +158,20 @@ class TemplateSource:
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
         """Each source's bytes (copied files as they are) or its engine error."""
-        engine = renderer if renderer is not None else shared_renderer()
+        engine = renderer if renderer is not None else _shared_renderer()
         jobs = [
             RenderJob(text=s.data, data=values, name=s.path) for s in self.sources if s.rendered
         ]
         rendered: Iterator[bytes | TemplateError] = iter(engine.render_many(jobs) if jobs else [])
         return [next(rendered) if s.rendered else s.data for s in self.sources]
+
+
+def _shared_renderer() -> Renderer:
+    # lazy: the engine's process handling (subprocess, threads, the toolchain)
+    # costs a command 5 ms to import; listing picks never renders.
+    from wendy_llm.engine.client import shared_renderer
+
+    return shared_renderer()
 
 
 def _refuse_collisions(files: Mapping[str, RenderedFile], app_id: str) -> None:
@@ -179,7 +198,7 @@ def render_many_values(
     renderer: Renderer | None = None,
 ) -> list[list[bytes | TemplateError]]:
     """Render the rendered sources for several data maps in one engine batch."""
-    engine = renderer if renderer is not None else shared_renderer()
+    engine = renderer if renderer is not None else _shared_renderer()
     rendered_sources = [s for s in template.sources if s.rendered]
     jobs = [
         RenderJob(text=s.data, data=values, name=s.path)

@@ -16,13 +16,16 @@ import posixpath
 from collections.abc import Mapping
 from pathlib import Path
 
-from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.lint import lint_template
 from wendy_llm.render.lintwarning import LintWarning
 from wendy_llm.render.picks import Pick, enumerate_picks, find_pick
 from wendy_llm.render.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.source import TemplateSource
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from wendy_llm.engine.client import Renderer
 
 __all__ = [
     "Template",

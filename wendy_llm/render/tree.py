@@ -19,17 +19,18 @@ import errno
 import functools
 import os
 import posixpath
-import shutil
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
-from wendy_llm.atomic import TMP, make_work_dir, move_aside, work_beside
+from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.render.outguard import check_out_dir
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 MANIFEST_FILES = frozenset({"template.json", "template.schema.json"})
 
@@ -85,14 +86,36 @@ def output_path(source: str, template_name: str, app_id: str) -> str | None:
     return cleaned
 
 
-@dataclass(frozen=True)
 class RenderedFile:
-    """One output file.  ``rendered`` is False for files copied byte for byte."""
+    """One output file.  ``rendered`` is False for files copied byte for byte.
 
-    path: str
-    data: bytes
-    rendered: bool
-    source: str
+    A value, as :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    """
+
+    __slots__ = ("data", "path", "rendered", "source")
+
+    def __init__(self, path: str, data: bytes, rendered: bool, source: str) -> None:
+        self.path: Final = path
+        self.data: Final = data
+        self.rendered: Final = rendered
+        self.source: Final = source
+
+    def _key(self) -> tuple[str, bytes, bool, str]:
+        return (self.path, self.data, self.rendered, self.source)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RenderedFile):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"RenderedFile(path={self.path!r}, data={self.data!r}, rendered={self.rendered!r}, "
+            f"source={self.source!r})"
+        )
 
 
 def path_conflict(paths: Iterable[str]) -> tuple[str, str] | None:
@@ -243,7 +266,7 @@ def _swap_into_place(staged: Path, target: Path) -> None:
     if _exchange(staged, target):
         # `staged` now holds the old tree; the new one is in place, so a
         # failure to clean up must not be reported as a failed write.
-        shutil.rmtree(staged, ignore_errors=True)
+        remove_tree(staged)
         return
     backup = move_aside(target)
     try:
@@ -251,7 +274,7 @@ def _swap_into_place(staged: Path, target: Path) -> None:
     except BaseException:
         os.replace(backup, target)
         raise
-    shutil.rmtree(backup, ignore_errors=True)
+    remove_tree(backup)
 
 
 def write_tree(
@@ -330,6 +353,5 @@ def _remove_empty(directories: list[Path]) -> None:
 
 def _discard(staged: Path | None, created: list[Path]) -> None:
     if staged is not None:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(staged)
+        remove_tree(staged)
     _remove_empty(created)

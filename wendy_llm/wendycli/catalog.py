@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from wendy_llm.render.gojson import STRING, Decoded, Slice, decode, struct
+from wendy_llm.render.gojson import Decoded, decode
+from wendy_llm.render.gotypes import STRING, Slice, struct
 from wendy_llm.render.jsonpos import JsonPath
 
 META_FILE: Final = "meta.json"

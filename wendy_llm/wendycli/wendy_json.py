@@ -33,19 +33,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from wendy_llm.errors import quoted
-from wendy_llm.render.gojson import (
-    ANY,
-    BOOL,
-    INT,
-    STRING,
-    Decoded,
-    GoJsonSyntaxError,
-    Map,
-    Pointer,
-    Slice,
-    decode,
-    struct,
-)
+from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, decode
+from wendy_llm.render.gotypes import ANY, BOOL, INT, STRING, Map, Pointer, Slice, struct
 from wendy_llm.render.jsonpos import JsonPath, format_json_path
 
 FILE: Final = "wendy.json"

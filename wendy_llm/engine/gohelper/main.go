@@ -32,7 +32,10 @@
 //
 // Response: one record per job or call, in order: u32 length (counting the
 // kind byte), u8 kind, payload (the output, the answer or Go's error text).
-// A malformed request gets a single kindBadRequest record instead.
+// A render whose output equals an earlier render's of the same request gets
+// a kindSame record instead, its payload a u32: how many jobs back that
+// render is (see sameOutputs). A malformed request gets a single
+// kindBadRequest record instead.
 //
 // The helper exits when its input ends, at once, even mid-render (see
 // watch): its parent closed the pipe or died. See exitWithParent for the
@@ -67,6 +70,7 @@ const (
 	kindBench      = 4
 	kindBadRequest = 5
 	kindCallError  = 6
+	kindSame       = 7
 
 	// Results of fast renders are batched into few pipe writes, but none is
 	// held back longer than this, so the Python side always knows which
@@ -312,7 +316,8 @@ func (s *server) answer(payload []byte) {
 			s.record(kindOK, answer)
 		}
 	}
-	for _, j := range req.jobs {
+	var same sameOutputs
+	for i, j := range req.jobs {
 		t, err := s.parse(j.name, req.texts[j.text])
 		if err != nil {
 			s.record(kindParseError, []byte(err.Error()))
@@ -325,6 +330,8 @@ func (s *server) answer(payload []byte) {
 		kind, err := s.execute(t, req.data[j.data], req.maxOutput)
 		if err != nil {
 			s.record(kind, []byte(err.Error()))
+		} else if back, found := same.earlier(s.buf.Bytes(), i); found {
+			s.record(kindSame, binary.BigEndian.AppendUint32(nil, uint32(back)))
 		} else {
 			s.record(kind, s.buf.Bytes())
 		}

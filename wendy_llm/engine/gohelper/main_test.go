@@ -196,6 +196,45 @@ func TestRenderAndErrorsName(t *testing.T) {
 	}
 }
 
+func TestAnOutputSeenBeforeInTheRequestIsAReferenceBack(t *testing.T) {
+	s, out := newTestServer()
+	// Texts: 0 renders A (7 or 8 by the data), 1 a long constant, 2 a short one.
+	f := (&frame{}).u8('R').u64(1 << 30)
+	f.u32(3).str("value {{.A}}").str("a constant output").str("abc")
+	f.u32(2)
+	f.u8('m').u32(1).str("A").u8('i').u64(7)
+	f.u8('m').u32(1).str("A").u8('i').u64(8)
+	jobs := [][2]uint32{{0, 0}, {1, 0}, {0, 1}, {0, 0}, {2, 0}, {1, 1}, {2, 0}}
+	f.u32(uint32(len(jobs)))
+	for _, j := range jobs {
+		f.str("t").u32(j[0]).u32(j[1])
+	}
+	back := func(n uint32) string { return string(binary.BigEndian.AppendUint32(nil, n)) }
+	want := []record{
+		{kindOK, []byte("value 7")},
+		{kindOK, []byte("a constant output")},
+		{kindOK, []byte("value 8")},
+		{kindSame, []byte(back(3))}, // "value 7", three jobs back
+		{kindOK, []byte("abc")},     // no longer than a reference: sent as it is
+		{kindSame, []byte(back(4))}, // the constant, four jobs back
+		{kindOK, []byte("abc")},
+	}
+	records := exchange(t, s, out, f.b)
+	if len(records) != len(want) {
+		t.Fatalf("got %d records: %+v", len(records), records)
+	}
+	for i := range want {
+		if records[i].kind != want[i].kind || !bytes.Equal(records[i].payload, want[i].payload) {
+			t.Errorf("record %d: got %d %q, want %d %q", i, records[i].kind, records[i].payload, want[i].kind, want[i].payload)
+		}
+	}
+	// A reference never reaches into another request.
+	records = exchange(t, s, out, renderRequest("t", "value {{.A}}"))
+	if len(records) != 1 || records[0].kind != kindOK || string(records[0].payload) != "value 7" {
+		t.Fatalf("next request: %+v", records)
+	}
+}
+
 func TestTheParseCacheIsBoundedByBytesAndCount(t *testing.T) {
 	s, out := newTestServer()
 	// Each template's parse tree takes about 11 MB: ten of them pass the budget.

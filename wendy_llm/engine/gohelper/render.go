@@ -103,6 +103,32 @@ func (s *server) execute(t *template.Template, data map[string]interface{}, maxO
 	}
 }
 
+// sameOutputs remembers the outputs of one request's renders, so that an
+// output equal to an earlier one is answered by a reference back to it: the
+// lints render every pick, and most files come out the same for most picks
+// (two thirds of the bytes of the bundled template's lint batch).
+// Outputs no longer than a reference are not remembered, nor any once
+// largeBytes are held.
+type sameOutputs struct {
+	seen map[string]int // output -> the job that produced it
+	held int
+}
+
+// earlier returns how many jobs back the same output was produced, if it was.
+func (o *sameOutputs) earlier(out []byte, job int) (int, bool) {
+	if k, found := o.seen[string(out)]; found {
+		return job - k, true
+	}
+	if len(out) > 4 && o.held+len(out) <= largeBytes {
+		if o.seen == nil {
+			o.seen = make(map[string]int)
+		}
+		o.seen[string(out)] = job
+		o.held += len(out)
+	}
+	return 0, false
+}
+
 // bench executes one parsed template many times and reports the total time,
 // the in-process floor the Python side's per-render cost is compared with.
 func (s *server) bench(t *template.Template, data map[string]interface{}, maxOutput uint64, n int) {
