@@ -25,7 +25,7 @@ slice a ``list``, a map a ``dict``.  Syntax errors raise
 included).  Paths are :data:`~wendy_llm.render.jsonpos.JsonPath` tuples of
 the keys as written in the file.
 
-The decode's records are plain classes, as the Go types of
+The decode's records are :class:`~wendy_llm.record.Record` s, as the Go types of
 :mod:`~wendy_llm.render.gotypes` are (README, Performance).
 """
 
@@ -37,6 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.record import Record
 from wendy_llm.render.gotypes import (
     ANY,
     BOOL,
@@ -72,25 +73,15 @@ class GoJsonSyntaxError(ValueError):
         self.column = column
 
 
-class DecodeError:
+class DecodeError(Record):
     """A value Go cannot store in its field (``json: cannot unmarshal ...``)."""
 
     __slots__ = ("message", "path")
+    _fields = ("path", "message")
 
     def __init__(self, path: JsonPath, message: str) -> None:
         self.path: Final = path
         self.message: Final = message
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return (self.path, self.message) == (other.path, other.message)
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.message))
-
-    def __repr__(self) -> str:
-        return f"DecodeError(path={self.path!r}, message={self.message!r})"
 
     def __str__(self) -> str:
         where = format_json_path(self.path)

@@ -4,34 +4,27 @@
 :class:`Slice`, :class:`Map`, :class:`Pointer` and the scalars
 (``STRING``, ``INT``, ``FLOAT``, ``BOOL``, ``ANY``), their names as Go's
 errors print them and their zero values.  They are values (equal and
-hashing by their parts), written as plain classes: every command reads
-manifests, and dataclasses cost more to create than a render (README,
-Performance).
+hashing by their parts): :class:`~wendy_llm.record.Record` s, not
+dataclasses, which cost more to create than a render (README, Performance).
 """
 
 from __future__ import annotations
+
+from wendy_llm.record import Record
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from typing import Final
 
 
-class Scalar:
+class Scalar(Record):
     """``string``, ``int``, ``float64``, ``bool`` or ``interface{}`` (``any``)."""
 
     __slots__ = ("name",)
+    _fields = ("name",)
 
     def __init__(self, name: str) -> None:
         self.name: Final = name
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Scalar) and self.name == other.name
-
-    def __hash__(self) -> int:
-        return hash((Scalar, self.name))
-
-    def __repr__(self) -> str:
-        return f"Scalar(name={self.name!r})"
 
 
 STRING = Scalar("string")
@@ -41,40 +34,24 @@ BOOL = Scalar("bool")
 ANY = Scalar("interface {}")
 
 
-class Field:
+class Field(Record):
     """A struct field: its JSON name (the tag) and its type."""
 
     __slots__ = ("name", "type")
+    _fields = ("name", "type")
 
     def __init__(self, name: str, type: GoType) -> None:
         self.name: Final = name
         self.type: Final = type
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Field) and (self.name, self.type) == (other.name, other.type)
 
-    def __hash__(self) -> int:
-        return hash((Field, self.name, self.type))
-
-    def __repr__(self) -> str:
-        return f"Field(name={self.name!r}, type={self.type!r})"
-
-
-class Struct:
+class Struct(Record):
     __slots__ = ("fields", "name")
+    _fields = ("name", "fields")
 
     def __init__(self, name: str, fields: tuple[Field, ...]) -> None:
         self.name: Final = name
         self.fields: Final = fields
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Struct) and (self.name, self.fields) == (other.name, other.fields)
-
-    def __hash__(self) -> int:
-        return hash((Struct, self.name, self.fields))
-
-    def __repr__(self) -> str:
-        return f"Struct(name={self.name!r}, fields={self.fields!r})"
 
     def field_for(self, key: str) -> Field | None:
         """The field a JSON key sets: exact name first, else case-insensitive (Go's rule)."""
@@ -90,23 +67,15 @@ def struct(go_name: str, /, **fields: GoType) -> Struct:
     return Struct(go_name, tuple(Field(key, value) for key, value in fields.items()))
 
 
-class _Composite:
+class _Composite(Record):
     """A type built on one element type (``[]elem``, ``map[string]elem``, ``*elem``):
     equal when of the same kind and element."""
 
     __slots__ = ("elem",)
+    _fields = ("elem",)
 
     def __init__(self, elem: GoType) -> None:
         self.elem: Final = elem
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.elem == other.elem
-
-    def __hash__(self) -> int:
-        return hash((type(self), self.elem))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(elem={self.elem!r})"
 
 
 class Slice(_Composite):

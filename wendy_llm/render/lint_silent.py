@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from wendy_llm.errors import quoted
+from wendy_llm.record import Record
 from wendy_llm.render.lintwarning import LintWarning, line_of
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE, QUESTION_TYPES
 
@@ -20,29 +21,19 @@ if TYPE_CHECKING:
     from wendy_llm.render.source import TemplateSource
 
 
-class BinaryContent:
+class BinaryContent(Record):
     """Why a file is not text, and where that first shows (byte offset, 1-based line).
 
-    A value, as :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    A value (a :class:`~wendy_llm.record.Record`).
     """
 
     __slots__ = ("line", "offset", "reason")
+    _fields = ("reason", "offset", "line")
 
     def __init__(self, reason: str, offset: int, line: int) -> None:
         self.reason: Final = reason
         self.offset: Final = offset
         self.line: Final = line
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BinaryContent):
-            return NotImplemented
-        return (self.reason, self.offset, self.line) == (other.reason, other.offset, other.line)
-
-    def __hash__(self) -> int:
-        return hash((self.reason, self.offset, self.line))
-
-    def __repr__(self) -> str:
-        return f"BinaryContent(reason={self.reason!r}, offset={self.offset!r}, line={self.line!r})"
 
 
 def binary_content(data: bytes) -> BinaryContent | None:

@@ -2,9 +2,10 @@
 :mod:`wendy_llm.render.manifest` builds (a :class:`Manifest` of :class:`Variable`
 s, a :class:`Picker` of :class:`Phase` s and :class:`Question` s).
 
-They are immutable values (equal by their fields, as dataclasses would be)
-written as plain classes: every command loads manifests, and creating
-dataclasses costs the command line more than a render (README, Performance).
+They are immutable values (equal by their fields, as dataclasses would be):
+:class:`~wendy_llm.record.Record` s: every command loads manifests, and
+creating dataclasses costs the command line more than a render (README,
+Performance).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from wendy_llm.record import Record
 from wendy_llm.render.jsonpos import JsonPath
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -35,11 +37,12 @@ Positions = Mapping[JsonPath, tuple[int, int]]
 _NO_EXTRA: Final[Mapping[str, object]] = MappingProxyType({})
 
 
-class Validate:
+class Validate(Record):
     """A variable's ``validate`` object.  ``ignored`` lists the keys the CLI
     does not check (e.g. ``enum``), for the linter."""
 
     __slots__ = ("ignored", "max", "min", "pattern")
+    _fields = ("min", "max", "pattern", "ignored")
 
     def __init__(
         self,
@@ -53,26 +56,12 @@ class Validate:
         self.pattern: Final = pattern
         self.ignored: Final = ignored
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.min, self.max, self.pattern, self.ignored)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Validate) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Validate(min={self.min!r}, max={self.max!r}, pattern={self.pattern!r}, "
-            f"ignored={self.ignored!r})"
-        )
-
-
-class Variable:
+class Variable(Record):
     """One ``template.json`` variable.  ``default`` is None when absent."""
 
     __slots__ = ("default", "description", "index", "name", "type", "validate")
+    _fields = ("name", "type", "default", "description", "validate", "index")
 
     def __init__(
         self,
@@ -94,27 +83,14 @@ class Variable:
     def json_path(self) -> JsonPath:
         return ("variables", self.index)
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.name, self.type, self.default, self.description, self.validate, self.index)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Variable) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Variable(name={self.name!r}, type={self.type!r}, default={self.default!r}, "
-            f"description={self.description!r}, validate={self.validate!r}, index={self.index!r})"
-        )
-
-
-class Manifest:
+class Manifest(Record):
     """A loaded ``template.json``.  ``data`` is the decoded document and
     ``positions`` maps JSON paths to (line, column)."""
 
     __slots__ = ("data", "file", "positions", "variables")
+    _fields = ("variables", "data", "positions", "file")
+    _shown = ("variables", "file")
 
     def __init__(
         self,
@@ -133,65 +109,32 @@ class Manifest:
         found = self.positions.get(path)
         return None if found is None else found[0]
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.variables, self.data, self.positions, self.file)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Manifest) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"Manifest(variables={self.variables!r}, file={self.file!r})"
-
-
-class Option:
+class Option(Record):
     __slots__ = ("extra", "label", "value")
+    _fields = ("value", "label", "extra")
+    _shown = ("value", "label")
 
     def __init__(self, value: str, label: str, extra: Mapping[str, object] = _NO_EXTRA) -> None:
         self.value: Final = value
         self.label: Final = label
         self.extra: Final = extra
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.value, self.label, self.extra)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Option) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"Option(value={self.value!r}, label={self.label!r})"
-
-
-class When:
+class When(Record):
     """``{questionId, equals | in | contains}``; ``values`` holds the one
     string of ``equals``/``contains`` or the list of ``in``."""
 
     __slots__ = ("kind", "question_id", "values")
+    _fields = ("question_id", "kind", "values")
 
     def __init__(self, question_id: str, kind: WhenKind, values: tuple[str, ...]) -> None:
         self.question_id: Final = question_id
         self.kind: Final = kind
         self.values: Final = values
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.question_id, self.kind, self.values)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, When) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"When(question_id={self.question_id!r}, kind={self.kind!r}, values={self.values!r})"
-
-
-class Question:
+class Question(Record):
     """One picker question.  ``type`` is as written; see :attr:`kind`."""
 
     __slots__ = (
@@ -204,6 +147,17 @@ class Question:
         "secret",
         "type",
         "when",
+    )
+    _fields = (
+        "id",
+        "label",
+        "type",
+        "options",
+        "default",
+        "required",
+        "secret",
+        "when",
+        "json_path",
     )
 
     def __init__(
@@ -243,35 +197,10 @@ class Question:
     def option_values(self) -> tuple[str, ...]:
         return tuple(option.value for option in self.options)
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.id,
-            self.label,
-            self.type,
-            self.options,
-            self.default,
-            self.required,
-            self.secret,
-            self.when,
-            self.json_path,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Question) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Question(id={self.id!r}, label={self.label!r}, type={self.type!r}, "
-            f"options={self.options!r}, default={self.default!r}, required={self.required!r}, "
-            f"secret={self.secret!r}, when={self.when!r}, json_path={self.json_path!r})"
-        )
-
-
-class Phase:
+class Phase(Record):
     __slots__ = ("json_path", "questions", "when")
+    _fields = ("when", "questions", "json_path")
 
     def __init__(
         self, when: When | None, questions: tuple[Question, ...], json_path: JsonPath
@@ -280,25 +209,13 @@ class Phase:
         self.questions: Final = questions
         self.json_path: Final = json_path
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.when, self.questions, self.json_path)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Phase) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Phase(when={self.when!r}, questions={self.questions!r}, json_path={self.json_path!r})"
-        )
-
-
-class Picker:
+class Picker(Record):
     """A loaded ``template.schema.json``."""
 
     __slots__ = ("data", "file", "phases", "positions")
+    _fields = ("phases", "data", "positions", "file")
+    _shown = ("phases", "file")
 
     def __init__(
         self,
@@ -320,15 +237,3 @@ class Picker:
     def line_of(self, path: JsonPath) -> int | None:
         found = self.positions.get(path)
         return None if found is None else found[0]
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.phases, self.data, self.positions, self.file)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Picker) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"Picker(phases={self.phases!r}, file={self.file!r})"

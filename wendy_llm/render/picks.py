@@ -18,6 +18,7 @@ from types import MappingProxyType
 from wendy_llm import options
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import PickError, ValuesError, quoted
+from wendy_llm.record import Record
 from wendy_llm.render.manifest import Manifest, Picker, Question
 from wendy_llm.render.slugs import finish_slug, slugify, unique_slugs
 from wendy_llm.render.values import (
@@ -38,29 +39,22 @@ CANONICAL_APP_ID = "llm-app"
 REQUIRED_INPUT_PLACEHOLDER = "example"
 
 
-class Pick:
+class Pick(Record):
     """One variant: ``answers`` are the ``--var`` overrides it stands for.
 
-    A value that hashes by its slug, as
-    :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    A :class:`~wendy_llm.record.Record` that hashes by its slug alone (its
+    answers are a mapping).
     """
 
     __slots__ = ("answers", "slug")
+    _fields = ("slug", "answers")
 
     def __init__(self, slug: str, answers: Mapping[str, str]) -> None:
         self.slug: Final = slug
         self.answers: Final = answers
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Pick):
-            return NotImplemented
-        return self.slug == other.slug and self.answers == other.answers
-
     def __hash__(self) -> int:
         return hash(self.slug)
-
-    def __repr__(self) -> str:
-        return f"Pick(slug={self.slug!r}, answers={self.answers!r})"
 
 
 # An answer to one question: the override string, or None to leave the

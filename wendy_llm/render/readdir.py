@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 from wendy_llm.errors import TemplateLoadError
+from wendy_llm.record import Record
 from wendy_llm.render.manifest import MANIFEST_FILE, PICKER_FILE
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -28,27 +29,17 @@ _KINDS = {
 }
 
 
-class SkippedEntry:
+class SkippedEntry(Record):
     """An entry of the template directory that is not a regular file (``path``
-    relative to the root), and why that matters.  A value, as
-    :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too)."""
+    relative to the root), and why that matters.  A value (a
+    :class:`~wendy_llm.record.Record`)."""
 
     __slots__ = ("path", "reason")
+    _fields = ("path", "reason")
 
     def __init__(self, path: str, reason: str) -> None:
         self.path: Final = path
         self.reason: Final = reason
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SkippedEntry):
-            return NotImplemented
-        return (self.path, self.reason) == (other.path, other.reason)
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.reason))
-
-    def __repr__(self) -> str:
-        return f"SkippedEntry(path={self.path!r}, reason={self.reason!r})"
 
 
 def _link_reason(path: str, full: str) -> str:

@@ -26,6 +26,7 @@ from types import MappingProxyType
 
 from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
+from wendy_llm.record import Record
 from wendy_llm.render.outguard import check_out_dir
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -86,36 +87,20 @@ def output_path(source: str, template_name: str, app_id: str) -> str | None:
     return cleaned
 
 
-class RenderedFile:
+class RenderedFile(Record):
     """One output file.  ``rendered`` is False for files copied byte for byte.
 
-    A value, as :class:`~wendy_llm.render.lintwarning.LintWarning` (a plain class too).
+    A value (a :class:`~wendy_llm.record.Record`).
     """
 
     __slots__ = ("data", "path", "rendered", "source")
+    _fields = ("path", "data", "rendered", "source")
 
     def __init__(self, path: str, data: bytes, rendered: bool, source: str) -> None:
         self.path: Final = path
         self.data: Final = data
         self.rendered: Final = rendered
         self.source: Final = source
-
-    def _key(self) -> tuple[str, bytes, bool, str]:
-        return (self.path, self.data, self.rendered, self.source)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RenderedFile):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"RenderedFile(path={self.path!r}, data={self.data!r}, rendered={self.rendered!r}, "
-            f"source={self.source!r})"
-        )
 
 
 def path_conflict(paths: Iterable[str]) -> tuple[str, str] | None:
