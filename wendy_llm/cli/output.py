@@ -7,9 +7,10 @@ written), and which a surrogateescape stdout prints as raw bytes (invalid
 UTF-8, so invalid JSON).
 
 - Every ``--json`` document is ASCII (:func:`wendy_llm.reports.json.dumps`):
-  other characters are ``\\uXXXX`` escapes, so a surrogate is ``\\udcff``
-  (valid JSON; ``json.loads`` returns the same surrogate, ``os.fsencode`` the
-  original bytes) whatever the locale (docs/json-reports.md).
+  other characters are ``\\u`` escapes of four hex digits, so a
+  surrogate is ``\\udcff`` (valid JSON; ``json.loads`` returns the same
+  surrogate, ``os.fsencode`` the original bytes) whatever the locale
+  (docs/json-reports.md).
 - :func:`never_fail_on_text`: on stdout, a character the encoding cannot
   carry prints as a backslash escape (``\\udcff``) instead of raising.
 """

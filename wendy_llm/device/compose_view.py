@@ -286,6 +286,6 @@ def _environment_message(dropped: Sequence[DroppedVariable], routes: Collection[
         parts.append(f"nothing is known of {', '.join(unknown)} in its image")
     detail = f": {'; '.join(parts)}" if parts else ""
     return (
-        f"not sent to the device (a TODO in the Wendy CLI at {REVISION}): the container "
-        f"gets only its image's ENV{detail}"
+        f"not sent to the device (not implemented yet in the Wendy CLI at {REVISION}): "
+        f"the container gets only its image's ENV{detail}"
     )

@@ -48,7 +48,7 @@ SERVICE_KEYS: Final[Mapping[str, str]] = {
     "depends_on": "a list or a mapping (conditions ignored); orders creation only",
     "restart": "always/unless-stopped, on-failure, no/empty, else the device default",
     "network_mode": "only host matters",
-    "environment": "parsed, but not sent to the device at this revision (a TODO in the CLI)",
+    "environment": "parsed, but not sent to the device at this revision (not implemented yet)",
 }
 
 #: Read by the CLI but not sent to the device at this revision.
