@@ -42,9 +42,9 @@ from wendy_llm.wendycli.compose import (
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
 
-WENDY_JSON = "wendy.json"
 _NOTHING_KNOWN = Environment(False, {}, {}, (), ())
 
 

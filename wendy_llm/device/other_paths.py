@@ -30,9 +30,9 @@ from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.render.gojson import Decoded
 from wendy_llm.wendycli.compose import project_name
 from wendy_llm.wendycli.project import ProjectPath
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import entitlement_entries, read, service_names
 
-WENDY_JSON = "wendy.json"
 # The docker path's build args are not in the spec: the image is modelled without any.
 _NO_ARGS = DeviceProfile("none", "no build args (not modelled)", {})
 
