@@ -19,11 +19,14 @@ from wendy_llm.device.env_checks import (
     report_contradictions,
     report_missing_backends,
 )
-from wendy_llm.device.images import built_image, uninjected_args, uninjected_message
+from wendy_llm.device.images import (
+    built_image,
+    container_command,
+    uninjected_args,
+    uninjected_message,
+)
 from wendy_llm.device.model import (
     Build,
-    Command,
-    CommandSource,
     DroppedVariable,
     Entitlement,
     Environment,
@@ -178,7 +181,7 @@ def _service(
         image=image,
         image_written=draft.image,
         build=build,
-        command=_command(draft.command, image_command),
+        command=container_command(draft.command, image_command),
         restart=Restart(draft.restart, restart_policy(draft.restart)),
         depends_on=tuple(draft.depends_on),
         ports=tuple(draft.ports),
@@ -225,16 +228,6 @@ def _image(
         built.base_images,
     )
     return build, built.environment, built.command, built.env_lines
-
-
-def _command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
-    entrypoint = None if image is None else image.entrypoint
-    cmd = compose if compose is not None else (None if image is None else image.cmd)
-    source: CommandSource = "compose" if compose is not None else "image"
-    if cmd is None:
-        source = "unknown"
-    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
-    return Command(argv, entrypoint, cmd, source)
 
 
 def _entitlements(draft: ServiceDraft) -> tuple[Entitlement, ...]:

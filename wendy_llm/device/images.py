@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from wendy_llm.device.model import BuildArg, Environment
+from wendy_llm.device.model import BuildArg, Command, CommandSource, Environment
 from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.docker.command import ImageCommand, image_command
 from wendy_llm.docker.expand import ExpansionError
@@ -132,6 +132,18 @@ def env_lines(text: str) -> Mapping[str, int]:
             if ins.keyword == "ENV":
                 lines.update((key, ins.line) for key in ins.args[::2])
     return lines
+
+
+def container_command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
+    """What the container starts: the image's ``ENTRYPOINT``, then compose ``command`` if
+    given (None: not given), else the image's ``CMD``."""
+    entrypoint = None if image is None else image.entrypoint
+    cmd = compose if compose is not None else (None if image is None else image.cmd)
+    source: CommandSource = "compose" if compose is not None else "image"
+    if cmd is None:
+        source = "unknown"
+    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
+    return Command(argv, entrypoint, cmd, source)
 
 
 def _args(
