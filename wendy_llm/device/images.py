@@ -11,6 +11,7 @@ Dockerfiles, and ``check`` builds every pick's view.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -120,12 +121,11 @@ def env_lines(text: str) -> Mapping[str, int]:
     if isinstance(dockerfile, str) or not dockerfile.stages:
         return {}
     build = dockerfile.build()
-    chain = [build.target()]
-    try:
-        while (parent := build.base(chain[-1]).stage) is not None and parent not in chain:
-            chain.append(parent)
-    except ExpansionError:
-        pass  # a FROM that cannot expand: the stages seen so far
+    chain: list[int] = []
+    # A FROM that cannot expand ends the walk: the stages seen so far.
+    with contextlib.suppress(ExpansionError):
+        for index in build.chain(build.target()):
+            chain.append(index)
     lines: dict[str, int] = {}
     for index in reversed(chain):
         for ins in dockerfile.stages[index].instructions:
