@@ -79,10 +79,6 @@ class BaseRef:
     expansion: Expansion  # the FROM's reference, expanded
     stage: int | None  # the stage it names, or None for an image
 
-    @property
-    def image(self) -> str | None:
-        return None if self.stage is not None else self.expansion.text
-
 
 @dataclass(frozen=True)
 class StageEnv:

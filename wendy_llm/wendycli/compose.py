@@ -51,9 +51,6 @@ SERVICE_KEYS: Final[Mapping[str, str]] = {
     "environment": "parsed, but not sent to the device at this revision (not implemented yet)",
 }
 
-#: Read by the CLI but not sent to the device at this revision.
-NOT_SENT: Final = frozenset({"environment"})
-
 #: The keys of a ``build`` mapping the CLI reads.
 BUILD_KEYS: Final = ("context", "dockerfile", "args")
 
