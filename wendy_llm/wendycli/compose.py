@@ -110,7 +110,8 @@ _DEFAULT_DOMAIN = "docker.io"
 _LEGACY_DEFAULT_DOMAIN = "index.docker.io"
 _OFFICIAL_PREFIX = "library/"
 _ATOI = re.compile(r"[+-]?[0-9]+")
-_DRIVE = re.compile(r"^[A-Za-z]$")
+# A Windows drive path (``C:\\data``, ``C:/data``): its ``:`` separates nothing.
+_DRIVE_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def restart_policy(value: str | None) -> RestartPolicy:
@@ -197,7 +198,7 @@ class VolumeEntry:
 def parse_volume(entry: str) -> VolumeEntry:
     """Split a short-syntax volume entry (a drive letter stays with its path)."""
     parts = entry.split(":")
-    if len(parts) >= 3 and _DRIVE.match(parts[0]) and parts[1].startswith(("\\", "/")):
+    if len(parts) >= 3 and _DRIVE_PATH.match(entry):
         parts = [f"{parts[0]}:{parts[1]}", *parts[2:]]
     if len(parts) == 1:
         return VolumeEntry(None, parts[0], None)
@@ -207,7 +208,7 @@ def parse_volume(entry: str) -> VolumeEntry:
 
 def is_named_volume(source: str) -> bool:
     """A named volume's source: not starting with ``.`` or ``/``, not a drive letter."""
-    return not source.startswith((".", "/")) and not re.match(r"^[A-Za-z]:[\\/]", source)
+    return not source.startswith((".", "/")) and not _DRIVE_PATH.match(source)
 
 
 def qualify_image(ref: str) -> str:
