@@ -37,6 +37,21 @@ def test_restart_mapping(written: str | None, policy: str) -> None:
     assert len(unknown) == (policy == "device-default")
 
 
+def test_messages_name_the_restart_values_and_build_keys_the_cli_reads() -> None:
+    found = view(
+        "services:\n  app:\n    build:\n      context: ./app\n      network: host\n"
+        "    restart: sometimes\n",
+        {"app/Dockerfile": DOCKERFILE},
+    )
+    only(found, "warning", "not one the Wendy CLI knows (always, unless-stopped, on-failure, no)")
+    only(
+        found,
+        "warning",
+        "services.app.build.network: ignored on a device "
+        "(the Wendy CLI reads context, dockerfile and args)",
+    )
+
+
 def test_a_command_string_is_split_with_quotes_and_no_backslash_escapes() -> None:
     found = view(
         "services:\n  app:\n    build: ./app\n"
