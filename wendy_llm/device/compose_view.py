@@ -20,6 +20,7 @@ from wendy_llm.device.env_checks import (
     report_missing_backends,
 )
 from wendy_llm.device.images import (
+    NOTHING_KNOWN,
     built_image,
     container_command,
     uninjected_args,
@@ -47,8 +48,6 @@ from wendy_llm.wendycli.compose import (
 from wendy_llm.wendycli.compose import built_image as built_image_name
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
-
-_NOTHING_KNOWN = Environment(False, {}, {}, (), ())
 
 
 def compose_services(
@@ -202,16 +201,16 @@ def _image(
 ) -> tuple[Build | None, Environment, ImageCommand | None, Mapping[str, int]]:
     spec = draft.build
     if spec is None:
-        return None, _NOTHING_KNOWN, None, {}
+        return None, NOTHING_KNOWN, None, {}
     if spec.directory is None or spec.dockerfile is None:
         notes.unknown(f"service {draft.name} builds from {spec.context}: not in the render")
         build = Build(spec.context, spec.context, "", False, (), None, ())
-        return build, _NOTHING_KNOWN, None, {}
+        return build, NOTHING_KNOWN, None, {}
     data = tree.get(spec.dockerfile)
     if data is None:
         notes.unknown(f"service {draft.name}: {spec.dockerfile} is not in the render")
         build = Build(spec.context, spec.directory, spec.dockerfile, False, (), None, ())
-        return build, _NOTHING_KNOWN, None, {}
+        return build, NOTHING_KNOWN, None, {}
     text = data.decode("utf-8", "replace")
     built = built_image(text, spec.args, devices)
     if built.problem is not None:

@@ -26,6 +26,8 @@ from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import WENDY_ARG_PREFIX, WENDY_BUILD_ARGS, build_args
 
 _ArgsKey = tuple[tuple[str, str], ...]
+#: The environment of an image nothing is known of (not built here, or not buildable).
+NOTHING_KNOWN = Environment(False, {}, {}, (), ())
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,7 @@ def _args(
 
 def _environment(envs: Mapping[str, StageEnv | None]) -> Environment:
     if not envs or any(env is None for env in envs.values()):
-        return Environment(False, {}, {}, (), ())
+        return NOTHING_KNOWN
     known = {k: env for k, env in envs.items() if env is not None}
     names: dict[str, None] = {}
     for env in known.values():
