@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 from _device_helpers import COMPOSE, DOCKERFILE, only, view
 
-from wendy_llm.device import profiles
+from wendy_llm.device import PROFILES, profiles
 from wendy_llm.validate.device import build_view
+from wendy_llm.wendycli.compose import WENDY_BUILD_ARGS, WENDY_BUILD_ARGS_ALWAYS
 
 
 @pytest.mark.parametrize(
@@ -110,6 +111,13 @@ def test_an_image_beside_a_build_is_not_used() -> None:
     )
     only(found, "warning", 'services.api.image "shop/api:1" is not used')
     assert found.services[0].image == "demo-api:latest"
+
+
+def test_every_profile_passes_the_always_args_and_only_wendy_build_args() -> None:
+    for profile in PROFILES:
+        assert set(WENDY_BUILD_ARGS_ALWAYS) <= set(profile.build_args), profile.name
+        assert set(profile.build_args) <= set(WENDY_BUILD_ARGS), profile.name
+        assert list(profile.build_args)[:2] == list(WENDY_BUILD_ARGS_ALWAYS), profile.name
 
 
 def test_build_args_the_services_own_win_over_the_wendy_ones() -> None:
