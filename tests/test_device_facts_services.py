@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 from _device_helpers import COMPOSE, DOCKERFILE, only, view
 
-from wendy_llm.device import profiles
+from wendy_llm.device import PROFILES, profiles
 from wendy_llm.validate.device import build_view
+from wendy_llm.wendycli.compose import WENDY_BUILD_ARGS, WENDY_BUILD_ARGS_ALWAYS
 
 
 @pytest.mark.parametrize(
@@ -35,6 +36,21 @@ def test_restart_mapping(written: str | None, policy: str) -> None:
     assert found.services[0].restart.policy == policy
     unknown = [f for f in found.findings if "not one the Wendy CLI knows" in f.message]
     assert len(unknown) == (policy == "device-default")
+
+
+def test_messages_name_the_restart_values_and_build_keys_the_cli_reads() -> None:
+    found = view(
+        "services:\n  app:\n    build:\n      context: ./app\n      network: host\n"
+        "    restart: sometimes\n",
+        {"app/Dockerfile": DOCKERFILE},
+    )
+    only(found, "warning", "not one the Wendy CLI knows (always, unless-stopped, on-failure, no)")
+    only(
+        found,
+        "warning",
+        "services.app.build.network: ignored on a device "
+        "(the Wendy CLI reads context, dockerfile and args)",
+    )
 
 
 def test_a_command_string_is_split_with_quotes_and_no_backslash_escapes() -> None:
@@ -95,6 +111,13 @@ def test_an_image_beside_a_build_is_not_used() -> None:
     )
     only(found, "warning", 'services.api.image "shop/api:1" is not used')
     assert found.services[0].image == "demo-api:latest"
+
+
+def test_every_profile_passes_the_always_args_and_only_wendy_build_args() -> None:
+    for profile in PROFILES:
+        assert set(WENDY_BUILD_ARGS_ALWAYS) <= set(profile.build_args), profile.name
+        assert set(profile.build_args) <= set(WENDY_BUILD_ARGS), profile.name
+        assert list(profile.build_args)[:2] == list(WENDY_BUILD_ARGS_ALWAYS), profile.name
 
 
 def test_build_args_the_services_own_win_over_the_wendy_ones() -> None:

@@ -103,6 +103,22 @@ def test_a_build_arg_reaches_from_only_through_a_global_arg() -> None:
     assert declared.final_base_image() == "python:3.12"
 
 
+def test_the_from_chain_stops_at_an_image_a_cycle_or_a_from_that_cannot_expand() -> None:
+    dockerfile = Dockerfile("FROM debian:12 AS base\nFROM base AS mid\nFROM scratch\nFROM mid\n")
+    build = dockerfile.build()
+    assert list(build.chain(3)) == [3, 1, 0]
+    assert list(build.chain(2)) == [2]
+    looped = Dockerfile("FROM b AS a\nFROM a AS b\nFROM b\n").build()
+    assert list(looped.chain(2)) == [2, 1, 0]
+    assert looped.final_base_image(2) is None
+    broken = Dockerfile("FROM ${X:?unset} AS a\nFROM a\n").build()
+    walked: list[int] = []
+    with pytest.raises(ExpansionError, match="FROM at line 1"):
+        for index in broken.chain(1):
+            walked.append(index)
+    assert walked == [1, 0]  # stage 0 is reached; its own FROM is what fails
+
+
 def test_reachable_stages() -> None:
     dockerfile = Dockerfile(
         "FROM a AS one\nFROM b AS two\nFROM c AS three\n"

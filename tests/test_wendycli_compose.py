@@ -101,6 +101,7 @@ def test_port_entries(entry: str, mapping: PortMapping | None) -> None:
         ("./data:/data", VolumeEntry("./data", "/data", None), "bind"),
         ("/srv/data:/data:rw", VolumeEntry("/srv/data", "/data", "rw"), "bind"),
         ("C:\\data:/data", VolumeEntry("C:\\data", "/data", None), "bind"),
+        ("C:/data:/data:ro", VolumeEntry("C:/data", "/data", "ro"), "bind"),
         ("~/data:/data", VolumeEntry("~/data", "/data", None), "named"),  # not . or /
     ],
 )

@@ -28,6 +28,8 @@ from wendy_llm.wendycli.compose import (
 
 # Compose's interpolation syntax, which the CLI does not apply: $VAR, ${...}, and $$.
 _INTERPOLATION = re.compile(r"\$(?:\{[^}]*\}?|[A-Za-z_][A-Za-z0-9_]*|\$)")
+# "context, dockerfile and args": the build keys as a message lists them.
+_READ_BUILD_KEYS = f"{', '.join(BUILD_KEYS[:-1])} and {BUILD_KEYS[-1]}"
 
 
 @dataclass
@@ -130,7 +132,7 @@ def read_build(at: Located, svc: str, value: object) -> BuildDraft | None:
     for key in value:
         if str(key) in BUILD_KEYS:
             continue
-        reason = "ignored on a device (the Wendy CLI reads context, dockerfile and args)"
+        reason = f"ignored on a device (the Wendy CLI reads {_READ_BUILD_KEYS})"
         if key == "target":
             reason = "ignored on a device: the last stage of the Dockerfile is built"
         at.ignore(reason, *path, str(key))
@@ -294,8 +296,8 @@ def read_restart(at: Located, svc: str, value: object) -> str | None:
     text = read_string(at, svc, "restart", value)
     if text is not None and text not in RESTART:
         at.warn(
-            f'services.{svc}.restart "{text}" is not one the Wendy CLI knows (always, '
-            "unless-stopped, on-failure, no): the device default applies",
+            f'services.{svc}.restart "{text}" is not one the Wendy CLI knows '
+            f"({', '.join(filter(None, RESTART))}): the device default applies",
             "services",
             svc,
             "restart",

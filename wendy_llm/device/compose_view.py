@@ -19,11 +19,15 @@ from wendy_llm.device.env_checks import (
     report_contradictions,
     report_missing_backends,
 )
-from wendy_llm.device.images import built_image, uninjected_args, uninjected_message
+from wendy_llm.device.images import (
+    NOTHING_KNOWN,
+    built_image,
+    container_command,
+    uninjected_args,
+    uninjected_message,
+)
 from wendy_llm.device.model import (
     Build,
-    Command,
-    CommandSource,
     DroppedVariable,
     Entitlement,
     Environment,
@@ -42,10 +46,8 @@ from wendy_llm.wendycli.compose import (
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
-
-WENDY_JSON = "wendy.json"
-_NOTHING_KNOWN = Environment(False, {}, {}, (), ())
 
 
 def compose_services(
@@ -178,7 +180,7 @@ def _service(
         image=image,
         image_written=draft.image,
         build=build,
-        command=_command(draft.command, image_command),
+        command=container_command(draft.command, image_command),
         restart=Restart(draft.restart, restart_policy(draft.restart)),
         depends_on=tuple(draft.depends_on),
         ports=tuple(draft.ports),
@@ -199,16 +201,16 @@ def _image(
 ) -> tuple[Build | None, Environment, ImageCommand | None, Mapping[str, int]]:
     spec = draft.build
     if spec is None:
-        return None, _NOTHING_KNOWN, None, {}
+        return None, NOTHING_KNOWN, None, {}
     if spec.directory is None or spec.dockerfile is None:
         notes.unknown(f"service {draft.name} builds from {spec.context}: not in the render")
         build = Build(spec.context, spec.context, "", False, (), None, ())
-        return build, _NOTHING_KNOWN, None, {}
+        return build, NOTHING_KNOWN, None, {}
     data = tree.get(spec.dockerfile)
     if data is None:
         notes.unknown(f"service {draft.name}: {spec.dockerfile} is not in the render")
         build = Build(spec.context, spec.directory, spec.dockerfile, False, (), None, ())
-        return build, _NOTHING_KNOWN, None, {}
+        return build, NOTHING_KNOWN, None, {}
     text = data.decode("utf-8", "replace")
     built = built_image(text, spec.args, devices)
     if built.problem is not None:
@@ -225,16 +227,6 @@ def _image(
         built.base_images,
     )
     return build, built.environment, built.command, built.env_lines
-
-
-def _command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
-    entrypoint = None if image is None else image.entrypoint
-    cmd = compose if compose is not None else (None if image is None else image.cmd)
-    source: CommandSource = "compose" if compose is not None else "image"
-    if cmd is None:
-        source = "unknown"
-    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
-    return Command(argv, entrypoint, cmd, source)
 
 
 def _entitlements(draft: ServiceDraft) -> tuple[Entitlement, ...]:

@@ -11,11 +11,12 @@ Dockerfiles, and ``check`` builds every pick's view.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from wendy_llm.device.model import BuildArg, Environment
+from wendy_llm.device.model import BuildArg, Command, CommandSource, Environment
 from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.docker.command import ImageCommand, image_command
 from wendy_llm.docker.expand import ExpansionError
@@ -25,6 +26,8 @@ from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import WENDY_ARG_PREFIX, WENDY_BUILD_ARGS, build_args
 
 _ArgsKey = tuple[tuple[str, str], ...]
+#: The environment of an image nothing is known of (not built here, or not buildable).
+NOTHING_KNOWN = Environment(False, {}, {}, (), ())
 
 
 @dataclass(frozen=True)
@@ -120,18 +123,29 @@ def env_lines(text: str) -> Mapping[str, int]:
     if isinstance(dockerfile, str) or not dockerfile.stages:
         return {}
     build = dockerfile.build()
-    chain = [build.target()]
-    try:
-        while (parent := build.base(chain[-1]).stage) is not None and parent not in chain:
-            chain.append(parent)
-    except ExpansionError:
-        pass  # a FROM that cannot expand: the stages seen so far
+    chain: list[int] = []
+    # A FROM that cannot expand ends the walk: the stages seen so far.
+    with contextlib.suppress(ExpansionError):
+        for index in build.chain(build.target()):
+            chain.append(index)
     lines: dict[str, int] = {}
     for index in reversed(chain):
         for ins in dockerfile.stages[index].instructions:
             if ins.keyword == "ENV":
                 lines.update((key, ins.line) for key in ins.args[::2])
     return lines
+
+
+def container_command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
+    """What the container starts: the image's ``ENTRYPOINT``, then compose ``command`` if
+    given (None: not given), else the image's ``CMD``."""
+    entrypoint = None if image is None else image.entrypoint
+    cmd = compose if compose is not None else (None if image is None else image.cmd)
+    source: CommandSource = "compose" if compose is not None else "image"
+    if cmd is None:
+        source = "unknown"
+    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
+    return Command(argv, entrypoint, cmd, source)
 
 
 def _args(
@@ -153,7 +167,7 @@ def _args(
 
 def _environment(envs: Mapping[str, StageEnv | None]) -> Environment:
     if not envs or any(env is None for env in envs.values()):
-        return Environment(False, {}, {}, (), ())
+        return NOTHING_KNOWN
     known = {k: env for k, env in envs.items() if env is not None}
     names: dict[str, None] = {}
     for env in known.values():

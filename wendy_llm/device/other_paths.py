@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wendy_llm.device.images import built_image
+from wendy_llm.device.images import built_image, container_command
 from wendy_llm.device.model import (
     Build,
-    Command,
     Entitlement,
     Environment,
     Restart,
@@ -30,9 +29,9 @@ from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.render.gojson import Decoded
 from wendy_llm.wendycli.compose import project_name
 from wendy_llm.wendycli.project import ProjectPath
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import entitlement_entries, read, service_names
 
-WENDY_JSON = "wendy.json"
 # The docker path's build args are not in the spec: the image is modelled without any.
 _NO_ARGS = DeviceProfile("none", "no build args (not modelled)", {})
 
@@ -72,10 +71,6 @@ def other_services(
     built = built_image(text, {}, (_NO_ARGS,))
     if built.problem is not None:
         notes.unknown(f"Dockerfile: {built.problem}")
-    image_command = built.command
-    entrypoint = None if image_command is None else image_command.entrypoint
-    cmd = None if image_command is None else image_command.cmd
-    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
     name = project_name(project)
     environment: Environment = built.environment
     return (
@@ -85,7 +80,7 @@ def other_services(
             image=None,
             image_written=None,
             build=Build(".", ".", "Dockerfile", True, built.args, built.stage, built.base_images),
-            command=Command(argv, entrypoint, cmd, "unknown" if cmd is None else "image"),
+            command=container_command(None, built.command),
             restart=Restart(None, "device-default"),
             depends_on=(),
             ports=(),

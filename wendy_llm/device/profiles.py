@@ -23,6 +23,8 @@ from typing import Final
 from wendy_llm.errors import WendyLlmError
 
 _PLATFORM = "linux/arm64"  # assumed: every profile is an arm64 device
+# The args every build gets (WENDY_BUILD_ARGS_ALWAYS), the same on every profile.
+_ALWAYS = {"WENDY_PLATFORM": _PLATFORM, "WENDY_DEBUG": "false"}
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,7 @@ PROFILES: Final[tuple[DeviceProfile, ...]] = (
         "thor",
         "Jetson Thor (JetPack 7)",
         {
-            "WENDY_PLATFORM": _PLATFORM,
-            "WENDY_DEBUG": "false",
+            **_ALWAYS,
             "WENDY_DEVICE_TYPE": "jetson-thor",
             "WENDY_HAS_GPU": "true",
             "WENDY_GPU_VENDOR": "nvidia",
@@ -52,8 +53,7 @@ PROFILES: Final[tuple[DeviceProfile, ...]] = (
         "orin",
         "Jetson Orin (JetPack 6)",
         {
-            "WENDY_PLATFORM": _PLATFORM,
-            "WENDY_DEBUG": "false",
+            **_ALWAYS,
             "WENDY_DEVICE_TYPE": "jetson-orin",
             "WENDY_HAS_GPU": "true",
             "WENDY_GPU_VENDOR": "nvidia",
@@ -65,8 +65,7 @@ PROFILES: Final[tuple[DeviceProfile, ...]] = (
         "spark",
         "DGX Spark",
         {
-            "WENDY_PLATFORM": _PLATFORM,
-            "WENDY_DEBUG": "false",
+            **_ALWAYS,
             "WENDY_DEVICE_TYPE": "dgx-spark",
             "WENDY_HAS_GPU": "true",
             "WENDY_GPU_VENDOR": "nvidia",
@@ -77,8 +76,7 @@ PROFILES: Final[tuple[DeviceProfile, ...]] = (
         "pi5",
         "Raspberry Pi 5",
         {
-            "WENDY_PLATFORM": _PLATFORM,
-            "WENDY_DEBUG": "false",
+            **_ALWAYS,
             "WENDY_DEVICE_TYPE": "raspberry-pi-5",
             "WENDY_HAS_GPU": "false",
         },
@@ -86,7 +84,7 @@ PROFILES: Final[tuple[DeviceProfile, ...]] = (
     DeviceProfile(
         "bare",
         "a device that reports nothing",
-        {"WENDY_PLATFORM": _PLATFORM, "WENDY_DEBUG": "false"},
+        {**_ALWAYS},
     ),
 )
 

@@ -31,9 +31,7 @@ class ImageCommand:
 
 def image_command(build: Build, index: int) -> ImageCommand:
     """What stage ``index``'s image runs (ExpansionError if a ``FROM`` cannot expand)."""
-    chain = [index]
-    while (parent := build.base(chain[-1]).stage) is not None and parent not in chain:
-        chain.append(parent)
+    chain = list(build.chain(index))
     root = build.base(chain[-1])
     external = root.stage is None and root.expansion.text.lower() != SCRATCH
     entrypoint: tuple[str, ...] | None = None if external else ()

@@ -27,7 +27,7 @@ name the Dockerfile itself declares with ``ARG``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from wendy_llm.docker.expand import Expansion, ExpansionError, Variables, expand
@@ -78,10 +78,6 @@ class BaseRef:
 
     expansion: Expansion  # the FROM's reference, expanded
     stage: int | None  # the stage it names, or None for an image
-
-    @property
-    def image(self) -> str | None:
-        return None if self.stage is not None else self.expansion.text
 
 
 @dataclass(frozen=True)
@@ -217,16 +213,21 @@ class Build:
             return int(text)
         return None
 
+    def chain(self, index: int) -> Iterator[int]:
+        """Stage ``index``, then each stage it builds ``FROM`` in turn, up to the one on
+        an image (or up to a cycle, which BuildKit refuses).  ExpansionError from a
+        ``FROM`` that cannot expand is raised when the walk reaches it."""
+        seen = [index]
+        yield index
+        while (parent := self.base(seen[-1]).stage) is not None and parent not in seen:
+            seen.append(parent)
+            yield parent
+
     def final_base_image(self, index: int) -> str | None:
-        seen: set[int] = set()
-        while True:
-            base = self.base(index)
-            if base.stage is None:
-                return base.expansion.text if base.expansion.exact else None
-            if base.stage in seen:
-                return None  # a cycle: BuildKit refuses the build
-            seen.add(base.stage)
-            index = base.stage
+        root = self.base(list(self.chain(index))[-1])
+        if root.stage is not None:
+            return None  # a cycle: BuildKit refuses the build
+        return root.expansion.text if root.expansion.exact else None
 
     def scopes(self, index: int) -> tuple[tuple[Instruction, Variables], ...]:
         """Each instruction of stage ``index`` with the variables it is expanded with."""

@@ -232,12 +232,9 @@ def _combo_problems(build: Build, combo: Mapping[str, str], context: BuildContex
 
 def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
     base = build.base(stage.index)
-    seen: set[int] = set()
-    parent = base.stage
-    while parent is not None and parent not in seen:
-        seen.add(parent)
-        parent = build.base(parent).stage
-    if stage.index in seen:
+    # The FROM chain ends where a base was seen before: this stage, if it is on a cycle.
+    last = list(build.chain(stage.index))[-1]
+    if build.base(last).stage == stage.index:
         message = f"circular dependency: stage {stage.name} builds FROM itself{{combo}}"
         problems.add((stage.line, message, True))
         return

@@ -82,11 +82,8 @@ class _Image:
 
 def unexecutable_scripts(build: Build, target: int, context: BuildContext) -> list[Problem]:
     """The scripts the built stage runs without an execute bit."""
-    chain = [target]
-    while (parent := build.base(chain[-1]).stage) is not None and parent not in chain:
-        chain.append(parent)
     image = _Image()
-    for index in reversed(chain):
+    for index in reversed(list(build.chain(target))):
         for ins, scope in build.scopes(index):
             _apply(ins, scope, build.dockerfile.escape, image, context)
     problems = []

@@ -51,9 +51,6 @@ SERVICE_KEYS: Final[Mapping[str, str]] = {
     "environment": "parsed, but not sent to the device at this revision (not implemented yet)",
 }
 
-#: Read by the CLI but not sent to the device at this revision.
-NOT_SENT: Final = frozenset({"environment"})
-
 #: The keys of a ``build`` mapping the CLI reads.
 BUILD_KEYS: Final = ("context", "dockerfile", "args")
 
@@ -113,7 +110,8 @@ _DEFAULT_DOMAIN = "docker.io"
 _LEGACY_DEFAULT_DOMAIN = "index.docker.io"
 _OFFICIAL_PREFIX = "library/"
 _ATOI = re.compile(r"[+-]?[0-9]+")
-_DRIVE = re.compile(r"^[A-Za-z]$")
+# A Windows drive path (``C:\\data``, ``C:/data``): its ``:`` separates nothing.
+_DRIVE_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def restart_policy(value: str | None) -> RestartPolicy:
@@ -200,7 +198,7 @@ class VolumeEntry:
 def parse_volume(entry: str) -> VolumeEntry:
     """Split a short-syntax volume entry (a drive letter stays with its path)."""
     parts = entry.split(":")
-    if len(parts) >= 3 and _DRIVE.match(parts[0]) and parts[1].startswith(("\\", "/")):
+    if len(parts) >= 3 and _DRIVE_PATH.match(entry):
         parts = [f"{parts[0]}:{parts[1]}", *parts[2:]]
     if len(parts) == 1:
         return VolumeEntry(None, parts[0], None)
@@ -210,7 +208,7 @@ def parse_volume(entry: str) -> VolumeEntry:
 
 def is_named_volume(source: str) -> bool:
     """A named volume's source: not starting with ``.`` or ``/``, not a drive letter."""
-    return not source.startswith((".", "/")) and not re.match(r"^[A-Za-z]:[\\/]", source)
+    return not source.startswith((".", "/")) and not _DRIVE_PATH.match(source)
 
 
 def qualify_image(ref: str) -> str:
