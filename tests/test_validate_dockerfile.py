@@ -114,6 +114,24 @@ def test_setting_entrypoint_resets_an_inherited_cmd() -> None:
     assert check(base + 'ENTRYPOINT ["/usr/bin/env"]\n') == []
 
 
+def test_entrypoint_keeps_a_cmd_the_same_stage_set_before_it() -> None:
+    # BuildKit clears only an inherited CMD: the exec ENTRYPOINT gets this one.
+    text = 'FROM debian:12\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\nENTRYPOINT ["tini", "--"]\n'
+    assert [line for line, _ in check(text)] == [3]
+
+
+def test_a_shell_form_cmd_runs_through_the_stages_shell() -> None:
+    # CMD's text goes to SHELL's program, here bash -c, which runs /e.sh.
+    text = (
+        'FROM debian:12\nCOPY entrypoint.sh /e.sh\nSHELL ["/bin/bash", "-c"]\n'
+        'ENTRYPOINT ["tini", "--"]\nCMD /e.sh serve\n'
+    )
+    assert [line for line, _ in check(text)] == [5]
+    # A SHELL that is not a shell (here an interpreter reading a script) runs no command.
+    text = text.replace('["/bin/bash", "-c"]', '["/usr/bin/python3"]')
+    assert check(text) == []
+
+
 def test_a_stage_that_is_not_built_runs_nothing() -> None:
     # Only the built (last) stage's command runs in a container.
     text = 'FROM debian:12 AS tool\nCOPY entrypoint.sh /e.sh\nCMD ["/e.sh"]\nFROM debian:12\n'

@@ -10,8 +10,11 @@ denied"): a failure.  A script handed to an interpreter (``["bash",
 way this check cannot follow (``find ... -exec chmod``, ``install -m``, a
 variable it cannot expand), the finding is a warning.  Only the stage that
 is built is run, so only its command counts (following its ``FROM <stage>``
-chain); files from another stage or a URL keep a mode this check does not
-know and are not judged.
+chain); its ``ENTRYPOINT``/``CMD`` follow BuildKit's rules as
+:mod:`wendy_llm.docker.command` states them (the stage's ``SHELL`` runs a
+shell form; ``ENTRYPOINT`` clears only an inherited ``CMD``).  Files from
+another stage or a URL keep a mode this check does not know and are not
+judged.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from wendy_llm.docker.command import DEFAULT_SHELL
 from wendy_llm.docker.context import BuildContext
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build
@@ -67,6 +71,23 @@ class Problem:
     certain: bool  # False: a RUN this check cannot follow may have fixed it
 
 
+_Argv = list[tuple[str, Instruction]]  # each word with the instruction it comes from
+
+
+@dataclass(frozen=True)
+class _Command:
+    """An ENTRYPOINT or CMD, with the SHELL in effect where it was written."""
+
+    ins: Instruction
+    shell: tuple[str, ...]
+
+    @property
+    def argv(self) -> _Argv:
+        """What it executes: the list as written, or the shell form's text handed to SHELL."""
+        words = self.ins.args if self.ins.exec_form else (*self.shell, " ".join(self.ins.args))
+        return [(word, self.ins) for word in words]
+
+
 @dataclass
 class _Image:
     """What the built image holds, as far as this check follows it."""
@@ -76,14 +97,17 @@ class _Image:
     unclear: dict[str, int] = field(default_factory=dict)  # path -> line of an opaque RUN
     dirs: set[str] = field(default_factory=lambda: {"/", *_PATH_DIRS})
     workdir: str = "/"
-    entrypoint: Instruction | None = None
-    cmd: Instruction | None = None
+    shell: tuple[str, ...] = DEFAULT_SHELL  # SHELL, which runs the shell forms
+    entrypoint: _Command | None = None
+    cmd: _Command | None = None
+    cmd_in_stage: bool = False  # the stage being followed set CMD itself
 
 
 def unexecutable_scripts(build: Build, target: int, context: BuildContext) -> list[Problem]:
     """The scripts the built stage runs without an execute bit."""
     image = _Image()
     for index in reversed(list(build.chain(target))):
+        image.cmd_in_stage = False
         for ins, scope in build.scopes(index):
             _apply(ins, scope, build.dockerfile.escape, image, context)
     problems = []
@@ -129,11 +153,15 @@ def _apply(
                 for path, executable in image.executable.items():
                     if not executable:
                         image.unclear[path] = ins.line
+    elif ins.keyword == "SHELL" and ins.exec_form:
+        image.shell = tuple(ins.args)
     elif ins.keyword == "ENTRYPOINT":
-        image.entrypoint = ins
-        image.cmd = None  # Docker resets an inherited CMD when ENTRYPOINT is set
+        image.entrypoint = _Command(ins, image.shell)
+        if not image.cmd_in_stage:
+            image.cmd = None  # BuildKit clears an inherited CMD (docker/command.py)
     elif ins.keyword == "CMD":
-        image.cmd = ins
+        image.cmd = _Command(ins, image.shell)
+        image.cmd_in_stage = True
 
 
 def _copy(ins: Instruction, word: _Word, image: _Image, context: BuildContext) -> None:
@@ -246,30 +274,16 @@ def _chmod(words: Sequence[str], image: _Image) -> bool:
     return True
 
 
-_Argv = list[tuple[str, Instruction]]  # each word with the instruction it comes from
-
-
 def _commands_run(image: _Image) -> list[_Argv]:
     """The commands the container runs; each word knows its instruction."""
     ep, cmd = image.entrypoint, image.cmd
-
-    def words(ins: Instruction) -> list[_Argv]:
-        if ins.exec_form:
-            return [[(w, ins) for w in ins.args]]
-        # Shell form: Docker runs /bin/sh -c '<text>'.
-        return [[(w, ins) for w in command] for command in shell_commands(" ".join(ins.args))]
-
     if ep is None:
-        return [] if cmd is None else words(cmd)
-    if not ep.exec_form or cmd is None:
+        return [] if cmd is None else [cmd.argv]
+    if not ep.ins.exec_form or cmd is None:
         # A shell-form ENTRYPOINT ignores CMD.
-        return words(ep)
+        return [ep.argv]
     # An exec-form ENTRYPOINT receives CMD as its arguments.
-    if cmd.exec_form:
-        cmd_argv = words(cmd)[0]
-    else:
-        cmd_argv = [("/bin/sh", cmd), ("-c", cmd), (" ".join(cmd.args), cmd)]
-    return [words(ep)[0] + cmd_argv]
+    return [ep.argv + cmd.argv]
 
 
 def _directly_executed(argv: _Argv) -> _Argv:
