@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from _check_helpers import COMPOSE, good_tree, with_files, write_template
 
+from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate import compose as compose_module
 from wendy_llm.validate import shell as shell_module
 from wendy_llm.validate.compose import ComposeValidator
@@ -201,3 +202,24 @@ def test_the_tools_are_looked_up_and_identified_once_per_validator(
     assert shell.scripts_checked == 3
     assert sorted(looked_up) == ["bash", "docker-compose", "shellcheck"]
     assert len(identified) == 3
+
+
+def test_a_missing_tool_fails_its_check_for_every_pick_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(name: str) -> Path:
+        raise ValidatorToolError(f"{name} not found; install it")
+
+    monkeypatch.setattr(compose_module, "find_tool", missing)
+    monkeypatch.setattr(shell_module, "find_tool", missing)
+    templates, golden = write_template(tmp_path)
+    report = run_check(templates, golden_dir=golden, golden=False, cache=False)
+    said = {
+        check: {(r.pick, f.message) for r in report.results if r.check == check for f in r.findings}
+        for check in ("compose", "shell")
+    }
+    picks = {r.pick for r in report.results if r.check == "render"}
+    assert len(picks) > 1
+    assert said["compose"] == {(p, "docker-compose not found; install it") for p in picks}
+    assert said["shell"] == {(p, "shellcheck not found; install it") for p in picks}
+    assert {r.status for r in report.results if r.check in said} == {"fail"}
