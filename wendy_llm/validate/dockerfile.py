@@ -35,11 +35,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build, Dockerfile, Stage
-from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, DockerfileSyntaxError, Instruction
+from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.dockerfile_args import combinations, describe, variables_in
@@ -111,10 +112,10 @@ def _validate_cached(
         ignore = DockerIgnore(ignore_text)
     except DockerIgnoreError as exc:
         return (error(CHECK, f"{exc} (docker build fails)", ignore_path),)
-    try:
-        dockerfile = Dockerfile(text)
-    except DockerfileSyntaxError as exc:
-        return (error(CHECK, f"BuildKit cannot parse it: {exc}", path),)
+    # The parse the device view makes of the same text (cached there): once per text.
+    dockerfile = parse_dockerfile(text)
+    if isinstance(dockerfile, str):
+        return (error(CHECK, f"BuildKit cannot parse it: {dockerfile}", path),)
     findings = _structure_findings(path, dockerfile)
     if not dockerfile.stages or any(f.severity == "error" for f in findings):
         return tuple(findings)
