@@ -244,12 +244,9 @@ def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str
     return content_hash(*parts)
 
 
-def static_findings(
-    parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str] | None = None
-) -> list[Finding]:
-    """Checks on the parsed file that ``docker-compose config`` does not make."""
-    if dirs is None:
-        dirs = _directories(tree)
+def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> list[Finding]:
+    """Checks on the parsed file that ``docker-compose config`` does not make
+    (``dirs``: every directory of ``tree``)."""
     path = parsed.path
     base = str(PurePosixPath(path).parent)
     findings: list[Finding] = []
