@@ -126,7 +126,7 @@ def _validate_cached(
         message = f"more than {limit} build-argument combinations; checked the first"
         findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
         combos = combos[:limit]
-    per_combo = [(c, _combo_problems(dockerfile.build(c), c, build_context)) for c in combos]
+    per_combo = [(c, _combo_problems(dockerfile.build(c), build_context)) for c in combos]
     return tuple(findings + _merge_combinations(path, per_combo))
 
 
@@ -208,8 +208,8 @@ def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Findi
     return []
 
 
-def _combo_problems(build: Build, combo: Mapping[str, str], context: BuildContext) -> set[_Problem]:
-    """Everything that fails when the Dockerfile is built with ``combo``."""
+def _combo_problems(build: Build, context: BuildContext) -> set[_Problem]:
+    """Everything that fails when the Dockerfile is built with ``build``'s arguments."""
     problems: set[_Problem] = set()
     stages = build.dockerfile.stages
     for stage in stages:

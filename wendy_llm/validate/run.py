@@ -256,7 +256,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
         run.findings["lint"] = lint_check.lint_findings(template, values=run.sample_values)
     for pick_run in run.picks:
         for each in pick_run.every_input():
-            pick_checks(each, rules, timer)
+            pick_checks(each, timer)
 
 
 def _all_pick_values(
