@@ -131,6 +131,8 @@ def test_a_new_pick_is_compared_with_the_base_rendered_with_its_answers() -> Non
     assert (a.slug, a.status, a.compared_with) == ("a-1", "unchanged", "pick")
     assert (new.slug, new.status, new.compared_with) == ("new-4", "changed", "answers")
     assert new.note() == "new: compared with the base rendered with its answers"
+    # The reports' pick tables show a changed pick's files instead.
+    assert new.table_note() is None
     [change] = new.files  # the canonical input shows it; the variant adds nothing new
     assert change.variant is None and "+" in change.diff
     assert change.diff[:2] == (
@@ -151,6 +153,7 @@ def test_a_new_pick_the_base_does_not_render_is_added_with_the_reason() -> None:
         "the base does not render its answers: rendering docker-compose.yml"
     )
     assert new.note() == f"not comparable: {new.reason}"
+    assert new.table_note() == new.note()
     assert diff.counts()["added"] == 1
 
 

@@ -14,11 +14,14 @@ from pathlib import Path
 import pytest
 from _check_helpers import COMPOSE, good_tree, with_files, write_template
 
+from wendy_llm.errors import ValidatorToolError
+from wendy_llm.validate import compose as compose_module
+from wendy_llm.validate import shell as shell_module
 from wendy_llm.validate.compose import ComposeValidator
 from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.run import run_check
 from wendy_llm.validate.shell import ShellValidator
-from wendy_llm.validate.toolcache import ResultCache
+from wendy_llm.validate.toolcache import ResultCache, tool_identity
 from wendy_llm.validate.tools import find_tool
 
 BROKEN_COMPOSE = COMPOSE.replace("      - ollama\n", "      - nope\n")
@@ -163,3 +166,60 @@ def test_check_gives_the_same_report_from_a_cold_and_a_warm_cache(tmp_path: Path
     assert cache.hits == 0 and entries(cache, "compose") and entries(cache, "shell")
     assert rows(cache) == uncached  # warm: answered from disk
     assert cache.hits > 0
+
+
+def test_the_tools_are_looked_up_and_identified_once_per_validator(
+    cache: ResultCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every distinct input asks the disk, and every fresh result is written
+    # back: the tools' identity in those keys is worked out once, not per input.
+    looked_up: list[str] = []
+    identified: list[Path] = []
+
+    def counted_find(name: str) -> Path:
+        looked_up.append(name)
+        return find_tool(name)
+
+    def counted_identity(binary: Path) -> str:
+        identified.append(binary)
+        return tool_identity(binary)
+
+    for module in (compose_module, shell_module):
+        monkeypatch.setattr(module, "find_tool", counted_find)
+        monkeypatch.setattr(module, "tool_identity", counted_identity)
+    trees = [
+        with_files(good_tree(), **{"docker-compose.yml": COMPOSE.replace("11434", port)})
+        for port in ("11434", "11435", "11436")
+    ]
+    compose = ComposeValidator(results=cache)
+    compose.run_many(trees)
+    compose.run_many(trees)
+    assert compose.runs == 3 and looked_up == ["docker-compose"] and len(identified) == 1
+    shell = ShellValidator(results=cache)
+    scripts = [{f"s{i}.sh": f"#!/bin/bash\necho {i}\n".encode()} for i in range(3)]
+    shell.validate_many(scripts)
+    shell.validate_many(scripts)
+    assert shell.scripts_checked == 3
+    assert sorted(looked_up) == ["bash", "docker-compose", "shellcheck"]
+    assert len(identified) == 3
+
+
+def test_a_missing_tool_fails_its_check_for_every_pick_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(name: str) -> Path:
+        raise ValidatorToolError(f"{name} not found; install it")
+
+    monkeypatch.setattr(compose_module, "find_tool", missing)
+    monkeypatch.setattr(shell_module, "find_tool", missing)
+    templates, golden = write_template(tmp_path)
+    report = run_check(templates, golden_dir=golden, golden=False, cache=False)
+    said = {
+        check: {(r.pick, f.message) for r in report.results if r.check == check for f in r.findings}
+        for check in ("compose", "shell")
+    }
+    picks = {r.pick for r in report.results if r.check == "render"}
+    assert len(picks) > 1
+    assert said["compose"] == {(p, "docker-compose not found; install it") for p in picks}
+    assert said["shell"] == {(p, "shellcheck not found; install it") for p in picks}
+    assert {r.status for r in report.results if r.check in said} == {"fail"}

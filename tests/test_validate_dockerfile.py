@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from _check_helpers import OLLAMA_DOCKERFILE, good_tree
 
+from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.profiles import profiles
+from wendy_llm.docker.model import Dockerfile
 from wendy_llm.validate.dockerfile import is_dockerfile, validate_dockerfile, validate_dockerfiles
 from wendy_llm.validate.dockerfile_args import INJECTED, injected_values
 from wendy_llm.validate.dockerfile_exec import shell_commands
@@ -281,3 +285,22 @@ def test_shell_commands_split_on_operators() -> None:
         ["d"],
         ["e"],
     ]
+
+
+def test_the_validator_and_the_device_view_share_one_parse_per_dockerfile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every pick's device view parses its Dockerfiles too: the validator
+    # reads the same cached parse instead of making its own.
+    text = f'FROM alpine:3.20\n# {uuid.uuid4()}\nCMD ["true"]\n'
+    parsed: list[str] = []
+    real_init = Dockerfile.__init__
+
+    def counting_init(self: Dockerfile, source: str) -> None:
+        parsed.append(source)
+        real_init(self, source)
+
+    monkeypatch.setattr(Dockerfile, "__init__", counting_init)
+    assert validate_dockerfile("Dockerfile", text, {"Dockerfile": text.encode()}, ".") == []
+    assert not isinstance(parse_dockerfile(text), str)
+    assert parsed == [text]

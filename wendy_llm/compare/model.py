@@ -45,6 +45,12 @@ class Side:
         return f"working tree {self.label}"
 
 
+def describe_change(path: str, status: FileStatus, variant: str | None) -> str:
+    """``docker-compose.yml (changed)``, with the variant when there is one."""
+    shown = f", variant {variant}" if variant else ""
+    return f"{path} ({status}{shown})"
+
+
 @dataclass(frozen=True)
 class FileChange:
     path: str
@@ -60,8 +66,7 @@ class FileChange:
 
     def describe(self) -> str:
         """``docker-compose.yml (changed)``, with the variant when there is one."""
-        variant = f", variant {self.variant}" if self.variant else ""
-        return f"{self.path} ({self.status}{variant})"
+        return describe_change(self.path, self.status, self.variant)
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,11 @@ class PickComparison:
         if self.compared_with == "answers":
             return "new: compared with the base rendered with its answers"
         return None
+
+    def table_note(self) -> str | None:
+        """:meth:`note` where a report's pick table shows it: a changed pick's
+        files and diffs say more, so it gets none."""
+        return None if self.status == "changed" else self.note()
 
 
 @dataclass(frozen=True)
@@ -121,8 +131,7 @@ class DiffGroup:
 
     def describe(self) -> str:
         """``docker-compose.yml (changed)``, with the variant when there is one."""
-        variant = f", variant {self.variant}" if self.variant else ""
-        return f"{self.path} ({self.status}{variant})"
+        return describe_change(self.path, self.status, self.variant)
 
 
 @dataclass(frozen=True)

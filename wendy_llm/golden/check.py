@@ -21,7 +21,7 @@ from wendy_llm.errors import GoldenError, WendyLlmError
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.template_check import GoldenProblem, check_fixture
 from wendy_llm.render.canonical import render_picks
-from wendy_llm.repo.layout import Layout, display_path
+from wendy_llm.repo.layout import display_path
 from wendy_llm.repo.selection import (
     TemplateFailure,
     TemplatesOrRoot,
@@ -77,13 +77,11 @@ def check_golden(
     :data:`~wendy_llm.options.DIFF_TOTAL_FACTOR` times that, each cut
     saying how much it left out (None: no limit). A template that fails to
     load or render is listed in ``failed`` (never reported as stale);
-    ``sample_values`` default to a :class:`Layout`'s settings.
+    ``sample_values`` default to a :class:`~wendy_llm.repo.layout.Layout`'s settings.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
-    settings = templates_or_root.settings if isinstance(templates_or_root, Layout) else None
-    if sample_values is None and settings is not None:
-        sample_values = settings.sample_values
+    sample_values = selection.sample_values(sample_values)
     refresh = refresh_commands(selection.templates_root, root)
     failed = list(selection.failed)
     wanted = None if pick_slugs is None else set(pick_slugs)
@@ -93,7 +91,7 @@ def check_golden(
         try:
             slugs = [pick.slug for pick in template.picks()]
         except WendyLlmError as exc:
-            failed.append(TemplateFailure.of(template.id, exc, settings))
+            failed.append(selection.failure(template.id, exc))
             continue
         known.update(slugs)
         if wanted is None:
@@ -116,10 +114,10 @@ def check_golden(
                 slugs=subset,
                 renderer=renderer,
                 trees=(trees or {}).get(template.id),
-                sample_values=(sample_values or {}).get(template.id),
+                sample_values=sample_values.get(template.id),
             )
         except WendyLlmError as exc:
-            failed.append(TemplateFailure.of(template.id, exc, settings))
+            failed.append(selection.failure(template.id, exc))
             continue
         checked.append(CheckedTemplate(template.id, tuple(r.slug for r in renders)))
         command = refresh(template.id)

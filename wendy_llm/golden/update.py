@@ -13,7 +13,6 @@ from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import Fixture, build_fixture
 from wendy_llm.render.canonical import render_picks
-from wendy_llm.repo.layout import Layout
 from wendy_llm.repo.selection import TemplateFailure, TemplatesOrRoot, select_templates
 
 if TYPE_CHECKING:
@@ -82,21 +81,19 @@ def update_golden(
     Unchanged fixture directories are not rewritten. Fixture directories of
     templates that no longer exist are removed only when every template is
     selected. ``sample_values`` (template id -> values for variables without
-    a default) default to a :class:`Layout`'s settings.
+    a default) default to a :class:`~wendy_llm.repo.layout.Layout`'s settings.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
-    settings = templates_or_root.settings if isinstance(templates_or_root, Layout) else None
-    if sample_values is None and settings is not None:
-        sample_values = settings.sample_values
+    sample_values = selection.sample_values(sample_values)
     fixtures: list[tuple[str, Fixture]] = []
     failed = list(selection.failed)
     for template in selection.templates:
-        values = (sample_values or {}).get(template.id)
+        values = sample_values.get(template.id)
         try:
             renders = render_picks(template, renderer=renderer, sample_values=values)
         except WendyLlmError as exc:
-            failed.append(TemplateFailure.of(template.id, exc, settings))
+            failed.append(selection.failure(template.id, exc))
             continue
         fixtures.append((template.id, build_fixture(template.id, renders)))
     results: list[TemplateUpdate] = []

@@ -233,10 +233,6 @@ class Layout:
     def sample_values(self, template_id: str) -> dict[str, str]:
         return self.settings.values_for(template_id)
 
-    @property
-    def all_sample_values(self) -> dict[str, dict[str, str]]:
-        return {tid: dict(values) for tid, values in self.settings.sample_values.items()}
-
 
 def find_layout(
     templates_dir: str | os.PathLike[str] | None = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
@@ -56,6 +56,7 @@ class Selection:
     fixtures of templates that no longer exist be called stale or deleted.
     ``existing`` is every template discovered, loaded or not: a template
     that failed to load still exists, so its fixtures are never stale.
+    ``settings`` are the repository's when a :class:`Layout` was given.
     """
 
     templates: tuple[Template, ...]
@@ -63,6 +64,19 @@ class Selection:
     complete: bool
     failed: tuple[TemplateFailure, ...] = ()
     existing: frozenset[str] = frozenset()
+    settings: Settings | None = None
+
+    def sample_values(
+        self, given: Mapping[str, Mapping[str, str]] | None
+    ) -> Mapping[str, Mapping[str, str]]:
+        """Template id -> sample values: ``given``, else the settings' (else none)."""
+        if given is not None:
+            return given
+        return {} if self.settings is None else self.settings.sample_values
+
+    def failure(self, template_id: str, exc: WendyLlmError) -> TemplateFailure:
+        """A selected template that fails to render (a missing value names its setting)."""
+        return TemplateFailure.of(template_id, exc, self.settings)
 
 
 def select_templates(
@@ -106,8 +120,9 @@ def _discovered(
             loaded.append(load_template(item.path, id=item.id))
         except WendyLlmError as exc:
             failed.append(TemplateFailure.of(item.id, exc))
+    settings = where.settings if isinstance(where, Layout) else None
     return Selection(
-        tuple(loaded), root, template_ids is None, tuple(failed), existing=frozenset(ids)
+        tuple(loaded), root, template_ids is None, tuple(failed), frozenset(ids), settings
     )
 
 

@@ -63,11 +63,8 @@ def describe_inputs(inputs: Sequence[Inputs]) -> str:
 
 def pick_files(pick: PickComparison) -> str:
     """The table's last column: the files that changed, else why the pick was not compared."""
-    files = ", ".join(f.describe() for f in pick.files)
-    note = pick.note()
-    if note and pick.status != "changed":
-        return f"({note})"
-    return files
+    note = pick.table_note()
+    return f"({note})" if note else ", ".join(f.describe() for f in pick.files)
 
 
 def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False) -> str:

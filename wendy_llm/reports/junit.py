@@ -139,7 +139,7 @@ def _diff_suite(diff: TemplateDiff, result: PolicyResult) -> Suite:
             failure = Failure(violations[p.slug], "policy", text)
         files = ", ".join(f.describe() for f in p.files)
         note = " (allowed by --allow-changed)" if p.slug in result.exempted else ""
-        why = p.note() if p.status != "changed" else None
+        why = p.table_note()
         note += f" ({why})" if why else ""
         output = f"{p.status}{note}" + (f": {files}" if files else "")
         cases.append(Case(diff.template_id, f"{p.slug} diff", failure, output))

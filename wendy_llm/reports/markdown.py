@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from wendy_llm import options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
+from wendy_llm.compare.model import describe_change
 from wendy_llm.reports.check import summary_line
 from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
@@ -105,11 +106,8 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
                 note = "**fails the policy**"
             elif p.slug in result.exempted:
                 note = "allowed (`--allow-changed`)"
-            files = ", ".join(
-                f"{_code(f.path)} ({f.status}{', variant ' + f.variant if f.variant else ''})"
-                for f in p.files
-            )
-            why = p.note() if p.status != "changed" else None
+            files = ", ".join(describe_change(_code(f.path), f.status, f.variant) for f in p.files)
+            why = p.table_note()
             rows.append((_code(p.slug), p.status, files or _cell(why or ""), note))
         lines += _table(["pick", "status", "files in scope", "gate"], rows)
         lines.append("")

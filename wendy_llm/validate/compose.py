@@ -28,6 +28,7 @@ results are also kept on disk between runs, keyed by that input, the
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -172,7 +173,7 @@ class ComposeValidator:
     def _run_pending(
         self, jobs: list[_Job], trees: Sequence[Mapping[str, bytes]], write: TreeWriter
     ) -> None:
-        binary = self._binary or find_tool("docker-compose")
+        binary = self._tool
         with tempfile.TemporaryDirectory(prefix="wendy-llm-compose-") as tmp:
             root = Path(tmp)
             home = root / "home"
@@ -200,12 +201,21 @@ class ComposeValidator:
                 with ThreadPoolExecutor(max_workers=self._workers) as pool:
                     list(pool.map(run, jobs))
 
-    def _disk_key(self, job: _Job) -> str:
-        binary = self._binary or find_tool("docker-compose")
-        # The runner and the normaliser shape what is stored: editing either
-        # is a new question.
+    @functools.cached_property
+    def _tool(self) -> Path:
+        """The ``docker-compose`` binary: the one given, else looked up (once)."""
+        return self._binary or find_tool("docker-compose")
+
+    @functools.cached_property
+    def _disk_salt(self) -> tuple[bytes, bytes]:
+        # The binary, the runner and the normaliser shape what is stored: a
+        # new one of any is a new question.  Worked out once per validator,
+        # not once per compose file.
         code = code_version(__file__, compose_run.__file__, compose_normal.__file__)
-        return content_hash(job.key.encode(), tool_identity(binary).encode(), code.encode())
+        return tool_identity(self._tool).encode(), code.encode()
+
+    def _disk_key(self, job: _Job) -> str:
+        return content_hash(job.key.encode(), *self._disk_salt)
 
 
 def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:
@@ -234,12 +244,9 @@ def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str
     return content_hash(*parts)
 
 
-def static_findings(
-    parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str] | None = None
-) -> list[Finding]:
-    """Checks on the parsed file that ``docker-compose config`` does not make."""
-    if dirs is None:
-        dirs = _directories(tree)
+def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> list[Finding]:
+    """Checks on the parsed file that ``docker-compose config`` does not make
+    (``dirs``: every directory of ``tree``)."""
     path = parsed.path
     base = str(PurePosixPath(path).parent)
     findings: list[Finding] = []

@@ -40,10 +40,3 @@ def device_findings(view: DeviceView) -> list[Finding]:
         Finding(check=CHECK, severity=f.severity, message=f.message, file=f.file, line=f.line)
         for f in view.findings
     ]
-
-
-def validate_device(
-    tree: Mapping[str, bytes], project: str, docs: Documents | None = None
-) -> list[Finding]:
-    """The ``device`` check of one render, over every device profile."""
-    return device_findings(build_view(tree, project, docs))

@@ -35,11 +35,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build, Dockerfile, Stage
-from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, DockerfileSyntaxError, Instruction
+from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
 from wendy_llm.validate import compose_model
 from wendy_llm.validate.dockerfile_args import combinations, describe, variables_in
@@ -111,10 +112,10 @@ def _validate_cached(
         ignore = DockerIgnore(ignore_text)
     except DockerIgnoreError as exc:
         return (error(CHECK, f"{exc} (docker build fails)", ignore_path),)
-    try:
-        dockerfile = Dockerfile(text)
-    except DockerfileSyntaxError as exc:
-        return (error(CHECK, f"BuildKit cannot parse it: {exc}", path),)
+    # The parse the device view makes of the same text (cached there): once per text.
+    dockerfile = parse_dockerfile(text)
+    if isinstance(dockerfile, str):
+        return (error(CHECK, f"BuildKit cannot parse it: {dockerfile}", path),)
     findings = _structure_findings(path, dockerfile)
     if not dockerfile.stages or any(f.severity == "error" for f in findings):
         return tuple(findings)
@@ -125,7 +126,7 @@ def _validate_cached(
         message = f"more than {limit} build-argument combinations; checked the first"
         findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
         combos = combos[:limit]
-    per_combo = [(c, _combo_problems(dockerfile.build(c), c, build_context)) for c in combos]
+    per_combo = [(c, _combo_problems(dockerfile.build(c), build_context)) for c in combos]
     return tuple(findings + _merge_combinations(path, per_combo))
 
 
@@ -207,8 +208,8 @@ def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Findi
     return []
 
 
-def _combo_problems(build: Build, combo: Mapping[str, str], context: BuildContext) -> set[_Problem]:
-    """Everything that fails when the Dockerfile is built with ``combo``."""
+def _combo_problems(build: Build, context: BuildContext) -> set[_Problem]:
+    """Everything that fails when the Dockerfile is built with ``build``'s arguments."""
     problems: set[_Problem] = set()
     stages = build.dockerfile.stages
     for stage in stages:

@@ -127,7 +127,7 @@ def render_pick(pick_run: PickRun) -> None:
     pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
 
 
-def pick_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
+def pick_checks(pick_run: PickRun, timer: Timer) -> None:
     """The pure-Python checks of one pick rendered with one input (the rules: later)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:

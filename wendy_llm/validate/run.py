@@ -44,6 +44,7 @@ import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from wendy_llm import options
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
@@ -82,6 +83,8 @@ from wendy_llm.validate.shell import ShellValidator
 from wendy_llm.validate.stored import attach_baseline, attach_golden
 from wendy_llm.validate.toolcache import ResultCache
 from wendy_llm.validate.topology import rule_coverage
+
+_Result = TypeVar("_Result")
 
 
 def run_check(
@@ -175,7 +178,7 @@ def _load(found: TemplateDir, layout: Layout) -> TemplateRun:
     location = run.rules_file = layout.rules_path(template_id)
     if location.is_file():
         try:
-            run.rules = load_rules(location, display=_display(location))
+            run.rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
             run.findings["topology"] = [error("topology", str(exc), exc.path, exc.line)]
     try:
@@ -204,10 +207,6 @@ def _file_of(exc: WendyLlmError) -> str | None:
         if isinstance(value, str):
             return value
     return None
-
-
-def _display(path: Path) -> str:
-    return display_path(path)
 
 
 def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[TemplateRun]:
@@ -257,7 +256,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
         run.findings["lint"] = lint_check.lint_findings(template, values=run.sample_values)
     for pick_run in run.picks:
         for each in pick_run.every_input():
-            pick_checks(each, rules, timer)
+            pick_checks(each, timer)
 
 
 def _all_pick_values(
@@ -300,12 +299,8 @@ def _attach_compose(
     rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
 ) -> None:
     """The compose findings of each render, and the results the rules read."""
-    try:
-        results = future.result()
-    except WendyLlmError as exc:
-        # A missing tool fails the check for every pick, with the reason.
-        for pick_run in rendered:
-            pick_run.findings["compose"] = [error("compose", str(exc))]
+    results = _tool_results(rendered, "compose", future)
+    if results is None:
         return
     for pick_run, result in zip(rendered, results, strict=False):
         pick_run.findings["compose"] = result.findings
@@ -315,15 +310,24 @@ def _attach_compose(
 
 
 def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
+    results = _tool_results(rendered, check, future)
+    if results is None:
+        return
+    for pick_run, found in zip(rendered, results, strict=True):
+        pick_run.findings[check] = found
+
+
+def _tool_results(
+    rendered: Sequence[PickRun], check: str, future: Future[list[_Result]]
+) -> list[_Result] | None:
+    """What the tool said per render; None once a missing tool failed ``check`` for all."""
     try:
-        results = future.result()
+        return future.result()
     except WendyLlmError as exc:
         # A missing tool fails the check for every pick, with the reason.
         for pick_run in rendered:
             pick_run.findings[check] = [error(check, str(exc))]
-        return
-    for pick_run, found in zip(rendered, results, strict=True):
-        pick_run.findings[check] = found
+        return None
 
 
 def _catalog(

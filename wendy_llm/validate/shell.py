@@ -20,6 +20,7 @@ module's code.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tempfile
@@ -115,14 +116,23 @@ class ShellValidator:
             out.append(findings)
         return out
 
+    @functools.cached_property
+    def _tools(self) -> tuple[Path, Path]:
+        """ShellCheck and bash: the ones given, else looked up (once)."""
+        return self._shellcheck or find_tool("shellcheck"), self._bash or find_tool("bash")
+
+    @functools.cached_property
+    def _disk_salt(self) -> tuple[bytes, ...]:
+        # Both binaries and this module shape what is stored.  Worked out
+        # once per validator, not once per script.
+        identities = [tool_identity(t).encode() for t in self._tools]
+        return (*identities, code_version(__file__).encode())
+
     def _disk_key(self, key: str) -> str:
-        tools = (self._shellcheck or find_tool("shellcheck"), self._bash or find_tool("bash"))
-        identities = [tool_identity(t).encode() for t in tools]
-        return content_hash(key.encode(), *identities, code_version(__file__).encode())
+        return content_hash(key.encode(), *self._disk_salt)
 
     def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
-        shellcheck = self._shellcheck or find_tool("shellcheck")
-        bash = self._bash or find_tool("bash")
+        shellcheck, bash = self._tools
         results: dict[str, list[_Problem]] = {}
         with tempfile.TemporaryDirectory(prefix="wendy-llm-shell-") as tmp:
             files: dict[str, str] = {}
