@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from _template_helpers import write_files as write_files  # shared: one way to write files
+
 if TYPE_CHECKING:
     from wendy_llm.render.canonical import PickRender
 
@@ -35,17 +37,6 @@ def commit_all(repo: Path, message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
-
-
-def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
-    for relpath, content in files.items():
-        target = root / relpath
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            target.write_text(content, encoding="utf-8", newline="")
-        else:
-            target.write_bytes(content)
-    return root
 
 
 def render(slug: str, files: Mapping[str, str | bytes], **answers: str) -> PickRender:
