@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from _template_helpers import write_files as write_files  # shared: one way to write files
 
-if TYPE_CHECKING:
-    from wendy_llm.render.canonical import PickRender
+from wendy_llm.cli import main
+from wendy_llm.render.canonical import OutputFile, PickRender
 
 GIT_IDENTITY = ("-c", "user.name=Wendy Test", "-c", "user.email=wendy@example.invalid")
 
@@ -41,8 +42,6 @@ def commit_all(repo: Path, message: str) -> str:
 
 def render(slug: str, files: Mapping[str, str | bytes], **answers: str) -> PickRender:
     """A fake pick render; ``bytes`` values stand for copied files."""
-    from wendy_llm.render.canonical import OutputFile, PickRender
-
     return PickRender(
         slug=slug,
         answers=answers,
@@ -136,11 +135,6 @@ def template_files(
 
 def run_cli(*args: str) -> tuple[int, str, str]:
     """Run ``wendy-llm ARGS`` in-process: (exit code, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from wendy_llm.cli import main
-
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(args))
