@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from wendy_llm.engine.client import Renderer
+import pytest
+
+from wendy_llm.engine import gofuncs
+from wendy_llm.engine.client import Renderer, shared_renderer
 
 # Go's range over a list costs about the same per step on any machine, so
 # nesting it makes renders whose duration the tests can scale.
@@ -57,3 +62,21 @@ def calibrated_items(renderer: Renderer, seconds: float) -> list[int]:
     # The render costs n**2 steps.
     scaled = int(n * (seconds / elapsed) ** 0.5)
     return list(range(max(scaled, 10)))
+
+
+@contextlib.contextmanager
+def helper_round_trips() -> Iterator[list[int]]:
+    """The size of each batch the shared renderer sends the helper (``evaluate``)
+    while the context is open, Go's answers not cached (a cold cache)."""
+    renderer = shared_renderer()
+    batches: list[int] = []
+    evaluate = renderer.evaluate
+
+    def counting(calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
+        batches.append(len(calls))
+        return evaluate(calls)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gofuncs, "_answers", {})
+        patch.setattr(renderer, "evaluate", counting)
+        yield batches

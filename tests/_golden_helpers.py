@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from wendy_llm.render.canonical import PickRender
+from _template_helpers import write_files as write_files  # shared: one way to write files
+
+from wendy_llm.cli import main
+from wendy_llm.render.canonical import OutputFile, PickRender
 
 GIT_IDENTITY = ("-c", "user.name=Wendy Test", "-c", "user.email=wendy@example.invalid")
 
@@ -37,21 +40,8 @@ def commit_all(repo: Path, message: str) -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
-def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
-    for relpath, content in files.items():
-        target = root / relpath
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            target.write_text(content, encoding="utf-8", newline="")
-        else:
-            target.write_bytes(content)
-    return root
-
-
 def render(slug: str, files: Mapping[str, str | bytes], **answers: str) -> PickRender:
     """A fake pick render; ``bytes`` values stand for copied files."""
-    from wendy_llm.render.canonical import OutputFile, PickRender
-
     return PickRender(
         slug=slug,
         answers=answers,
@@ -145,11 +135,6 @@ def template_files(
 
 def run_cli(*args: str) -> tuple[int, str, str]:
     """Run ``wendy-llm ARGS`` in-process: (exit code, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from wendy_llm.cli import main
-
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(args))

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from wendy_llm.docker.model import Dockerfile
+from wendy_llm.docker.syntax import parse as parse_dockerfile
 from wendy_llm.render.template import Template
 from wendy_llm.render.tree import RenderedTree
 
@@ -97,22 +98,12 @@ def compose_seconds(duration: str) -> float:
 
 
 def dockerfile_instructions(text: str) -> list[tuple[str, str]]:
-    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
-    logical: list[str] = []
-    pending = ""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not pending and (not stripped or stripped.startswith("#")):
-            continue
-        if stripped.endswith("\\"):
-            pending += stripped[:-1] + " "
-            continue
-        logical.append(pending + stripped)
-        pending = ""
+    """(INSTRUCTION, arguments as written) pairs, read by BuildKit's parser (the
+    package's), so continuation lines are joined and comments dropped as Docker does."""
     pairs = []
-    for entry in logical:
-        keyword, _, rest = entry.partition(" ")
-        pairs.append((keyword.upper(), rest.strip()))
+    for instruction in parse_dockerfile(text).instructions:
+        _, _, rest = instruction.original.strip().partition(" ")
+        pairs.append((instruction.keyword, rest.strip()))
     return pairs
 
 

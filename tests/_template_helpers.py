@@ -19,6 +19,8 @@ PORT: dict[str, object] = {
 
 
 def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """``files`` (relative path -> text or bytes) under ``root``, text as UTF-8
+    with its line endings untouched."""
     root.mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
         target = root / rel
@@ -26,7 +28,7 @@ def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
         if isinstance(content, bytes):
             target.write_bytes(content)
         else:
-            target.write_text(content, encoding="utf-8")
+            target.write_text(content, encoding="utf-8", newline="")
     return root
 
 

@@ -8,6 +8,7 @@ import pytest
 from _check_helpers import RULES, TEMPLATE_COMPOSE, write_template
 
 from wendy_llm.errors import CheckSelectionError
+from wendy_llm.golden import update_golden
 from wendy_llm.validate.findings import Report
 from wendy_llm.validate.run import run_check
 
@@ -151,8 +152,6 @@ def test_unknown_template_or_pick_is_a_selection_error(tmp_path: Path) -> None:
 
 
 def test_golden_fixtures_are_checked(tmp_path: Path) -> None:
-    from wendy_llm.golden import update_golden
-
     templates, golden = write_template(tmp_path)
     update_golden(templates, golden)
     assert run_check(templates, golden_dir=golden).passed()

@@ -10,12 +10,11 @@ import pytest
 from _check_helpers import TEMPLATE_COMPOSE, write_template
 
 from wendy_llm.cli import main
+from wendy_llm.golden import update_golden
 
 
 @pytest.fixture
 def good(tmp_path: Path) -> tuple[Path, Path]:
-    from wendy_llm.golden import update_golden
-
     templates, golden = write_template(tmp_path)
     update_golden(templates, golden)
     return templates, golden
@@ -144,8 +143,6 @@ def test_junit_report(
 
 
 def test_warnings_fail_only_with_strict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from wendy_llm.golden import update_golden
-
     compose = TEMPLATE_COMPOSE.replace(
         "    depends_on:", '    environment:\n      GREETING: "${GREETING}"\n    depends_on:'
     )
@@ -196,8 +193,6 @@ def test_json_includes_the_device_findings(
 def test_what_makes_wendy_run_fail_fails_the_device_check(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from wendy_llm.golden import update_golden
-
     compose = TEMPLATE_COMPOSE.replace(
         '      - "{{.PORT}}:{{.PORT}}"', "      - target: {{.PORT}}\n        published: {{.PORT}}"
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 import threading
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -39,10 +40,8 @@ def test_top_level_help_lists_every_subcommand() -> None:
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    from importlib.metadata import version
-
     result = run_module("--version")
-    assert (result.code, result.out) == (0, f"wendy-llm {version('wendy-llm')}\n")
+    assert (result.code, result.out) == (0, f"wendy-llm {metadata.version('wendy-llm')}\n")
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
     assert exited.value.code == 0 and capsys.readouterr().out == result.out

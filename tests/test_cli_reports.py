@@ -11,7 +11,16 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from _cli_helpers import LLM, REPO, SCHEMAS, copy_llm_project, edit, run_module, validate_report
+from _cli_helpers import (
+    LLM,
+    REPO,
+    SCHEMAS,
+    cli_env,
+    copy_llm_project,
+    edit,
+    run_module,
+    validate_report,
+)
 
 from wendy_llm.cli import main
 
@@ -100,8 +109,6 @@ def test_golden_json(tmp_path: Path) -> None:
 
 
 def _no_ci() -> dict[str, str]:
-    from _cli_helpers import cli_env
-
     return cli_env(drop=["CI"])
 
 

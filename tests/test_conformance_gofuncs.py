@@ -9,10 +9,10 @@ import math
 import pickle
 import random
 import struct
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from _engine_helpers import helper_round_trips
 from _template_helpers import PORT, checkbox, make_template, phase, text_input
 
 from wendy_llm.engine import gofuncs
@@ -164,18 +164,8 @@ def test_a_value_assembly_costs_two_round_trips_at_most(tmp_path: Path) -> None:
             )
         ],
     )
-    renderer = shared_renderer()
-    batches: list[int] = []
-    evaluate = renderer.evaluate
-
-    def counting(calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
-        batches.append(len(calls))
-        return evaluate(calls)
-
     overrides = {"PORT": "4321", "ON": "t", "S": "abc"}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gofuncs, "_answers", {})  # a cold cache
-        patch.setattr(renderer, "evaluate", counting)
+    with helper_round_trips() as batches:
         values = t.values("round-trip-app", overrides)
         # Conversions and checks in one batch; what the walk compares in a second.
         assert len(batches) == 2, batches

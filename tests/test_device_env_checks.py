@@ -10,18 +10,10 @@ warning.  One small compose file per case; no template is involved.
 from __future__ import annotations
 
 import pytest
+from _device_helpers import COMPOSE, view
 
 from wendy_llm.device import DeviceView
 from wendy_llm.device.env_checks import loopback_route, parse_url
-from wendy_llm.validate.device import build_view
-
-COMPOSE = "docker-compose.yml"
-
-
-def view(compose: str, files: dict[str, str]) -> DeviceView:
-    tree = {COMPOSE: compose.encode()}
-    tree.update({path: text.encode() for path, text in files.items()})
-    return build_view(tree, "demo")
 
 
 def dockerfile(*env: str) -> str:

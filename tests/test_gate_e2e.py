@@ -23,19 +23,12 @@ from pathlib import Path
 import pytest
 import yaml
 from _cli_helpers import LLM, REPO, Run, cli_env, edit
+from _golden_helpers import commit_all, git, init_repo
 
 from wendy_llm.golden import update_golden
 
-GIT = ("git", "-c", "user.name=Wendy Gate", "-c", "user.email=gate@example.invalid")
 COMPOSE = f"templates/{LLM}/docker-compose.yml"
 WORKFLOW = REPO / ".github" / "workflows" / "template-gate.yml"
-
-
-def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(
-        [*GIT, "-C", str(repo), *args], capture_output=True, text=True, check=True
-    )
-    return proc.stdout.strip()
 
 
 def wendy_llm(repo: Path, *args: str) -> Run:
@@ -70,15 +63,12 @@ class Baseline:
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Baseline:
     repo = tmp_path_factory.mktemp("gate") / "origin"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
+    init_repo(repo)
     shutil.copytree(REPO / "golden" / "baseline" / LLM, repo / "templates" / LLM)
     (repo / "golden" / "python").mkdir(parents=True)
     shutil.copy2(REPO / "golden" / f"{LLM}.rules.yaml", repo / "golden" / f"{LLM}.rules.yaml")
     update_golden(repo / "templates", repo / "golden")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "llm: Ollama-only template and its fixtures")
-    return Baseline(repo, git(repo, "rev-parse", "HEAD"))
+    return Baseline(repo, commit_all(repo, "llm: Ollama-only template and its fixtures"))
 
 
 def make_change(
@@ -99,8 +89,7 @@ def make_change(
     if refresh:
         refreshed = wendy_llm(dest, "golden", "--update", "--quiet")
         assert (refreshed.code, refreshed.err) == (0, ""), refreshed
-    git(dest, "add", "-A")
-    git(dest, "commit", "-q", "-m", "llm: Laguna 2.1 picks and the DFlash vLLM mode")
+    commit_all(dest, "llm: Laguna 2.1 picks and the DFlash vLLM mode")
     return dest
 
 

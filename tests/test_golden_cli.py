@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _golden_helpers import run_cli, template_files, write_files
 
-from wendy_llm import check_golden, update_golden
+from wendy_llm import RenderedFile, RenderedTree, check_golden, discover_templates, update_golden
 
 UPDATE = "Run: wendy-llm golden --update --template py/mini"
 
@@ -360,8 +360,6 @@ def test_naming_every_template_is_still_a_partial_run(project: Path) -> None:
 
 
 def test_check_reuses_renders_the_caller_already_made(project: Path) -> None:
-    from wendy_llm import RenderedFile, RenderedTree, discover_templates
-
     update_golden("templates", "golden")
     [template] = discover_templates("templates")
     pick = template.pick("a-1")

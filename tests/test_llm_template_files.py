@@ -40,7 +40,9 @@ def baseline() -> Template:
 # --- files of every render ------------------------------------------------------
 
 
-def all_renders(template: Template, baseline: Template) -> list[tuple[str, RenderedTree]]:
+@pytest.fixture(scope="module")
+def renders(template: Template, baseline: Template) -> list[tuple[str, RenderedTree]]:
+    """The three renders every test here reads, rendered once for the module."""
     return [
         ("template/dflash", render(template, SENTINEL, {})),
         ("template/default", render(template, DEFAULT_MODEL, {"PORT": "3000"})),
@@ -48,15 +50,17 @@ def all_renders(template: Template, baseline: Template) -> list[tuple[str, Rende
     ]
 
 
-def test_renders_leave_no_template_syntax_behind(template: Template, baseline: Template) -> None:
-    for label, tree in all_renders(template, baseline):
+def test_renders_leave_no_template_syntax_behind(renders: list[tuple[str, RenderedTree]]) -> None:
+    for label, tree in renders:
         for path, data in tree.items():
             assert b"{{" not in data and b"<no value>" not in data, f"{label}: {path}"
 
 
-def test_every_dockerfile_chmods_the_script_it_runs(template: Template, baseline: Template) -> None:
+def test_every_dockerfile_chmods_the_script_it_runs(
+    renders: list[tuple[str, RenderedTree]],
+) -> None:
     checked = 0
-    for label, tree in all_renders(template, baseline):
+    for label, tree in renders:
         for path in (p for p in tree if p.rsplit("/", 1)[-1] == "Dockerfile"):
             instructions = dockerfile_instructions(tree[path].decode())
             runs = [json.loads(rest)[0] for kw, rest in instructions if kw in ("ENTRYPOINT", "CMD")]
@@ -96,10 +100,10 @@ def test_the_ollama_image_keeps_the_jetpack_release_the_cli_passes(template: Tem
 
 
 def test_rendered_scripts_pass_bash_and_shellcheck(
-    template: Template, baseline: Template, tmp_path: Path
+    renders: list[tuple[str, RenderedTree]], tmp_path: Path
 ) -> None:
     scripts: list[Path] = []
-    for label, tree in all_renders(template, baseline):
+    for label, tree in renders:
         for path in (p for p in tree if p.endswith(".sh")):
             target = tmp_path / label / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,10 +123,10 @@ def test_rendered_scripts_pass_bash_and_shellcheck(
 
 
 def test_renders_pass_docker_compose_config(
-    template: Template, baseline: Template, tmp_path: Path
+    renders: list[tuple[str, RenderedTree]], tmp_path: Path
 ) -> None:
     # docker-compose needs the build contexts, so validate written trees.
-    for label, tree in all_renders(template, baseline):
+    for label, tree in renders:
         out = tree.write(tmp_path / label.replace("/", "-"))
         result = subprocess.run(
             [str(BIN / "docker-compose"), "-f", str(out / "docker-compose.yml"), "config", "-q"],

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _golden_helpers import commit_all, init_repo
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "loaded_suite.py"
 
@@ -20,13 +21,9 @@ SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "loaded_suite.py"
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
     """A repository whose committed HEAD holds ``marker`` (a clone has it)."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
+    repo = init_repo(tmp_path / "repo")
     (repo / "marker").write_text("committed\n", encoding="utf-8")
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    subprocess.run([*git, "init", "--quiet"], check=True)
-    subprocess.run([*git, "add", "marker"], check=True)
-    subprocess.run([*git, "commit", "--quiet", "-m", "marker"], check=True)
+    commit_all(repo, "marker")
     return repo
 
 

@@ -9,8 +9,6 @@ fault.  The unmutated copy passes for the same picks.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shutil
 from collections.abc import Sequence
@@ -19,12 +17,11 @@ from pathlib import Path
 
 import pytest
 from _cli_helpers import copy_llm_project
+from _golden_helpers import run_cli
 from _meaning_cases import MEANING_CASES, Line
 from harness.catalogue import MUTANTS, TEMPLATE_ID
 from harness.mutants import select
 from harness.mutation import ENTRYPOINT, Mutant, apply_edits
-
-from wendy_llm import cli
 
 
 def _mutant(name: str) -> Mutant:
@@ -61,17 +58,12 @@ def check_output(root: Path, picks: Sequence[str]) -> tuple[int, list[Printed]]:
     argv = ["check", "templates", "--template", TEMPLATE_ID, "--quiet"]
     for pick in picks:
         argv += ["--pick", pick]
-    out, err = io.StringIO(), io.StringIO()
-    with (
-        pytest.MonkeyPatch.context() as patch,
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
+    with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
-        status = cli.main(argv)
-    assert err.getvalue() == "", err.getvalue()
+        status, out, err = run_cli(*argv)
+    assert err == "", err
     printed = []
-    for text in out.getvalue().splitlines():
+    for text in out.splitlines():
         match = _FAILURE.match(text)
         if match and match["template"] == TEMPLATE_ID:
             printed.append(Printed(match["pick"], match["check"], match["rest"]))

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from _engine_helpers import helper_round_trips
 from _template_helpers import checkbox, make_template, phase, radio, text_input
 
-from wendy_llm.engine import gofuncs
-from wendy_llm.engine.client import shared_renderer
 from wendy_llm.errors import PickError
 from wendy_llm.render.manifest import Option, Question
 from wendy_llm.render.picks import (
@@ -357,17 +355,7 @@ def test_enumeration_costs_two_round_trips_at_most(tmp_path: Path) -> None:
             )
         ],
     )
-    renderer = shared_renderer()
-    batches: list[int] = []
-    evaluate = renderer.evaluate
-
-    def counting(calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
-        batches.append(len(calls))
-        return evaluate(calls)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gofuncs, "_answers", {})  # a cold cache
-        patch.setattr(renderer, "evaluate", counting)
+    with helper_round_trips() as batches:
         picks = t.picks()
     assert len(batches) <= 2, batches
     # The walk compared as Go does: SIZE only where FEAT contains db, MODE always.

@@ -10,13 +10,12 @@ one ``Renderer`` (``tests/_property_helpers.py``).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from _golden_helpers import run_cli
 from _hypothesis_profiles import property_settings
 from _property_helpers import INT64_MAX, INT64_MIN, property_renderer
 from _strategies import (
@@ -32,7 +31,6 @@ from _strategies import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wendy_llm.cli import main as cli_main
 from wendy_llm.engine.client import Renderer
 from wendy_llm.engine.gofuncs import trim_space
 from wendy_llm.errors import AppIdError, ValuesError, WendyLlmError
@@ -73,12 +71,10 @@ def assert_refused(
     argv = ["render", str(TEMPLATE_DIR), f"--app-id={app_id}", "--out", str(out)]
     for key, value in overrides.items():
         argv += ["--var", f"{key}={value}"]
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        status = cli_main(argv)
+    status, stdout, stderr = run_cli(*argv)
     assert status == 2
-    assert stderr.getvalue() == f"wendy-llm: error: {message}\n"
-    assert stdout.getvalue() == ""
+    assert stderr == f"wendy-llm: error: {message}\n"
+    assert stdout == ""
     assert not out.exists()
     assert list(out_root.iterdir()) == [], "a refused render left files behind"
 

@@ -4,8 +4,11 @@ template written here and against the real ``templates/python/llm``."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -106,9 +109,6 @@ def test_example_against_the_real_llm_template(pytester: pytest.Pytester) -> Non
 
 
 def _cli_stdout(argv: list[str]) -> str:
-    import contextlib
-    import io
-
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
         assert main(argv) == 0
@@ -312,8 +312,6 @@ def test_usage_errors_are_reported_at_collection(pytester: pytest.Pytester) -> N
 
 
 def test_plugin_is_registered_by_the_entry_point() -> None:
-    from importlib.metadata import entry_points
-
     [entry] = [e for e in entry_points(group="pytest11") if e.name == "wendy_llm"]
     assert entry.value == "wendy_llm.pytest_plugin"
     assert "wendy_llm.pytest_plugin" in sys.modules  # loaded into this very run

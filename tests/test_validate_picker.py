@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from _check_helpers import PICKER
 
 from wendy_llm.validate.picker import check_sentinel_renders, lint_picker
 from wendy_llm.validate.rulerun import subject_for
-from wendy_llm.validate.rules import parse_rules
+from wendy_llm.validate.rules import load_rules, parse_rules
 
 RULES = parse_rules(
     "sentinels:\n  OLLAMA_MODEL:\n    values: [big-dflash]\n"
@@ -251,10 +252,6 @@ def test_the_sentinel_in_an_image_no_service_builds_is_found() -> None:
 
 
 def test_the_llm_templates_picker_passes_with_its_rules() -> None:
-    from pathlib import Path
-
-    from wendy_llm.validate.rules import load_rules
-
     repo = Path(__file__).resolve().parent.parent
     text = (repo / "templates" / "python" / "llm" / "template.schema.json").read_bytes()
     rules = load_rules(repo / "golden" / "python" / "llm.rules.yaml")

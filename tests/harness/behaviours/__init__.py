@@ -37,7 +37,6 @@ from typing import Final
 
 from harness.behaviours import ollama, open_webui, vllm
 from harness.behaviours.base import RENDER_APP_ID, RENDER_OVERRIDES, Behaviour
-from wendy_llm.engine.client import Renderer
 from wendy_llm.render.template import Template
 
 __all__ = [
@@ -64,9 +63,9 @@ class BehaviourResult:
         return not self.problems
 
 
-def render_scripts(template: Template, out_dir: Path, *, renderer: Renderer | None = None) -> Path:
+def render_scripts(template: Template, out_dir: Path) -> Path:
     """Write the template's render for the behaviours into ``out_dir`` (new)."""
-    tree = template.render(RENDER_APP_ID, RENDER_OVERRIDES, renderer=renderer)
+    tree = template.render(RENDER_APP_ID, RENDER_OVERRIDES)
     return tree.write(out_dir)
 
 
