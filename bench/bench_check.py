@@ -24,6 +24,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from wendy_llm.engine.toolchain import helper_path
+from wendy_llm.reports.check import format_timings
+from wendy_llm.validate.run import run_check
+
 REPO = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 1.5
 
@@ -32,10 +36,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_check", description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="in-process runs (default 3)")
     args = parser.parse_args(list(argv) if argv is not None else None)
-
-    from wendy_llm.engine.toolchain import helper_path
-    from wendy_llm.reports.check import format_timings
-    from wendy_llm.validate.run import run_check
 
     helper_path()  # build (or find) the helper first: the benchmark is for a warm cache
     templates = REPO / "templates"
