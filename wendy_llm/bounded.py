@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = options.MAX_DOCUMENT_DEPTH
 
-# A string (escapes skipped; an unterminated one runs to the end) or a bracket.
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+# A string (escapes skipped; an unterminated one runs to the end) or a bracket;
+# the string is the unrolled loop, which scans a run of plain characters at once.
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 class JsonTooDeep(json.JSONDecodeError):
@@ -32,6 +33,11 @@ class JsonTooDeep(json.JSONDecodeError):
 
 def check_json_depth(text: str, limit: int = MAX_DEPTH) -> None:
     """Raise :class:`JsonTooDeep` at the first bracket nested deeper than ``limit``."""
+    # No deeper than the opening brackets it holds (those in strings included):
+    # every manifest and wendy.json is decided here, without the scan, which
+    # costs more than parsing the JSON.
+    if text.count("[") + text.count("{") <= limit:
+        return
     depth = 0
     for token in _JSON_TOKENS.finditer(text):
         char = text[token.start()]

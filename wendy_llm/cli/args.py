@@ -16,6 +16,7 @@ from wendy_llm.errors import WendyLlmError, quoted
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
+    from wendy_llm.render.template import Template
     from wendy_llm.repo.layout import Layout
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "add_selection",
     "add_template_dir",
     "add_vars",
+    "answers",
     "layout",
     "parse_var",
 ]
@@ -72,6 +74,14 @@ def add_vars(parser: argparse.ArgumentParser) -> None:
 def add_pick(parser: argparse.ArgumentParser) -> None:
     """``--pick SLUG``: start from one pick's answers (``--var`` overrides them)."""
     parser.add_argument("--pick", metavar="SLUG", help="start from this pick's answers")
+
+
+def answers(template: Template, args: argparse.Namespace) -> dict[str, str]:
+    """The ``--var`` overrides of :func:`add_pick` and :func:`add_vars`: the pick's
+    answers, then each ``--var``."""
+    found = dict(template.pick(args.pick).answers) if args.pick is not None else {}
+    found.update(args.var)
+    return found
 
 
 def add_no_strict(parser: argparse.ArgumentParser) -> None:

@@ -22,6 +22,7 @@ from wendy_llm.cli.args import (
     add_report_files,
     layout,
 )
+from wendy_llm.cli.output import name_failures
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.compare.diff import (
     Policy,
@@ -229,11 +230,8 @@ def run(args: argparse.Namespace) -> int:
         text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
         write_report(args.markdown, text, "Markdown summary")
     _print(args, results, notes, lost)
-    sys.stdout.flush()
-    for failure in failed:
-        print(f"wendy-llm: error: {failure.message}", file=sys.stderr)
     if failed:
-        return 2
+        return name_failures([failure.message for failure in failed])
     holds = all(r.holds for _, r in results) and not lost
     return 0 if holds else 1
 

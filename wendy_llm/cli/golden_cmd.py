@@ -14,6 +14,7 @@ from wendy_llm.cli.args import (
     add_selection,
     layout,
 )
+from wendy_llm.cli.output import name_failures
 from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
@@ -96,10 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _failures(failed: tuple[TemplateFailure, ...]) -> int:
     """Templates that could not be rendered: input errors, each named (exit 2)."""
-    sys.stdout.flush()
-    for failure in failed:
-        print(f"wendy-llm: error: {failure.message}", file=sys.stderr)
-    return 2
+    return name_failures([failure.message for failure in failed])
 
 
 def _update(args: argparse.Namespace) -> int:

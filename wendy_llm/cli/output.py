@@ -13,11 +13,17 @@ UTF-8, so invalid JSON).
   (docs/json-reports.md).
 - :func:`never_fail_on_text`: on stdout, a character the encoding cannot
   carry prints as a backslash escape (``\\udcff``) instead of raising.
+- :func:`name_failures`: the templates a run over many could not load or
+  render, each an error on stderr after what stdout printed (exit 2).
 """
 
 from __future__ import annotations
 
 import io
+import sys
+from collections.abc import Sequence
+
+from wendy_llm.cli.parser import EXIT_USAGE
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -28,3 +34,12 @@ def never_fail_on_text(stream: TextIO) -> None:
     """Make ``stream`` print what it cannot encode as backslash escapes."""
     if isinstance(stream, io.TextIOWrapper) and stream.errors != "backslashreplace":
         stream.reconfigure(errors="backslashreplace")
+
+
+def name_failures(messages: Sequence[str]) -> int:
+    """Print each message as an error on stderr, after everything stdout holds so
+    far; the exit status: 2 (an input error) when there is one, else 0."""
+    sys.stdout.flush()
+    for message in messages:
+        print(f"wendy-llm: error: {message}", file=sys.stderr)
+    return EXIT_USAGE if messages else 0

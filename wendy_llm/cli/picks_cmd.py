@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from wendy_llm.cli.args import add_json, add_quiet
+from wendy_llm.cli.output import name_failures
 from wendy_llm.errors import CheckSelectionError, WendyLlmError
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template, load_template
@@ -117,7 +118,4 @@ def _every(where: Layout, quiet: bool) -> int:
             indented = "\n".join(f"  {line}" for line in picks_text(picks).splitlines())
             blocks.append(f"{found.id}:\n{indented}")
     print(("\n" if quiet else "\n\n").join(blocks))
-    sys.stdout.flush()
-    for message in failed:
-        print(f"wendy-llm: error: {message}", file=sys.stderr)
-    return 2 if failed else 0
+    return name_failures(failed)

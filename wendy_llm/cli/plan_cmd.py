@@ -11,6 +11,7 @@ from wendy_llm.cli.args import (
     add_pick,
     add_template_dir,
     add_vars,
+    answers,
 )
 from wendy_llm.device import PROFILES, profiles
 from wendy_llm.render.picks import CANONICAL_APP_ID
@@ -80,11 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     devices = profiles(args.devices)
     template = load_template(args.template_dir)
-    answers: dict[str, str] = {}
-    if args.pick is not None:
-        answers.update(template.pick(args.pick).answers)
-    answers.update(dict(args.var))
-    tree = template.render(args.app_id, answers, strict=not args.no_strict)
+    overrides = answers(template, args)
+    tree = template.render(args.app_id, overrides, strict=not args.no_strict)
     view = build_view(tree, args.app_id, devices=devices)
     out = sys.stdout
     if args.json:
@@ -93,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             template=template.id,
             pick=args.pick,
             app_id=args.app_id,
-            answers=answers,
+            answers=overrides,
             devices=devices,
         )
         out.write(dumps(document))

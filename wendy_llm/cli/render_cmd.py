@@ -14,6 +14,7 @@ from wendy_llm.cli.args import (
     add_quiet,
     add_template_dir,
     add_vars,
+    answers,
 )
 from wendy_llm.errors import OutputDirNotEmpty, WendyLlmError
 from wendy_llm.render.template import load_template
@@ -61,10 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in said:
             print(f"wendy-llm: warning: {warning}", file=sys.stderr)
-    overrides: dict[str, str] = {}
-    if args.pick is not None:
-        overrides.update(template.pick(args.pick).answers)
-    overrides.update(dict(args.var))
+    overrides = answers(template, args)
     tree = template.render(args.app_id, overrides, strict=not args.no_strict)
     # The lints try every pick: a variable without a default needs the value
     # given here, or each pick would be reported as failing for want of it.

@@ -228,14 +228,18 @@ class Renderer:
 
     # -- internals --
 
+    def _discard(self, helper: Helper) -> str:
+        """Forget ``helper`` (the next request starts another) and kill it; its stderr tail."""
+        self._slot.helper = None
+        return helper.kill()
+
     def _helper(self, binary: Path | None = None) -> Helper:
         helper = self._slot.helper
         if helper is not None:
             if helper.owner_pid == os.getpid() and helper.alive():
                 return helper
             # Died between calls (or inherited through fork): replace silently.
-            self._slot.helper = None
-            helper.kill()
+            self._discard(helper)
         if binary is None:
             binary = self._binary if self._binary is not None else helper_path()
         helper = Helper(binary)
@@ -260,16 +264,14 @@ class Renderer:
                 try:
                     records, failure = helper.exchange(requests(), limit)
                 except HelperTimeout as exc:
-                    self._slot.helper = None
-                    helper.kill()
+                    self._discard(helper)
                     raise RenderTimeout(
                         f"{doing(exc.done)} took longer than {limit:g}s; the Go helper"
                         " was stopped (pass a larger Renderer(timeout=...) if the template"
                         " is merely slow)"
                     ) from None
                 except HelperDied as exc:
-                    self._slot.helper = None
-                    tail = helper.kill()
+                    tail = self._discard(helper)
                     failures.append(
                         f"attempt {len(failures) + 1}: {helper.exit_description()} ({exc})"
                         + (f"; stderr: {tail}" if tail else "; no stderr output")
@@ -283,13 +285,11 @@ class Renderer:
                 except BaseException:
                     # Interrupted or out of sync (KeyboardInterrupt, protocol
                     # error): stale records must never answer the next request.
-                    self._slot.helper = None
-                    helper.kill()
+                    self._discard(helper)
                     raise
                 if records and records[-1][0] == KIND_BAD_REQUEST:
                     # Requests sent after the bad one would answer the next call.
-                    self._slot.helper = None
-                    helper.kill()
+                    self._discard(helper)
                     raise EngineError(
                         "the Go helper rejected a request: "
                         + records[-1][1].decode("utf-8", "replace")

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.atomic import write_file_atomically
+from wendy_llm.atomic import remove_tree, write_file_atomically
 from wendy_llm.errors import ToolchainError
 
 GO_ENV_VAR = "WENDY_LLM_GO"
@@ -283,9 +283,7 @@ def build_helper(go: Path, cache: Path, source_dir: Path = HELPER_SOURCE_DIR) ->
         # binary, no binary, or the complete new one, never a partial file.
         os.replace(built, binary)
     finally:
-        import shutil  # lazy: only a build has a work directory to remove
-
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir)
     return binary
 
 

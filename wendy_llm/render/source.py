@@ -10,7 +10,7 @@ batch. Picks and lints are functions over this class (``picks.py``,
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm.engine.wire import RenderJob
@@ -158,11 +158,8 @@ class TemplateSource:
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
         """Each source's bytes (copied files as they are) or its engine error."""
-        engine = renderer if renderer is not None else _shared_renderer()
-        jobs = [
-            RenderJob(text=s.data, data=values, name=s.path) for s in self.sources if s.rendered
-        ]
-        rendered: Iterator[bytes | TemplateError] = iter(engine.render_many(jobs) if jobs else [])
+        (results,) = render_many_values(self, [values], renderer=renderer)
+        rendered = iter(results)
         return [next(rendered) if s.rendered else s.data for s in self.sources]
 
 

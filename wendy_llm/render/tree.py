@@ -27,13 +27,14 @@ from types import MappingProxyType
 from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.record import Record
+from wendy_llm.render.manifest_types import MANIFEST_FILE, PICKER_FILE
 from wendy_llm.render.outguard import check_out_dir
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from typing import Any, Final
 
-MANIFEST_FILES = frozenset({"template.json", "template.schema.json"})
+MANIFEST_FILES = frozenset({MANIFEST_FILE, PICKER_FILE})
 
 # fmt: off
 RENDERED_EXTENSIONS = frozenset({
