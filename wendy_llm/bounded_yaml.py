@@ -20,6 +20,9 @@ import yaml
 
 from wendy_llm import options
 
+#: PyYAML's safe loader, in C (libyaml) when PyYAML was built with it: several
+#: times faster on the renders' compose and rules files.
+FAST_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_DEPTH = options.MAX_DOCUMENT_DEPTH
 MAX_YAML_NODES = options.MAX_YAML_NODES
 

@@ -23,10 +23,8 @@ from pathlib import Path
 
 import yaml
 
-from wendy_llm.bounded_yaml import yaml_load, yaml_problem
+from wendy_llm.bounded_yaml import FAST_SAFE_LOADER, yaml_load, yaml_problem
 from wendy_llm.errors import DiffError
-
-_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,7 @@ def scope_from_rules(path: Path) -> FileScope:
     if not path.is_file():
         return FileScope()
     try:
-        doc = yaml_load(path.read_text(encoding="utf-8"), _SAFE_LOADER)
+        doc = yaml_load(path.read_text(encoding="utf-8"), FAST_SAFE_LOADER)
     except OSError as exc:
         raise DiffError(f"{path}: cannot read the rules file: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

@@ -21,7 +21,7 @@ from typing import ClassVar
 import yaml
 
 from wendy_llm.bounded import json_loads
-from wendy_llm.bounded_yaml import yaml_load, yaml_problem
+from wendy_llm.bounded_yaml import FAST_SAFE_LOADER, yaml_load, yaml_problem
 from wendy_llm.errors import quoted
 from wendy_llm.render.jsonpos import value_positions
 from wendy_llm.validate.findings import Finding, error
@@ -36,10 +36,8 @@ COMPOSE_NAMES: tuple[str, ...] = (
 )
 WENDY_JSON = "wendy.json"
 
-_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-
-class Yaml12Loader(_Base):  # type: ignore[misc,valid-type]
+class Yaml12Loader(FAST_SAFE_LOADER):  # type: ignore[misc,valid-type]
     """A safe loader resolving plain scalars by the YAML 1.2 core schema."""
 
     yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {}

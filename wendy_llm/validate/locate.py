@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 
 import yaml
 
-PathKey = tuple[str | int, ...]
+from wendy_llm.bounded_yaml import FAST_SAFE_LOADER
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+PathKey = tuple[str | int, ...]
 
 
 class LineIndex:
@@ -29,7 +29,7 @@ class LineIndex:
     @classmethod
     def of(cls, text: str) -> LineIndex:
         try:
-            root = yaml.compose(text, Loader=_Loader)
+            root = yaml.compose(text, Loader=FAST_SAFE_LOADER)
         except yaml.YAMLError:
             return cls({})
         lines: dict[PathKey, int] = {}
