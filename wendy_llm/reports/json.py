@@ -101,12 +101,18 @@ def _finding(finding: Finding) -> dict[str, object]:
     }
     if finding.variant is not None:
         found["variant"] = finding.variant  # only where a variant input found it
+    if finding.suppressed:
+        found["suppressed"] = True  # only where the suppressions file accepts it
     return found
 
 
 def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
     """``check --json``: one result per template x pick x check."""
-    counts = {s: sum(1 for r in report.results if r.status == s) for s in ("ok", "fail", "warn")}
+    statuses = ("ok", "fail", "warn", "suppressed")
+    counts = {s: sum(1 for r in report.results if r.status == s) for s in statuses}
+    per_template: dict[str, int] = {}
+    for finding in report.suppressed:
+        per_template[finding.template] = per_template.get(finding.template, 0) + 1
     return versioned(
         "check",
         {
@@ -118,6 +124,8 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
                 "errors": len(report.errors),
                 "warnings": len(report.warnings),
                 "notes": len(report.notes),
+                "suppressed_errors": len(report.suppressed),
+                "suppressed_per_template": per_template,
             },
             "checks": report.checks(),
             "results": [
