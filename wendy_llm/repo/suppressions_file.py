@@ -121,7 +121,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
             for file, failures in files.items():
                 for index, failure in enumerate(failures):
                     where: JsonPath = ("suppressions", template, check, file, index)
-                    line = _line_of(positions, where)
+                    line = _line_of(positions, (*where, "message"))
                     entry = Suppression(
                         template, check, file, failure["message"], failure["count"], line
                     )
