@@ -134,11 +134,13 @@ def test_the_same_failure_listed_twice_names_both_lines() -> None:
 def test_the_key_strips_line_numbers_but_not_ports() -> None:
     said = (
         'services.sim.environment.MODEL is "a", but the image (simulator/Dockerfile:4) sets '
-        "MODEL=b at line 12; see wendy.json:3:7 and mqtt://broker:1883 or 127.0.0.1:8080"
+        "MODEL=b at line 12; see wendy.json:3:7 and mqtt://broker:1883 or 127.0.0.1:8080: "
+        "not sent at the Wendy CLI f919a252 (2026-05-21) to deadbeef or 12345678"
     )
     assert message_key(found(CAMERA, "x", said + "\nmore detail")) == (
         'services.sim.environment.MODEL is "a", but the image (simulator/Dockerfile) sets '
-        "MODEL=b at line N; see wendy.json and mqtt://broker:1883 or 127.0.0.1:8080"
+        "MODEL=b at line N; see wendy.json and mqtt://broker:1883 or 127.0.0.1:8080: "
+        "not sent at the Wendy CLI <revision> to deadbeef or 12345678"
     )
 
 

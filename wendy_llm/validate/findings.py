@@ -108,10 +108,10 @@ class CheckResult:
     def status(self) -> Status:
         if any(f.severity == "error" and not f.suppressed for f in self.findings):
             return "fail"
+        if any(f.suppressed for f in self.findings):
+            return "suppressed"  # shown before its warnings: an accepted failure
         if any(f.severity == "warning" for f in self.findings):
             return "warn"
-        if any(f.suppressed for f in self.findings):
-            return "suppressed"
         return "ok"
 
 

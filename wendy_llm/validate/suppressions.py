@@ -49,6 +49,10 @@ _FILE_LINE = re.compile(
 )
 _LINE_WORD = re.compile(r"\b(lines?|column|col\.?)\s+\d+(?:\s*-\s*\d+)?", re.IGNORECASE)
 _VARIANT_APP_ID = re.compile(r"\bapp-id=(\S+)")
+# What names wendy-llm's own facts rather than the failure (the Wendy CLI
+# revision a rule follows, ``f919a252 (2026-05-21)``): an upgrade changes it.
+_REVISION = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
+_DATE = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)")
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,9 @@ class Scope:
 
 
 def message_key(finding: Finding) -> str:
-    """What the finding says, without where: its first line, the variant input
-    and line numbers stripped, the variant's app id read as the canonical one."""
+    """What the finding says, without where: its first line, the variant input,
+    line numbers and the Wendy CLI revision stripped, the variant's app id read
+    as the canonical one."""
     message = finding.message
     app_id = None
     if finding.variant is not None:
@@ -86,6 +91,7 @@ def message_key(finding: Finding) -> str:
     if app_id:
         first = first.replace(app_id, CANONICAL_APP_ID)
     first = _FILE_LINE.sub(r"\1", first)
+    first = _DATE.sub("", _REVISION.sub("<revision>", first))
     return _LINE_WORD.sub(lambda m: f"{m.group(1)} N", first) or "(no message)"
 
 
