@@ -279,3 +279,15 @@ def test_the_command_records_reads_and_refuses(
     file.write_text(file.read_text().replace('"count": 2', '"count": 0'), encoding="utf-8")
     code, _, err = run_cli("check", "-q", str(root))
     assert code == 2 and f"{SUPPRESSIONS_FILE}:10: " in err, err
+
+
+def test_a_template_gone_from_the_repository_leaves_its_entries_unused() -> None:
+    file = recorded(entry(CAMERA, LIDAR, 2), entry("python/removed", RELATIVE, 1))
+    only_camera = report(found(CAMERA, "none", LIDAR), found(CAMERA, "motion", LIDAR))
+    applied = apply_suppressions(only_camera, file, EVERYTHING)
+    [stale] = applied.errors
+    assert (stale.template, stale.check) == ("python/removed", CHECK)
+    assert applied.results[-1].template == "python/removed"
+    assert [e.template for e in recorded(*prune(only_camera, file, EVERYTHING)).entries] == [CAMERA]
+    # A run of other templates says nothing about it.
+    assert apply_suppressions(only_camera, file, Scope.of_run([CAMERA], [])).passed()
