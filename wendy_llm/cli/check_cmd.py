@@ -100,7 +100,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
-    suppress.refuse(args, where)
+    recorded = suppress.prepare(args, where)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         report = run_check(
             templates=args.templates,
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             cache=not args.no_cache,
             layout=where,
         )
-    report = suppress.settle(report, args, where)
+    report = suppress.settle(report, args, where, recorded)
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:

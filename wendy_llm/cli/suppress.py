@@ -21,6 +21,7 @@ from wendy_llm.repo.layout import Layout, display_path
 from wendy_llm.repo.suppressions_file import (
     SUPPRESSIONS_FILE,
     Suppression,
+    Suppressions,
     load_suppressions,
     write_suppressions,
 )
@@ -53,25 +54,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def refuse(args: argparse.Namespace, layout: Layout) -> None:
-    """Exit 2 (an input error) when a writing flag cannot be honoured here."""
+def prepare(args: argparse.Namespace, layout: Layout, *, log: TextIO | None = None) -> Suppressions:
+    """The recorded suppressions, read before the run (a bad file is exit 2 at once);
+    exit 2 too when a writing flag cannot be honoured here."""
+    path = layout.suppressions_path
+    shown = display_path(path)
     flag = _writing_flag(args)
-    if flag is None:
-        return
-    shown = display_path(layout.suppressions_path)
-    if in_ci(os.environ):
+    if flag is not None and in_ci(os.environ):
         raise SuppressionsError(
             f"refusing to write {shown}: CI={os.environ.get('CI')} is set. In CI the "
             f"suppressions must be checked, not rewritten: {flag} there would make any new "
             f"failure pass. Run `wendy-llm check {flag}` locally and commit the file.",
             path=shown,
         )
-    if args.picks:
+    if flag is not None and args.picks:
         raise SuppressionsError(
             f"{flag} cannot be combined with --pick: a failure is counted over every pick "
             "of its template; select whole templates with --template",
             path=shown,
         )
+    try:
+        return load_suppressions(path, shown=shown)
+    except SuppressionsError as exc:
+        if not (args.suppress_all and not args.templates):
+            raise
+        # Recording every template's failures needs nothing from the old file.
+        (log or sys.stderr).write(f"wendy-llm: replacing an invalid {shown}: {exc}\n")
+        return Suppressions(shown=shown)
 
 
 def scope_of(args: argparse.Namespace, layout: Layout) -> Scope:
@@ -81,20 +90,24 @@ def scope_of(args: argparse.Namespace, layout: Layout) -> Scope:
 
 
 def settle(
-    report: Report, args: argparse.Namespace, layout: Layout, *, log: TextIO | None = None
+    report: Report,
+    args: argparse.Namespace,
+    layout: Layout,
+    recorded: Suppressions,
+    *,
+    log: TextIO | None = None,
 ) -> Report:
     """Write the file when asked, then ``report`` read against it."""
     path = layout.suppressions_path
-    shown = display_path(path)
-    recorded = load_suppressions(path, shown=shown)
     scope = scope_of(args, layout)
     flag = _writing_flag(args)
     if flag is not None:
-        entries = record_all(report, recorded, scope) if args.suppress_all else None
-        if entries is None:
+        if args.suppress_all:
+            entries = record_all(report, recorded, scope)
+        else:
             entries = prune(report, recorded, scope)
-        _write(path, entries, recorded.entries, shown, flag, log or sys.stderr)
-        recorded = load_suppressions(path, shown=shown)
+        _write(path, entries, recorded.entries, recorded.shown, flag, log or sys.stderr)
+        recorded = load_suppressions(path, shown=recorded.shown)
     return apply_suppressions(report, recorded, scope)
 
 
