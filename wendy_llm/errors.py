@@ -314,6 +314,22 @@ class SettingsError(LayoutError):
         self.key = key
 
 
+class SuppressionsError(LayoutError):
+    """The repository's suppressions file is invalid, or cannot be written as asked.
+
+    ``path`` names the file, ``line`` the offending line when known.
+    """
+
+    def __init__(self, message: str, *, path: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = {"path": self.path, "line": self.line}
+        return (_rebuild_with_kwargs, (type(self), self.args, fields))
+
+
 # --- golden fixtures and baseline comparison ---------------------------------
 
 

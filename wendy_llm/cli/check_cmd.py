@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from wendy_llm.cli import suppress
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -61,12 +62,16 @@ the repository has one; a (repository) row for the rest), baseline (picks it
 lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
 never fail a run.
 
+{suppress.EPILOG}
+
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
 line; it combines with --json, --junit and --markdown. Report shapes:
 docs/json-reports.md.
-Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned),
-2 usage or input error (unknown template or pick, missing directory).
+Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned;
+suppressed failures do not fail it, a recorded one that no longer occurs does),
+2 usage or input error (unknown template or pick, missing directory, a bad
+suppressions file, --suppress-all or --prune-suppressions in CI).
 """
 
 
@@ -90,17 +95,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
+    suppress.add_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    where = layout(args)
+    recorded = suppress.prepare(args, where)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         report = run_check(
             templates=args.templates,
             picks=args.picks,
             max_diff_lines=args.max_diff_lines or None,
             cache=not args.no_cache,
-            layout=layout(args),
+            layout=where,
         )
+    report = suppress.settle(report, args, where, recorded)
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:

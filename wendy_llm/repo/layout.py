@@ -21,7 +21,9 @@ only.  The rule (:data:`DIRECTORY_RULE` says it in ``--help``):
 5. The golden directory: ``--golden-dir``; else the settings'
    ``golden-dir``; else ``<root>/golden``.  It must be inside the
    repository: fixtures are never written anywhere else.
-6. A template's rules file: the settings' ``rules-files`` entry, else
+6. The suppressions file: ``<root>/wendy-llm-suppressions.json``
+   (:mod:`wendy_llm.repo.suppressions_file`), beside the settings.
+7. A template's rules file: the settings' ``rules-files`` entry, else
    ``<golden>/<language>/<name>.rules.yaml``; its stored baseline:
    ``<golden>/baseline/<language>/<name>/``; its sample values: the
    settings' ``[sample-values."<language>/<name>"]``.  The ``meta.json``
@@ -44,6 +46,7 @@ from wendy_llm.repo.config import (
     inside,
     load_settings,
 )
+from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.wendycli.catalog import META_FILE
 
 DEFAULT_TEMPLATES_DIR = "templates"
@@ -232,6 +235,11 @@ class Layout:
 
     def sample_values(self, template_id: str) -> dict[str, str]:
         return self.settings.values_for(template_id)
+
+    @property
+    def suppressions_path(self) -> Path:
+        """The suppressions file (rule 6), whether or not it exists."""
+        return self.root / SUPPRESSIONS_FILE
 
 
 def find_layout(

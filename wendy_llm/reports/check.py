@@ -2,7 +2,8 @@
 
 A compact table (one row per template x pick, plus one ``(template)`` row
 per template for template-wide checks; one column per check: ``ok`` /
-``FAIL`` / ``warn``, ``-`` where the check does not apply at that level),
+``FAIL`` / ``warn`` / ``supp`` (failures the suppressions file accepts),
+``-`` where the check does not apply at that level),
 then the details of every failure (and warning and note), each as ``template pick
 [check] file:line: message``. Functions return strings; the CLI prints.
 """
@@ -12,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from wendy_llm.compare.changes import name_group
+from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.reports.terminal import Style
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, Status
 
 TEMPLATE_ROW = "(template)"
 
-_LABELS: dict[Status, str] = {"ok": "ok", "fail": "FAIL", "warn": "warn"}
+_LABELS: dict[Status, str] = {"ok": "ok", "fail": "FAIL", "warn": "warn", "suppressed": "supp"}
 
 
 def _paint(style: Style, status: Status) -> Callable[[str], str]:
-    return {"ok": style.ok, "fail": style.fail, "warn": style.warn}[status]
+    paint = {"ok": style.ok, "fail": style.fail, "warn": style.warn, "suppressed": style.warn}
+    return paint[status]
 
 
 def pick_label(pick: str) -> str:
@@ -70,10 +73,29 @@ def summary_line(report: Report) -> str:
     templates = {r.template for r in report.results}
     total = report.timings.get("total")
     took = f" in {total:.2f} s" if total is not None else ""
+    suppressed = len(report.suppressed)
+    held = f", {suppressed} failure(s) suppressed" if suppressed else ""
     return (
         f"{len(templates)} template(s), {len(picks)} pick(s), {len(report.results)} checks: "
-        f"{counts['ok']} ok, {counts['fail']} FAIL, {counts['warn']} warn{took}"
+        f"{counts['ok']} ok, {counts['fail']} FAIL, {counts['warn']} warn{held}{took}"
     )
+
+
+def suppressed_counts(report: Report) -> list[tuple[str, int]]:
+    """(template, suppressed failures) for each template that has some, in report order."""
+    counts: dict[str, int] = {}
+    for finding in report.suppressed:
+        counts[finding.template] = counts.get(finding.template, 0) + 1
+    return list(counts.items())
+
+
+def suppressed_line(report: Report) -> str:
+    """``Suppressed (7) by wendy-llm-suppressions.json: a/b 3, c/d 4``, or ``""``."""
+    counts = suppressed_counts(report)
+    if not counts:
+        return ""
+    each = ", ".join(f"{template} {count}" for template, count in counts)
+    return f"Suppressed ({len(report.suppressed)}) by {SUPPRESSIONS_FILE}: {each}"
 
 
 def finding_line(finding: Finding, who: str | None = None) -> str:
@@ -116,6 +138,8 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
             who = None if len(picks) == 1 else name_group(picks, picks_of[first.template])
             out.append("  " + finding_line(first, who).replace("\n", "\n  "))
         out.append("")
+    if warnings and report.suppressed:
+        out += [_paint(Style(colour), "suppressed")(suppressed_line(report)), ""]
     return "\n".join(out)
 
 

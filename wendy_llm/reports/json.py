@@ -101,24 +101,34 @@ def _finding(finding: Finding) -> dict[str, object]:
     }
     if finding.variant is not None:
         found["variant"] = finding.variant  # only where a variant input found it
+    if finding.suppressed:
+        found["suppressed"] = True  # only where the suppressions file accepts it
     return found
 
 
 def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
     """``check --json``: one result per template x pick x check."""
     counts = {s: sum(1 for r in report.results if r.status == s) for s in ("ok", "fail", "warn")}
+    summary: dict[str, object] = {
+        "results": len(report.results),
+        **counts,
+        "errors": len(report.errors),
+        "warnings": len(report.warnings),
+        "notes": len(report.notes),
+    }
+    if report.suppressed:  # only where the suppressions file accepted some
+        per_template: dict[str, int] = {}
+        for finding in report.suppressed:
+            per_template[finding.template] = per_template.get(finding.template, 0) + 1
+        summary["suppressed"] = sum(1 for r in report.results if r.status == "suppressed")
+        summary["suppressed_errors"] = len(report.suppressed)
+        summary["suppressed_per_template"] = per_template
     return versioned(
         "check",
         {
             "ok": report.passed(strict=strict),
             "strict": strict,
-            "summary": {
-                "results": len(report.results),
-                **counts,
-                "errors": len(report.errors),
-                "warnings": len(report.warnings),
-                "notes": len(report.notes),
-            },
+            "summary": summary,
             "checks": report.checks(),
             "results": [
                 {

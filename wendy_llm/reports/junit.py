@@ -4,7 +4,9 @@
 x pick x check (``classname`` = the template id, ``name`` = ``<pick>
 <check>``, pick ``(template)`` for template-wide ones); errors become
 ``<failure>`` (message = the first finding, text = all of them), warnings
-go to ``<system-out>`` (with ``strict`` they fail too).
+go to ``<system-out>`` (with ``strict`` they fail too), and so do errors the
+suppressions file accepts (``suppressed: ...``; the suite's ``<system-out>``
+counts them).
 
 ``diff``: one ``<testsuite>`` per template, one ``<testcase>`` per pick
 (``name`` = ``<slug> diff``); a pick that breaks the policy is a
@@ -20,11 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.reports.check import finding_line, pick_label
 
 if TYPE_CHECKING:
     from wendy_llm.compare.diff import PolicyResult, TemplateDiff
-    from wendy_llm.validate.findings import CheckResult, Report
+    from wendy_llm.validate.findings import CheckResult, Finding, Report
 
 
 @dataclass(frozen=True)
@@ -97,20 +100,27 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
             failing = [
                 f
                 for f in result.findings
-                if f.severity == "error" or (strict and f.severity == "warning")
+                if (f.severity == "error" and not f.suppressed)
+                or (strict and f.severity == "warning")
             ]
-            # Warnings (and notes, which never fail) go to the case's output.
+            # Warnings, suppressed errors (and notes, which never fail) go to the output.
             warned = [f for f in result.findings if f not in failing]
             failure = None
             if failing:
                 first = finding_line(failing[0]).splitlines()[0]
                 text = "\n".join(finding_line(f) for f in failing)
                 failure = Failure(first, failing[0].severity, text)
-            output = "\n".join(f"{f.severity}: {finding_line(f)}" for f in warned) or None
+            output = "\n".join(f"{_said(f)}: {finding_line(f)}" for f in warned) or None
             name = f"{pick_label(result.pick)} {result.check}"
             cases.append(Case(template, name, failure, output))
-        suites.append(Suite(template, cases))
+        held = sum(f.suppressed for r in results for f in r.findings)
+        note = f"{held} failure(s) suppressed by {SUPPRESSIONS_FILE}" if held else None
+        suites.append(Suite(template, cases, note))
     return junit_xml("wendy-llm check", suites, seconds=report.timings.get("total"))
+
+
+def _said(finding: Finding) -> str:
+    return "suppressed" if finding.suppressed else finding.severity
 
 
 def diff_junit(

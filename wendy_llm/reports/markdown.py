@@ -21,7 +21,8 @@ from wendy_llm import options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.compare.model import describe_change
-from wendy_llm.reports.check import summary_line
+from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
+from wendy_llm.reports.check import summary_line, suppressed_counts
 from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 
@@ -56,6 +57,11 @@ def check_markdown(report: Report, *, strict: bool = False) -> str:
     passed = report.passed(strict=strict)
     verdict = "passed" if passed else "FAILED"
     lines = [f"### wendy-llm check: {verdict}", "", summary_line(report), ""]
+    held = suppressed_counts(report)
+    if held:
+        lines += [f"Failures suppressed by {_code(SUPPRESSIONS_FILE)}:", ""]
+        lines += _table(["template", "suppressed"], [(_cell(t), str(n)) for t, n in held])
+        lines.append("")
     failing: list[Finding] = list(report.errors)
     if strict:
         failing += report.warnings

@@ -17,7 +17,9 @@ from typing import Literal
 #: never fails it (something the Wendy CLI ignores by design, e.g. an unknown
 #: ``wendy.json`` key, shown for the reader's information).
 Severity = Literal["error", "warning", "note"]
-Status = Literal["ok", "fail", "warn"]
+#: ``suppressed``: every error of the result is recorded in the repository's
+#: suppressions file (``validate/suppressions.py``), so it does not fail the run.
+Status = Literal["ok", "fail", "warn", "suppressed"]
 
 #: The pick column of results that concern a whole template (picker lint,
 #: template lint, a malformed rules file) rather than one pick.
@@ -60,6 +62,7 @@ class Finding:
     template: str = ""
     pick: str = TEMPLATE_WIDE
     variant: str | None = None  # the variant input it was found with (None: canonical)
+    suppressed: bool = False  # an error recorded in the suppressions file: shown, not failing
 
     @property
     def location(self) -> str:
@@ -103,8 +106,10 @@ class CheckResult:
 
     @property
     def status(self) -> Status:
-        if any(f.severity == "error" for f in self.findings):
+        if any(f.severity == "error" and not f.suppressed for f in self.findings):
             return "fail"
+        if any(f.suppressed for f in self.findings):
+            return "suppressed"  # shown before its warnings: an accepted failure
         if any(f.severity == "warning" for f in self.findings):
             return "warn"
         return "ok"
@@ -131,7 +136,13 @@ class Report:
 
     @property
     def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
+        """The errors that fail the run (suppressed ones are :attr:`suppressed`)."""
+        return [f for f in self.findings if f.severity == "error" and not f.suppressed]
+
+    @property
+    def suppressed(self) -> list[Finding]:
+        """The errors the repository's suppressions file accepts: shown, not failing."""
+        return [f for f in self.findings if f.suppressed]
 
     @property
     def warnings(self) -> list[Finding]:
