@@ -199,8 +199,8 @@ class VolumeEntry:
 
     @property
     def kind(self) -> VolumeKind:
-        if self.parts > 3 or self.target is None:
-            return "unusable"
+        if self.parts > 3 or not self.target or self.source == "":
+            return "unusable"  # ignored, or an empty side: never a persist volume
         if self.source is None:
             return "anonymous"
         return "named" if is_named_volume(self.source, self.target) else "bind"
