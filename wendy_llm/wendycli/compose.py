@@ -1,4 +1,4 @@
-"""The compose path of ``wendy run`` on a WendyOS device, as data (wendy-run.md section 3).
+"""The compose path of ``wendy run`` on a WendyOS device, as data.
 
 At :data:`~wendy_llm.wendycli.REVISION` the CLI decodes the compose file
 itself with go-yaml v3 into a small struct: of the top level only

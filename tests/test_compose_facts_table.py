@@ -1,0 +1,38 @@
+"""The compose path, fact by fact: a table of small compose projects (wendy-run.md section 3).
+
+Each case (tests/_compose_cases_{keys,refs,yaml,build}.py)
+names the row or consequence of section 3 it tests and pins the device view
+``plan --json`` prints for it (``view``: the dataclasses of
+:mod:`wendy_llm.device.model` as ``dataclasses.asdict`` gives them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+from _compose_cases import Case, check
+from _compose_cases_build import CASES as BUILD_CASES
+from _compose_cases_keys import CASES as KEY_CASES
+from _compose_cases_refs import CASES as REF_CASES
+from _compose_cases_yaml import CASES as YAML_CASES
+
+from wendy_llm.validate.device import build_view
+
+CASES = [*KEY_CASES, *REF_CASES, *YAML_CASES, *BUILD_CASES]
+
+
+def test_there_are_at_least_100_cases_with_distinct_names_and_facts() -> None:
+    assert len(CASES) >= 100
+    repeated = [name for name, n in Counter(c.id for c in CASES).items() if n > 1]
+    assert repeated == []
+    assert all(c.fact and c.expect for c in CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_the_device_view_follows_the_fact(case: Case) -> None:
+    tree = {"docker-compose.yml": case.compose.encode()}
+    tree.update({path: text.encode() for path, text in case.files.items()})
+    view = dataclasses.asdict(build_view(tree, "demo"))
+    check(case, view)
