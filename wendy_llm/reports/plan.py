@@ -1,7 +1,8 @@
 """A device view as text: a deployment plan (``wendy-llm plan``).
 
-The header (template, pick, CLI revision, path, devices), then each app in
-creation order with what it gets (image or build, base image, build args,
+The header (template, pick, CLI revision, path, devices), then each app
+(in creation order, or with the services it is created after when only
+dependencies are ordered) with what it gets (image or build, base image, build args,
 argv, restart policy, ports, entitlements, environment, and the compose
 ``environment`` that does not reach it), then what the device ignores,
 what is not modelled, and the remaining findings.  Values that differ
