@@ -229,7 +229,18 @@ def strings(node: Node) -> tuple[list[str], list[Node]]:
 def mapping_items(node: Node) -> list[tuple[str, Node, int]]:
     """A mapping decoded into a struct or map: (key text, value, key line), merge keys
     (``<<: *x``) expanded first so that keys written here win."""
+    return _mapping_items(node, {})
+
+
+def _mapping_items(
+    node: Node, memo: dict[int, list[tuple[str, Node, int]]]
+) -> list[tuple[str, Node, int]]:
+    # memo: each anchored mapping is expanded once, however often it is merged
+    # (nested merges of merges would otherwise grow exponentially).
     node = resolve(node)
+    done = memo.get(id(node))
+    if done is not None:
+        return done
     explicit: dict[str, tuple[str, Node, int]] = {}
     merged: dict[str, tuple[str, Node, int]] = {}
     for key, value in node.pairs():
@@ -238,9 +249,11 @@ def mapping_items(node: Node) -> list[tuple[str, Node, int]]:
             sources = resolve(value).content if resolve(value).kind == SEQUENCE else [value]
             for source in sources:
                 if resolve(source).kind == MAPPING:
-                    for item in mapping_items(source):
+                    for item in _mapping_items(source, memo):
                         merged.setdefault(item[0], item)
             continue
         if name is not None:
             explicit[name] = (name, value, key.line)
-    return [*(v for k, v in merged.items() if k not in explicit), *explicit.values()]
+    items = [*(v for k, v in merged.items() if k not in explicit), *explicit.values()]
+    memo[id(node)] = items
+    return items
