@@ -122,6 +122,12 @@ BUILD: list[Case] = [
         {"null/Dockerfile": ENTRYPOINT},
     ),
     Case(
+        "build-remote",
+        f"{B}: a URL is joined under the project like any context",
+        svc("build: https://github.com/x/y.git"),
+        {"dir": "https:/github.com/x/y.git", "warning": "joins the context under the project"},
+    ),
+    Case(
         "build-name",
         "consequence: built image localhost:5000/<project>-<service>:latest",
         svc("build: .", name="Web"),

@@ -112,6 +112,7 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
     what = f"services.{svc}.build"
     if node.kind == SCALAR:
         check_interpolation(at, node.value, what, node.line)
+        _remote(at, what, node.value, node.line)
         return _build(project, node.value, facts.SUPPORTED_DOCKERFILE)
     if node.kind != MAPPING:
         at.error(f"{what}: wendy run fails: {facts.unsupported_build(node.kind)}", node.line)
@@ -141,6 +142,8 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
     if dockerfile != facts.SUPPORTED_DOCKERFILE:
         line = fields["dockerfile"].line
         at.error(f"{what}.dockerfile: wendy run fails: {facts.custom_dockerfile(dockerfile)}", line)
+    if "context" in decoded:
+        _remote(at, f"{what}.context", decoded["context"], fields["context"].line)
     draft = _build(project, decoded.get("context", ""), facts.SUPPORTED_DOCKERFILE)
     draft.args = args
     return draft
@@ -181,6 +184,16 @@ def _build_args(at: Where, svc: str, node: Node | None) -> dict[str, str] | None
         check_interpolation(at, decoded, f"services.{svc}.build.args.{key}", value.line)
         args[key] = decoded
     return args
+
+
+def _remote(at: Where, what: str, context: str, line: int | None) -> None:
+    if "://" in context or context.startswith("git@"):
+        at.warn(
+            f'{what} "{context}": Docker Compose builds from the remote repository, but the '
+            "Wendy CLI joins the context under the project as a directory, which the render "
+            "does not hold",
+            line,
+        )
 
 
 def _build(project: str, context: str, dockerfile: str) -> BuildDraft:
