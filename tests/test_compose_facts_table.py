@@ -8,9 +8,10 @@ names the row or consequence of section 3 it tests and pins the device view
 
 from __future__ import annotations
 
-import dataclasses
+import json
 from collections import Counter
 
+import jsonschema
 import pytest
 from _compose_cases import Case, check
 from _compose_cases_build import CASES as BUILD_CASES
@@ -18,9 +19,14 @@ from _compose_cases_keys import CASES as KEY_CASES
 from _compose_cases_refs import CASES as REF_CASES
 from _compose_cases_yaml import CASES as YAML_CASES
 
+from wendy_llm.device import PROFILES
+from wendy_llm.reports.json import dumps, plan_json, schema_path
 from wendy_llm.validate.device import build_view
 
 CASES = [*KEY_CASES, *REF_CASES, *YAML_CASES, *BUILD_CASES]
+PLAN_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(schema_path("plan").read_text(encoding="utf-8"))
+)
 
 
 def test_there_are_at_least_100_cases_with_distinct_names_and_facts() -> None:
@@ -34,5 +40,11 @@ def test_there_are_at_least_100_cases_with_distinct_names_and_facts() -> None:
 def test_the_device_view_follows_the_fact(case: Case) -> None:
     tree = {"docker-compose.yml": case.compose.encode()}
     tree.update({path: text.encode() for path, text in case.files.items()})
-    view = dataclasses.asdict(build_view(tree, "demo"))
-    check(case, view)
+    view = build_view(tree, "demo")
+    document = dumps(
+        plan_json(view, template="case", pick=None, app_id="demo", answers={}, devices=PROFILES)
+    )
+    plan = json.loads(document)  # the very document plan --json prints
+    PLAN_SCHEMA.validate(plan)
+    check(case, plan["view"])
+    assert plan["ok"] == ("error" not in case.expect), case.id
