@@ -187,6 +187,7 @@ COMMAND: list[Case] = [
         f"{C}: the first token split again on whitespace",
         built("command: ['python -u', 'app.py']"),
         argv=["python", "-u", "app.py"],
+        warning='Docker Compose runs "python -u" as one program name',
     ),
     case(
         "cmd-list-rest-verbatim",

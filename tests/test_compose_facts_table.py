@@ -21,6 +21,7 @@ from _compose_cases_yaml import CASES as YAML_CASES
 
 from wendy_llm.device import PROFILES
 from wendy_llm.reports.json import dumps, plan_json, schema_path
+from wendy_llm.reports.plan import format_plan
 from wendy_llm.validate.device import build_view
 
 CASES = [*KEY_CASES, *REF_CASES, *YAML_CASES, *BUILD_CASES]
@@ -48,3 +49,20 @@ def test_the_device_view_follows_the_fact(case: Case) -> None:
     PLAN_SCHEMA.validate(plan)
     check(case, plan["view"])
     assert plan["ok"] == ("error" not in case.expect), case.id
+
+
+def test_the_plan_says_the_creation_order_is_partial() -> None:
+    compose = (
+        "services:\n  web:\n    image: nginx\n    depends_on: [api]\n"
+        "  api:\n    image: api\n    depends_on: [db, web]\n  db:\n    image: postgres\n"
+        "    command: ['python -u', app.py]\n"
+    )
+    view = build_view({"docker-compose.yml": compose.encode()}, "demo")
+    text = format_plan(view, template="t", pick=None, app_id="demo", devices=PROFILES)
+    assert "the rest is unordered and changes from run to run" in text
+    assert "Apps, in creation order" not in text
+    # api waits for db; web and api form a cycle: neither is ordered before the other.
+    assert "   after    db\n" in text
+    assert "   cycle    depends on web: not ordered (a cycle)\n" in text
+    assert "['python', '-u', 'app.py'] (compose command, replacing the image's" in text
+    assert "restart  unless-stopped, the device default (compose restart: absent)" in text

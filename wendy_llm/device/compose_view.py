@@ -219,6 +219,15 @@ def _compare_entrypoint(at: Where, draft: ServiceDraft, command: Command) -> Non
         return
     what = f"services.{draft.name}.command"
     argv = list(command.argv or ())
+    tokens = command.compose or ("",)
+    first = tokens[0]
+    split_first = argv[: len(argv) - len(tokens) + 1]  # what strings.Fields made of it
+    if split_first != [first]:
+        at.warn(
+            f'{what}: the device splits its first token "{first}" again on whitespace and '
+            f'runs {argv}; Docker Compose runs "{first}" as one program name',
+            draft.command_line,
+        )
     if command.entrypoint:
         at.warn(
             f"{what}: the image's ENTRYPOINT {list(command.entrypoint)} does not run on a "
