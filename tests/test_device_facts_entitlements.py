@@ -17,7 +17,7 @@ from wendy_llm.device import Entitlement, Port
 
 def test_a_bind_mount_is_not_mounted() -> None:
     found = view("services:\n  web:\n    image: nginx\n    volumes:\n      - ./site:/usr/share\n")
-    finding = only(found, "warning", '"./site:/usr/share"', "bind mount", "does not mount it")
+    finding = only(found, "warning", '"./site:/usr/share"', "bind mount", "the device does not")
     assert finding.line == 5
     volume = found.services[0].volumes[0]
     assert (volume.kind, volume.mounted) == ("bind", False)
@@ -58,17 +58,23 @@ def test_ports_give_a_network_entitlement_with_the_mappings() -> None:
     assert found.services[0].entitlements == (Entitlement("network", ports=ports),)
 
 
-def test_ports_that_do_not_parse_are_dropped() -> None:
+def test_ports_are_read_with_sscanf_as_the_cli_reads_them() -> None:
     found = view(
         "services:\n  web:\n    image: nginx\n    ports:\n"
         "      - '127.0.0.1:8080:80'\n      - '53:53/udp'\n      - '8080:80'\n"
+        "      - '70000:82'\n"
     )
-    first = only(found, "warning", '"127.0.0.1:8080:80"', "the device drops it")
-    only(found, "warning", '"53:53/udp"', "the device drops it")
+    first = only(found, "warning", '"127.0.0.1:8080:80"', "host 127 -> container 8080")
+    only(found, "warning", '"53:53/udp"', "keeps no protocol")
+    only(found, "warning", '"70000:82"', "the device drops it")
     assert first.line == 5
     web = found.services[0]
-    assert web.dropped_ports == ("127.0.0.1:8080:80", "53:53/udp")
-    assert web.ports == (Port(8080, 80, "8080:80"),)
+    assert web.dropped_ports == ("70000:82",)
+    assert web.ports == (
+        Port(127, 8080, "127.0.0.1:8080:80"),
+        Port(53, 53, "53:53/udp"),
+        Port(8080, 80, "8080:80"),
+    )
 
 
 def test_no_gpu_entitlement_on_the_compose_path() -> None:

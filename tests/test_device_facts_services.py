@@ -25,17 +25,20 @@ from wendy_llm.wendycli.compose import WENDY_BUILD_ARGS, WENDY_BUILD_ARGS_ALWAYS
         ("unless-stopped", "unless-stopped"),
         ("on-failure", "on-failure"),
         ('"no"', "never"),
-        ('""', "never"),
-        (None, "never"),
-        ("on-failure:5", "device-default"),
+        ('""', "default"),
+        (None, "default"),
+        ("on-failure:5", "default"),
     ],
 )
 def test_restart_mapping(written: str | None, policy: str) -> None:
     restart = "" if written is None else f"    restart: {written}\n"
     found = view(f"services:\n  web:\n    image: nginx\n{restart}")
-    assert found.services[0].restart.policy == policy
+    got = found.services[0].restart
+    default = policy == "default"
+    assert got.policy == ("unless-stopped" if default else policy)
+    assert got.device_default == default
     unknown = [f for f in found.findings if "not one the Wendy CLI knows" in f.message]
-    assert len(unknown) == (policy == "device-default")
+    assert len(unknown) == (default and written is not None)
 
 
 def test_messages_name_the_restart_values_and_build_keys_the_cli_reads() -> None:
@@ -60,22 +63,22 @@ def test_a_command_string_is_split_with_quotes_and_no_backslash_escapes() -> Non
         {"app/Dockerfile": DOCKERFILE},
     )
     command = found.services[0].command
-    assert command.cmd == ("sh", "-c", 'echo "hi there"', "--name", "a b")
+    assert command.compose == ("sh", "-c", 'echo "hi there"', "--name", "a b")
     assert command.source == "compose"
-    assert command.argv == ("/run.sh", "sh", "-c", 'echo "hi there"', "--name", "a b")
-    assert found.findings == ()
+    # The command replaces the image's ENTRYPOINT (Docker Compose would keep /run.sh).
+    assert command.argv == ("sh", "-c", 'echo "hi there"', "--name", "a b")
+    only(found, "warning", "ENTRYPOINT ['/run.sh'] does not run on a device")
 
 
 def test_a_backslash_in_a_command_is_literal_on_a_device() -> None:
     found = view("services:\n  app:\n    image: busybox\n    command: echo a\\ b\n")
-    assert found.services[0].command.cmd == ("echo", "a\\", "b")
+    assert found.services[0].command.argv == ("echo", "a\\", "b")
     only(found, "warning", "splits differently on a device", "['echo', 'a b']")
 
 
 def test_a_command_list_is_used_verbatim() -> None:
     found = view("services:\n  app:\n    image: busybox\n    command: ['echo', 'a  b']\n")
-    assert found.services[0].command.cmd == ("echo", "a  b")
-    assert found.services[0].command.argv is None  # busybox's ENTRYPOINT is not seen
+    assert found.services[0].command.argv == ("echo", "a  b")  # replaces busybox's own
 
 
 def test_without_command_the_image_entrypoint_and_cmd_run() -> None:
@@ -99,8 +102,8 @@ def test_app_and_image_names() -> None:
         project="My-Shop",
     )
     api, cache = found.services
-    assert (api.app, api.image) == ("my-shop-api", "my-shop-api:latest")
-    assert (cache.app, cache.image) == ("my-shop-cache", "docker.io/library/redis")
+    assert (api.app, api.image) == ("my-shop-api", "localhost:5000/my-shop-api:latest")
+    assert (cache.app, cache.image) == ("my-shop-cache", "docker.io/library/redis:latest")
     assert found.project == "my-shop"
 
 
@@ -110,7 +113,7 @@ def test_an_image_beside_a_build_is_not_used() -> None:
         {"api/Dockerfile": DOCKERFILE},
     )
     only(found, "warning", 'services.api.image "shop/api:1" is not used')
-    assert found.services[0].image == "demo-api:latest"
+    assert found.services[0].image == "localhost:5000/demo-api:latest"
 
 
 def test_every_profile_passes_the_always_args_and_only_wendy_build_args() -> None:
@@ -160,8 +163,11 @@ def test_creation_order_follows_depends_on_and_ignores_a_cycle() -> None:
         "  db:\n    image: postgres\n    depends_on: [api]\n"
         "  lone:\n    image: busybox\n"
     )
-    assert [s.name for s in found.services] == ["db", "api", "web", "lone"]
-    finding = only(found, "warning", "services.db.depends_on: api closes a dependency cycle")
+    # Listed in file order; only dependencies outside a cycle are ordered.
+    assert [s.name for s in found.services] == ["web", "api", "db", "lone"]
+    assert [s.created_after for s in found.services] == [("api",), (), (), ()]
+    assert found.creation_order == "dependencies-first"
+    finding = only(found, "warning", "services.db.depends_on is part of a dependency cycle")
     assert finding.line == 10
     assert found.errors == ()
 
@@ -184,4 +190,6 @@ def test_keys_without_a_value_are_go_zero_values_not_errors() -> None:
     )
     assert found.findings == ()
     web = found.services[0]
-    assert (web.ports, web.volumes, web.command.cmd, web.restart.policy) == ((), (), None, "never")
+    # An empty command is no command: the image's ENTRYPOINT + CMD (unknown here).
+    assert (web.ports, web.volumes, web.command.source) == ((), (), "unknown")
+    assert (web.restart.policy, web.restart.device_default) == ("unless-stopped", True)

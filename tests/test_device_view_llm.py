@@ -42,9 +42,17 @@ def test_the_pinned_documents_follow_the_plan_schema() -> None:
 def test_what_the_pins_say_about_a_device() -> None:
     dflash = json.loads(pinned_path("laguna-s-2.1-dflash").read_text(encoding="utf-8"))["view"]
     vllm, webui = dflash["services"]
-    assert (vllm["name"], webui["name"]) == ("vllm", "open-webui")  # vllm is created first
-    assert vllm["restart"]["policy"] == "unless-stopped"
-    assert webui["restart"]["policy"] == "never"
+    assert (vllm["name"], webui["name"]) == ("vllm", "open-webui")
+    # Only the dependency is ordered: open-webui is created after vllm.
+    assert dflash["creation_order"] == "dependencies-first"
+    assert (vllm["created_after"], webui["created_after"]) == ([], ["vllm"])
+    assert vllm["restart"] == {
+        "written": "unless-stopped",
+        "policy": "unless-stopped",
+        "device_default": False,
+    }
+    # No restart key: the device default, which the agent runs as unless-stopped.
+    assert webui["restart"] == {"written": None, "policy": "unless-stopped", "device_default": True}
     assert all(e["type"] != "gpu" for s in dflash["services"] for e in s["entitlements"])
     assert vllm["environment"]["values"]["VLLM_API_KEY"] == "wendy-local-dflash"
     # Compose's environment does not reach a device; Open WebUI's image says

@@ -37,20 +37,20 @@ def test_the_facts_name_the_cli_revision() -> None:
 
 
 @pytest.mark.parametrize(
-    ("written", "policy"),
+    ("written", "policy", "default"),
     [
-        ("always", "unless-stopped"),
-        ("unless-stopped", "unless-stopped"),
-        ("on-failure", "on-failure"),
-        ("no", "never"),
-        ("", "never"),
-        (None, "never"),  # absent: Go's empty string
-        ("on-failure:3", "device-default"),
-        ("sometimes", "device-default"),
+        ("always", "unless-stopped", False),
+        ("unless-stopped", "unless-stopped", False),
+        ("on-failure", "on-failure", False),
+        ("no", "never", False),
+        ("", "unless-stopped", True),  # empty: not used, the device default
+        (None, "unless-stopped", True),  # absent: the device default
+        ("on-failure:3", "unless-stopped", True),
+        ("sometimes", "unless-stopped", True),
     ],
 )
-def test_restart_mapping(written: str | None, policy: str) -> None:
-    assert restart_policy(written) == policy
+def test_restart_mapping(written: str | None, policy: str, default: bool) -> None:
+    assert restart_policy(written) == (policy, default)
     assert set(RESTART.values()) <= {"unless-stopped", "on-failure", "never"}
 
 
@@ -65,7 +65,8 @@ def test_restart_mapping(written: str | None, policy: str) -> None:
         (r"echo a\ b", ("echo", "a\\", "b")),  # no backslash escapes
         (r'echo "a\"b"', ("echo", "a\\b")),  # the backslash does not escape the quote
         ("say 'unterminated rest", ("say", "unterminated rest")),
-        ('x "" y', ("x", "y")),
+        ('x "" y', ("x", "", "y")),  # an empty pair is an empty token
+        ("a\u00a0b", ("a\u00a0b",)),  # only space, tab, CR and LF separate
         ("", ()),
     ],
 )
@@ -78,10 +79,12 @@ def test_command_string_splitting(text: str, words: tuple[str, ...]) -> None:
     [
         ("8080:80", PortMapping(8080, 80)),
         ("11434", PortMapping(11434, 11434)),
-        ("+8000:8000", PortMapping(8000, 8000)),
-        ("127.0.0.1:8080:80", None),
-        ("8080:80/udp", None),
-        ("8000-8010:8000-8010", None),
+        ("127.0.0.1:8080:80", PortMapping(127, 8080)),  # split at the first ':'
+        ("8080:80/udp", PortMapping(8080, 80)),
+        ("53/udp", PortMapping(53, 53)),
+        ("8000-8010:8000-8010", PortMapping(8000, 8000)),
+        ("+8000:8000", None),  # Sscanf into a uint16 takes no sign
+        ("70000:82", None),  # overflow leaves 0
         ("0:80", None),
         ("-1:80", None),
         ("web", None),
@@ -95,14 +98,19 @@ def test_port_entries(entry: str, mapping: PortMapping | None) -> None:
 @pytest.mark.parametrize(
     ("entry", "volume", "kind"),
     [
-        ("/data", VolumeEntry(None, "/data", None), "anonymous"),
-        ("models:/models", VolumeEntry("models", "/models", None), "named"),
-        ("models:/models:ro", VolumeEntry("models", "/models", "ro"), "named"),
-        ("./data:/data", VolumeEntry("./data", "/data", None), "bind"),
-        ("/srv/data:/data:rw", VolumeEntry("/srv/data", "/data", "rw"), "bind"),
-        ("C:\\data:/data", VolumeEntry("C:\\data", "/data", None), "bind"),
-        ("C:/data:/data:ro", VolumeEntry("C:/data", "/data", "ro"), "bind"),
-        ("~/data:/data", VolumeEntry("~/data", "/data", None), "named"),  # not . or /
+        ("/data", VolumeEntry(None, "/data", None, 1), "anonymous"),
+        ("models:/models", VolumeEntry("models", "/models", None, 2), "named"),
+        ("models:/models:ro", VolumeEntry("models", "/models", "ro", 3), "named"),
+        ("./data:/data", VolumeEntry("./data", "/data", None, 2), "bind"),
+        ("/srv/data:/data:rw", VolumeEntry("/srv/data", "/data", "rw", 3), "bind"),
+        ("C:\\data:/data", VolumeEntry("C:\\data", "/data", None, 2), "bind"),
+        ("C:/data:/data:ro", VolumeEntry("C:/data", "/data", "ro", 3), "bind"),
+        ("~/data:/data", VolumeEntry("~/data", "/data", None, 2), "named"),  # not . or /
+        ("a:/data", VolumeEntry(None, "a:/data", None, 1), "anonymous"),  # a drive letter
+        ("vol:/a:ro:x", VolumeEntry(None, None, None, 4), "unusable"),
+        ("a:b:c:d", VolumeEntry("a:b", "c", "d", 3), "bind"),
+        ("vol:", VolumeEntry("vol", "", None, 2), "unusable"),
+        (":/data", VolumeEntry("", "/data", None, 2), "unusable"),
     ],
 )
 def test_volume_entries(entry: str, volume: VolumeEntry, kind: str) -> None:
@@ -121,7 +129,7 @@ def test_volume_entries(entry: str, volume: VolumeEntry, kind: str) -> None:
         ("nvcr.io/nvidia/vllm:26.06-py3", "nvcr.io/nvidia/vllm:26.06-py3"),
         ("localhost/app:1", "localhost/app:1"),
         ("registry:5000/app", "registry:5000/app"),
-        ("python@sha256:abc", "docker.io/library/python@sha256:abc"),
+        ("Python", "Python"),  # does not parse: as written
     ],
 )
 def test_short_image_refs_are_qualified(ref: str, qualified: str) -> None:
@@ -130,7 +138,7 @@ def test_short_image_refs_are_qualified(ref: str, qualified: str) -> None:
 
 def test_app_and_image_names_follow_the_lowercased_project() -> None:
     assert app_name("My-App", "open-webui") == "my-app-open-webui"
-    assert built_image("My-App", "vllm") == "my-app-vllm:latest"
+    assert built_image("My-App", "vllm") == "localhost:5000/my-app-vllm:latest"
 
 
 def test_the_services_own_build_args_win() -> None:

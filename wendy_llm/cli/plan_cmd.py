@@ -38,7 +38,8 @@ examples:
 
 The pick is rendered as `wendy init` would (--app-id, default {CANONICAL_APP_ID}; --var
 overrides the pick's answers) and read as the Wendy CLI at {REVISION} reads it: the
-path `wendy run` takes, then each app in creation order with its image or build,
+path `wendy run` takes, then each app (on the compose path only dependencies are
+created first, shown as "after"; the rest is unordered) with its image or build,
 build args, argv, restart policy, ports, entitlements and the environment the
 container really gets; then what the device ignores (compose environment,
 healthcheck, wendy.json on the compose path, ...) and the findings.
@@ -47,7 +48,7 @@ Devices ({_NAMES}): the build args the Wendy CLI passes
 differ by device; with --device only those profiles are evaluated, else all of
 them, and values that differ are shown per device. Profile values are
 assumptions (the spec names the args, not their values): marked *.
---json prints the document of docs/json-reports.md (version 1).
+--json prints the document of docs/json-reports.md (version 2).
 Exit status: 0 wendy run would deploy it as the render says (warnings do not
 count), 1 a finding is an error (wendy run fails, or a container would run with
 an ENV that contradicts compose or names a service the app does not have), 2
@@ -75,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"evaluate for this device profile only (repeatable; {_NAMES})",
     )
     add_no_strict(p)
-    add_json(p, "print JSON (version 1) instead of text")
+    add_json(p, "print JSON (version 2) instead of text")
 
 
 def run(args: argparse.Namespace) -> int:

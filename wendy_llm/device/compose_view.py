@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from wendy_llm.device.compose_keys import ServiceDraft
+from wendy_llm.device.compose_keys import ServiceDraft, Where
 from wendy_llm.device.compose_read import creation_order, read_compose
 from wendy_llm.device.env_checks import (
     contradicting,
@@ -28,6 +28,7 @@ from wendy_llm.device.images import (
 )
 from wendy_llm.device.model import (
     Build,
+    Command,
     DroppedVariable,
     Entitlement,
     Environment,
@@ -42,7 +43,7 @@ from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import (
     GRANTED_ENTITLEMENTS,
     app_name,
-    qualify_image,
+    device_image,
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
@@ -58,34 +59,38 @@ def compose_services(
     devices: Sequence[DeviceProfile],
     notes: Notes,
 ) -> tuple[Service, ...]:
-    """The apps the device runs for a compose project, in creation order."""
-    at = Located(notes, compose)
-    services = _services(at, tree, project, devices)
+    """The apps the device runs for a compose project, in file order (the creation
+    order is only partial: each service's ``created_after``)."""
+    at = Where(notes, compose.path)
+    services = _services(at, compose, tree, project, devices)
     _wendy_json_lost(tree, wendy, compose.path, notes, services)
     return services
 
 
 def _services(
-    at: Located, tree: Mapping[str, bytes], project: str, devices: Sequence[DeviceProfile]
+    at: Where,
+    compose: Document,
+    tree: Mapping[str, bytes],
+    project: str,
+    devices: Sequence[DeviceProfile],
 ) -> tuple[Service, ...]:
-    compose = at.document
-    if not compose.ok:
-        at.error(f"{compose.path} does not parse as YAML: wendy run fails to load it")
-        return ()
-    drafts = read_compose(at)
+    drafts = read_compose(at, tree[at.file], project)
     if drafts is None:
         return ()
-    order, cycle = creation_order(drafts)
-    for service, dep in cycle:
-        at.warn(
-            f"services.{service}.depends_on: {dep} closes a dependency cycle; the Wendy CLI "
-            f"ignores it when ordering creation (order: {', '.join(order)})",
-            "services",
-            service,
-            "depends_on",
-        )
-    by_name = {d.name: d for d in drafts}
-    built = [_service(at, by_name[n], tree, project, devices, order) for n in order]
+    after, cyclic = creation_order(drafts)
+    for draft in drafts:
+        if draft.name in cyclic:
+            at.warn(
+                f"services.{draft.name}.depends_on is part of a dependency cycle: the Wendy "
+                "CLI ignores the cycle, so which of its services is created first changes "
+                "from run to run",
+                draft.depends_line,
+            )
+    names = [d.name for d in drafts]
+    built = [
+        _service(at, _located(at, compose, d), d, tree, project, devices, names, after[d.name])
+        for d in drafts
+    ]
     services = tuple(service for service, _ in built)
     report_missing_backends(at.notes, services, {s.name: lines for s, lines in built})
     return services
@@ -144,13 +149,21 @@ def _granted(wanted: Entitlement, service: Service) -> bool:
     return False
 
 
+def _located(at: Where, compose: Document, draft: ServiceDraft) -> Located:
+    """The compose file located by key path (for the environment checks): the parsed
+    document when it parsed, else every key at the service's line."""
+    return Located(at.notes, compose if compose.ok else _Lines(at.file, draft.line))
+
+
 def _service(
-    at: Located,
+    at: Where,
+    located: Located,
     draft: ServiceDraft,
     tree: Mapping[str, bytes],
     project: str,
     devices: Sequence[DeviceProfile],
     names: Sequence[str],
+    after: tuple[str, ...],
 ) -> tuple[Service, Mapping[str, int]]:
     """The app a service becomes, and where its image's ENV sets each name."""
     build, environment, image_command, env_lines = _image(at.notes, draft, tree, devices)
@@ -158,8 +171,8 @@ def _service(
     if draft.build is not None:
         image = built_image_name(project, draft.name)
     else:
-        image = None if draft.image is None else qualify_image(draft.image)
-        if draft.image is not None:
+        image = device_image(draft.image) if draft.image else None
+        if image is not None:
             at.notes.unknown(
                 f"service {draft.name} runs the image {image}: its ENV, ENTRYPOINT and CMD "
                 "are not in the render"
@@ -168,20 +181,23 @@ def _service(
     if draft.environment:
         contradictions, routes = contradicting(dropped, names)
         dockerfile = None if build is None else build.dockerfile
-        report_contradictions(at, draft.name, contradictions, dockerfile, env_lines)
+        report_contradictions(located, draft.name, contradictions, dockerfile, env_lines)
         # Warn only where the device may lose something the view cannot see:
         # a contradiction is an error of its own, a same value loses nothing.
         warn = any(d.outcome not in ("same", "differs") or d.name in routes for d in dropped)
         message = _environment_message(dropped, routes)
-        at.ignore(message, "services", draft.name, "environment", warn=warn)
+        located.ignore(message, "services", draft.name, "environment", warn=warn)
+    command = container_command(draft.command, image_command)
+    _compare_entrypoint(at, draft, command)
+    policy, default = restart_policy(draft.restart)
     service = Service(
         name=draft.name,
         app=app_name(project, draft.name),
         image=image,
         image_written=draft.image,
         build=build,
-        command=container_command(draft.command, image_command),
-        restart=Restart(draft.restart, restart_policy(draft.restart)),
+        command=command,
+        restart=Restart(draft.restart, policy, default),
         depends_on=tuple(draft.depends_on),
         ports=tuple(draft.ports),
         dropped_ports=tuple(draft.dropped_ports),
@@ -192,8 +208,55 @@ def _service(
         dropped_environment=dropped,
         ignored_keys=tuple(draft.ignored_keys),
         line=draft.line,
+        created_after=after,
     )
     return service, env_lines
+
+
+def _compare_entrypoint(at: Where, draft: ServiceDraft, command: Command) -> None:
+    """Docker Compose keeps the image's ENTRYPOINT under a ``command``; a device drops it."""
+    if command.source != "compose":
+        return
+    what = f"services.{draft.name}.command"
+    argv = list(command.argv or ())
+    tokens = command.compose or ("",)
+    first = tokens[0]
+    split_first = argv[: len(argv) - len(tokens) + 1]  # what strings.Fields made of it
+    if split_first != [first]:
+        at.warn(
+            f'{what}: the device splits its first token "{first}" again on whitespace and '
+            f'runs {argv}; Docker Compose runs "{first}" as one program name',
+            draft.command_line,
+        )
+    if command.entrypoint:
+        at.warn(
+            f"{what}: the image's ENTRYPOINT {list(command.entrypoint)} does not run on a "
+            f"device: the Wendy CLI's command replaces ENTRYPOINT and CMD, so the device runs "
+            f"{argv}; Docker Compose keeps the ENTRYPOINT and runs "
+            f"{[*command.entrypoint, *(command.compose or ())]}",
+            draft.command_line,
+        )
+    elif command.entrypoint is None:
+        at.warn(
+            f"{what}: the device runs {argv} with no ENTRYPOINT (the Wendy CLI's command "
+            "replaces ENTRYPOINT and CMD); if the image has an ENTRYPOINT (not in the "
+            "render), Docker Compose runs it with these arguments instead",
+            draft.command_line,
+        )
+
+
+class _Lines:
+    """The compose file as a :class:`Document` whose every key sits on one line (the
+    service's): for the environment checks, which locate by key path."""
+
+    def __init__(self, path: str, line: int | None) -> None:
+        self.path = path
+        self.data: object = None
+        self.ok = True
+        self._line = line
+
+    def line(self, *path: str | int) -> int | None:
+        return self._line
 
 
 def _image(
@@ -203,13 +266,13 @@ def _image(
     if spec is None:
         return None, NOTHING_KNOWN, None, {}
     if spec.directory is None or spec.dockerfile is None:
-        notes.unknown(f"service {draft.name} builds from {spec.context}: not in the render")
-        build = Build(spec.context, spec.context, "", False, (), None, ())
+        notes.unknown(f"service {draft.name} builds from {spec.path}: outside the render")
+        build = Build(spec.written, spec.path, "", False, (), None, ())
         return build, NOTHING_KNOWN, None, {}
     data = tree.get(spec.dockerfile)
     if data is None:
         notes.unknown(f"service {draft.name}: {spec.dockerfile} is not in the render")
-        build = Build(spec.context, spec.directory, spec.dockerfile, False, (), None, ())
+        build = Build(spec.written, spec.directory, spec.dockerfile, False, (), None, ())
         return build, NOTHING_KNOWN, None, {}
     text = data.decode("utf-8", "replace")
     built = built_image(text, spec.args, devices)
@@ -218,7 +281,7 @@ def _image(
     for arg in uninjected_args(text, spec.args):
         notes.warn(uninjected_message(arg), spec.dockerfile, arg.line)
     build = Build(
-        spec.context,
+        spec.written,
         spec.directory,
         spec.dockerfile,
         True,

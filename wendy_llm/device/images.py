@@ -16,14 +16,20 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from wendy_llm.device.model import BuildArg, Command, CommandSource, Environment
+from wendy_llm.device.model import BuildArg, Command, Environment
 from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.docker.command import ImageCommand, image_command
 from wendy_llm.docker.expand import ExpansionError
 from wendy_llm.docker.model import Dockerfile, StageEnv, arg_decls
 from wendy_llm.docker.syntax import DockerfileSyntaxError
 from wendy_llm.wendycli import REVISION
-from wendy_llm.wendycli.compose import WENDY_ARG_PREFIX, WENDY_BUILD_ARGS, build_args
+from wendy_llm.wendycli.compose import (
+    DEFAULT_ARGV,
+    WENDY_ARG_PREFIX,
+    WENDY_BUILD_ARGS,
+    build_args,
+    command_argv,
+)
 
 _ArgsKey = tuple[tuple[str, str], ...]
 #: The environment of an image nothing is known of (not built here, or not buildable).
@@ -137,15 +143,24 @@ def env_lines(text: str) -> Mapping[str, int]:
 
 
 def container_command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:
-    """What the container starts: the image's ``ENTRYPOINT``, then compose ``command`` if
-    given (None: not given), else the image's ``CMD``."""
+    """What the container starts on a device.
+
+    A compose command (the tokens the CLI sends; None: none) replaces the
+    image's ENTRYPOINT and CMD together: its first token split once more on
+    whitespace, the rest verbatim.  Without one, or with an empty or
+    all-blank one, the image's ENTRYPOINT + CMD run, ``/bin/sh`` when both
+    are empty.
+    """
     entrypoint = None if image is None else image.entrypoint
-    cmd = compose if compose is not None else (None if image is None else image.cmd)
-    source: CommandSource = "compose" if compose is not None else "image"
-    if cmd is None:
-        source = "unknown"
-    argv = None if entrypoint is None or cmd is None else (*entrypoint, *cmd)
-    return Command(argv, entrypoint, cmd, source)
+    cmd = None if image is None else image.cmd
+    argv = command_argv(compose)
+    if argv is not None:
+        return Command(argv, entrypoint, cmd, "compose", compose)
+    if entrypoint is None or cmd is None:
+        return Command(None, entrypoint, cmd, "unknown", compose)
+    if not entrypoint and not cmd:
+        return Command(DEFAULT_ARGV, entrypoint, cmd, "shell", compose)
+    return Command((*entrypoint, *cmd), entrypoint, cmd, "image", compose)
 
 
 def _args(

@@ -20,7 +20,7 @@ from typing import Literal
 from wendy_llm.wendycli.compose import RestartPolicy, VolumeKind
 
 Severity = Literal["error", "warning"]
-CommandSource = Literal["compose", "image", "unknown"]
+CommandSource = Literal["compose", "image", "shell", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,19 @@ class Build:
 
 @dataclass(frozen=True)
 class Command:
-    """The process the container starts."""
+    """The process the container starts.
 
-    argv: tuple[str, ...] | None  # ENTRYPOINT + CMD; None when part of it is unknown
+    A compose ``command`` replaces the image's ENTRYPOINT and CMD together
+    (``source: compose``); without one (or an empty, all-blank one) the
+    image's ENTRYPOINT + CMD run (``image``), ``/bin/sh`` when both are
+    empty (``shell``).
+    """
+
+    argv: tuple[str, ...] | None  # what runs; None when part of it is unknown
     entrypoint: tuple[str, ...] | None  # the image's (): none; None: an unseen base image's
-    cmd: tuple[str, ...] | None  # compose ``command`` if given, else the image's CMD
-    source: CommandSource  # where ``cmd`` comes from
+    cmd: tuple[str, ...] | None  # the image's CMD (None: unknown)
+    source: CommandSource  # where ``argv`` comes from
+    compose: tuple[str, ...] | None = None  # the compose command's tokens as the CLI sends them
 
 
 @dataclass(frozen=True)
@@ -148,7 +155,12 @@ class Restart:
     """The restart policy; a restart flag given to ``wendy run`` wins over it."""
 
     written: str | None  # compose ``restart`` as written (None: absent)
-    policy: RestartPolicy
+    policy: RestartPolicy  # what the container runs with
+    device_default: bool = False  # the CLI sends no policy: the agent's default applies
+
+
+#: No restart policy sent: the agent runs the container unless-stopped.
+DEVICE_DEFAULT_RESTART = Restart(None, "unless-stopped", True)
 
 
 @dataclass(frozen=True)
@@ -172,6 +184,7 @@ class Service:
     dropped_environment: tuple[DroppedVariable, ...]
     ignored_keys: tuple[str, ...]
     line: int | None = None  # where the service is defined
+    created_after: tuple[str, ...] = ()  # services the device surely creates before this one
 
 
 @dataclass(frozen=True)
@@ -183,10 +196,14 @@ class DeviceView:
     path_file: str | None  # the file that decided the path
     project: str  # the project directory's name (apps are named after it)
     devices: tuple[str, ...]  # the profiles considered
-    services: tuple[Service, ...]  # in creation order
+    services: tuple[Service, ...]  # see ``creation_order``
     ignored: tuple[Ignored, ...]
     findings: tuple[DeviceFinding, ...]
     not_modelled: tuple[str, ...] = field(default=())  # what the spec does not say
+    # "sequence": ``services`` are in creation order; "dependencies-first" (the compose
+    # path): ``services`` are in file order, and only each one's ``created_after`` is
+    # created before it, the rest in an order that changes from run to run.
+    creation_order: Literal["sequence", "dependencies-first"] = "sequence"
 
     @property
     def errors(self) -> tuple[DeviceFinding, ...]:

@@ -17,10 +17,10 @@ from collections.abc import Mapping
 
 from wendy_llm.device.images import built_image, container_command
 from wendy_llm.device.model import (
+    DEVICE_DEFAULT_RESTART,
     Build,
     Entitlement,
     Environment,
-    Restart,
     Service,
     entitlement_from,
 )
@@ -81,7 +81,7 @@ def other_services(
             image_written=None,
             build=Build(".", ".", "Dockerfile", True, built.args, built.stage, built.base_images),
             command=container_command(None, built.command),
-            restart=Restart(None, "device-default"),
+            restart=DEVICE_DEFAULT_RESTART,
             depends_on=(),
             ports=(),
             dropped_ports=(),

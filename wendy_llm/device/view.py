@@ -65,4 +65,5 @@ def device_view(
         ignored=tuple(notes.ignored),
         findings=tuple(notes.findings),
         not_modelled=tuple(notes.not_modelled),
+        creation_order="dependencies-first" if path.kind == "compose" else "sequence",
     )

@@ -188,3 +188,47 @@ def match_string(pattern: str, text: str) -> bool:
     """
     result, _ = _answer(call_match(pattern, text))
     return result == b"\x01"
+
+
+# --- the compose reader's Go calls (gohelper/compose_calls.go) -------------------------
+
+_U16: Final = struct.Struct(">H")
+
+
+def call_scan_port(text: str) -> bytes:
+    return encode_call(b"p", text)
+
+
+def call_fields(text: str) -> bytes:
+    return encode_call(b"f", text)
+
+
+def call_join(base: str, path: str) -> bytes:
+    return encode_call(b"j", base, path)
+
+
+def scan_port(text: str) -> int:
+    """``var n uint16; fmt.Sscanf(text, "%d", &n)``: the number read, 0 when Sscanf fails
+    (no leading number, overflow): how the Wendy CLI reads a compose port."""
+    return int(_U16.unpack(_answer(call_scan_port(text))[0])[0])
+
+
+def _parts(result: bytes) -> tuple[str, ...]:
+    parts: list[str] = []
+    pos = 0
+    while pos < len(result):
+        (length,) = _U32.unpack_from(result, pos)
+        parts.append(_text(result[pos + 4 : pos + 4 + length]))
+        pos += 4 + length
+    return tuple(parts)
+
+
+def fields(text: str) -> tuple[str, ...]:
+    """``strings.Fields``: ``text`` split around runs of Unicode white space."""
+    return _parts(_answer(call_fields(text))[0])
+
+
+def join_path(base: str, path: str) -> str:
+    """``filepath.Join(base, path)`` (on Linux): joined and cleaned, an absolute ``path``
+    included (``/srv/app`` under ``p`` is ``p/srv/app``)."""
+    return _text(_answer(call_join(base, path))[0])

@@ -38,18 +38,20 @@ REPORT_KINDS: tuple[ReportKind, ...] = (
     "plan",
 )
 VERSION = 1
+#: Kinds whose shape moved past version 1 (docs/json-reports.md says what changed).
+VERSIONS: dict[ReportKind, int] = {"plan": 2}
 _SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
 def versioned(kind: ReportKind, body: Mapping[str, object]) -> dict[str, object]:
     """``body`` as a document of ``kind``: ``"version"`` first."""
     assert kind in REPORT_KINDS
-    return {"version": VERSION, **body}
+    return {"version": VERSIONS.get(kind, VERSION), **body}
 
 
 def schema_path(kind: ReportKind) -> Path:
     """The JSON Schema the documents of ``kind`` follow."""
-    return _SCHEMAS / f"report-{kind}.v{VERSION}.schema.json"
+    return _SCHEMAS / f"report-{kind}.v{VERSIONS.get(kind, VERSION)}.schema.json"
 
 
 def dumps(document: Mapping[str, object]) -> str:

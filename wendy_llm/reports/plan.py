@@ -1,7 +1,8 @@
 """A device view as text: a deployment plan (``wendy-llm plan``).
 
-The header (template, pick, CLI revision, path, devices), then each app in
-creation order with what it gets (image or build, base image, build args,
+The header (template, pick, CLI revision, path, devices), then each app
+(in creation order, or with the services it is created after when only
+dependencies are ordered) with what it gets (image or build, base image, build args,
 argv, restart policy, ports, entitlements, environment, and the compose
 ``environment`` that does not reach it), then what the device ignores,
 what is not modelled, and the remaining findings.  Values that differ
@@ -49,7 +50,15 @@ def format_plan(
         *(_device(d) for d in devices),
         "",
     ]
-    if view.services:
+    if view.services and view.creation_order == "dependencies-first":
+        lines.append(
+            "Apps (creation order: each one's dependencies first, shown as 'after'; "
+            "the rest is unordered and changes from run to run):"
+        )
+        for number, service in enumerate(view.services, start=1):
+            lines += ["", *_service(number, service)]
+        lines.append("")
+    elif view.services:
         lines.append("Apps, in creation order:")
         for number, service in enumerate(view.services, start=1):
             lines += ["", *_service(number, service)]
@@ -109,9 +118,13 @@ def _service(number: int, s: Service) -> list[str]:
         out += _field("image", [s.image or "(none)"])
     out += _field("argv", [_argv(s)])
     written = "absent" if s.restart.written is None else f'"{s.restart.written}"'
-    out += _field("restart", [f"{s.restart.policy} (compose restart: {written})"])
-    if s.depends_on:
-        out += _field("after", [", ".join(s.depends_on)])
+    default = ", the device default" if s.restart.device_default else ""
+    out += _field("restart", [f"{s.restart.policy}{default} (compose restart: {written})"])
+    if s.created_after:
+        out += _field("after", [", ".join(s.created_after)])
+    unordered = [d for d in s.depends_on if d not in s.created_after]
+    if unordered:
+        out += _field("cycle", [f"depends on {', '.join(unordered)}: not ordered (a cycle)"])
     ports = [f"{p.host} -> {p.container}" for p in s.ports]
     ports += [f'"{entry}" dropped' for entry in s.dropped_ports]
     out += _field("ports", ports)
@@ -134,7 +147,11 @@ def _service(number: int, s: Service) -> list[str]:
 def _argv(s: Service) -> str:
     c = s.command
     if c.argv is not None:
-        source = {"compose": "compose command", "image": "the image's ENTRYPOINT/CMD"}
+        source = {
+            "compose": "compose command, replacing the image's ENTRYPOINT and CMD",
+            "image": "the image's ENTRYPOINT + CMD",
+            "shell": "the image has no ENTRYPOINT or CMD",
+        }
         return f"{list(c.argv)} ({source.get(c.source, c.source)})"
     if c.cmd is not None:
         return f"the base image's ENTRYPOINT (unknown) + {list(c.cmd)}"

@@ -1,37 +1,35 @@
 """The compose path of ``wendy run`` on a WendyOS device, as data.
 
-At :data:`~wendy_llm.wendycli.REVISION` the CLI parses the compose file
-itself (go-yaml v3) into a small model: of the top level only ``services``,
-of each service only the keys of :data:`SERVICE_KEYS`, of ``build`` only
-:data:`BUILD_KEYS`; everything else is ignored.  The tables and the small
-pure functions here say how each key is read; :mod:`wendy_llm.device`
-applies them to a render.
+At :data:`~wendy_llm.wendycli.REVISION` the CLI decodes the compose file
+itself with go-yaml v3 into a small struct: of the top level only
+``services``, of each service only the keys of :data:`SERVICE_KEYS`;
+``build``, ``command`` and ``depends_on`` are kept as raw YAML nodes and
+read by hand.  The tables and the small functions here say how each key is
+read; :mod:`wendy_llm.device` applies them to a render.  Where Go decides
+(``fmt.Sscanf`` of a port, ``strings.Fields``, ``filepath.Join``,
+``strings.TrimSpace``) the Go helper answers (:mod:`wendy_llm.engine.gofuncs`);
+image references are parsed by ``docker-image-py``, which follows
+distribution/reference's grammar.
 
-Where the CLI's behaviour had to be inferred rather than read, these inferences are
-made (and said where they matter):
+Inferred where the facts are silent (said where they matter):
 
-- a scalar read as a string is its YAML text (go-yaml v3 decodes any scalar
-  into a string field), so ``- 8080`` is the port entry ``"8080"``;
-- an absent ``restart`` is Go's empty string, so it maps as empty does
-  (never restarted);
-- a port number is what Go's ``strconv.Atoi`` accepts (``[+-]?digits``)
-  and must be positive; a port entry of three or more ``:`` parts (a host
-  IP) does not parse;
-- ``command``: an unterminated quote runs to the end; an empty ``""``
-  gives no word; a quote inside a word joins (``a"b c"`` is ``ab c``);
-- an image reference is qualified as Docker's ``reference`` package does,
-  without adding a tag;
+- ``command``: an unterminated quote runs to the end of the text; a quote
+  inside a word joins (``a"b c"`` is ``ab c``);
+- a ``build`` mapping's ``context`` is joined under the project as a scalar
+  ``build`` is (an absent one is the project itself);
 - a project's name is its directory name, which ``wendy init`` makes from
   the app id.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from docker_image.reference import InvalidReference, Reference
+
+from wendy_llm.engine import gofuncs
 from wendy_llm.wendycli import REVISION as REVISION
 
 #: The top-level keys the CLI reads.
@@ -39,19 +37,20 @@ TOP_LEVEL_KEYS: Final = ("services",)
 
 #: The service keys the CLI reads, and how.
 SERVICE_KEYS: Final[Mapping[str, str]] = {
-    "image": "used when there is no build; short references made fully qualified",
-    "build": "a string (the context) or a mapping {context, dockerfile, args}",
-    "command": "a string split on whitespace ('...' and \"...\" group, no backslash escapes); "
-    "a list verbatim",
-    "ports": 'a list of strings, "host:container" or "container"',
+    "image": "used when there is no build: trimmed, normalised, :latest added when untagged",
+    "build": "a raw node: a scalar (the context, joined under the project) or a mapping "
+    "{context, dockerfile, args}; anything else fails",
+    "command": "a raw node: a scalar split on whitespace ('...' and \"...\" group, no "
+    "backslash escapes); a sequence of strings; it replaces ENTRYPOINT and CMD",
+    "ports": 'a list of strings, "host:container" or "container", numbers read by Sscanf',
     "volumes": "a list of strings: target, source:target, source:target:mode",
-    "depends_on": "a list or a mapping (conditions ignored); orders creation only",
-    "restart": "always/unless-stopped, on-failure, no/empty, else the device default",
+    "depends_on": "a raw node: a sequence or a mapping's keys; orders creation only",
+    "restart": "always/unless-stopped, on-failure, no; anything else the device default",
     "network_mode": "only host matters",
     "environment": "parsed, but not sent to the device at this revision (not implemented yet)",
 }
 
-#: The keys of a ``build`` mapping the CLI reads.
+#: The keys of a ``build`` mapping the CLI decodes.
 BUILD_KEYS: Final = ("context", "dockerfile", "args")
 
 #: The only Dockerfile name the CLI builds; any other is "not yet supported".
@@ -72,24 +71,27 @@ IGNORED_SERVICE_KEYS: Final[Mapping[str, str]] = {
     "labels": "not applied",
     "user": "the image's USER applies",
     "working_dir": "the image's WORKDIR applies",
-    "entrypoint": "the image's ENTRYPOINT runs instead",
+    "entrypoint": "ignored: a compose command replaces the image's ENTRYPOINT and CMD, and "
+    "without one the image's ENTRYPOINT runs",
 }
 
 #: Entitlement types the compose path synthesises; nothing else (no gpu,
 #: camera, audio, ...) is ever granted on it.
 GRANTED_ENTITLEMENTS: Final = ("network", "persist")
 
-RestartPolicy = Literal["unless-stopped", "on-failure", "never", "device-default"]
+RestartPolicy = Literal["unless-stopped", "on-failure", "never"]
 
-#: ``restart`` values the CLI knows; anything else is the device default.
-#: A restart flag given to ``wendy run`` wins over all of them.
+#: ``restart`` values the CLI knows.  Any other value, an empty one and no
+#: ``restart`` at all leave the device default.  A restart flag given to
+#: ``wendy run`` wins over all of them.
 RESTART: Final[Mapping[str, RestartPolicy]] = {
     "always": "unless-stopped",
     "unless-stopped": "unless-stopped",
     "on-failure": "on-failure",
     "no": "never",
-    "": "never",
 }
+#: What the agent runs a container with when the CLI sends no policy.
+DEVICE_DEFAULT_RESTART: Final[RestartPolicy] = "unless-stopped"
 
 #: Build args the CLI passes to every built service.
 WENDY_BUILD_ARGS_ALWAYS: Final = ("WENDY_PLATFORM", "WENDY_DEBUG")
@@ -106,17 +108,19 @@ WENDY_BUILD_ARGS: Final = WENDY_BUILD_ARGS_ALWAYS + WENDY_BUILD_ARGS_REPORTED
 #: does not pass always takes its Dockerfile default on a device.
 WENDY_ARG_PREFIX: Final = "WENDY_"
 
-_DEFAULT_DOMAIN = "docker.io"
-_LEGACY_DEFAULT_DOMAIN = "index.docker.io"
-_OFFICIAL_PREFIX = "library/"
-_ATOI = re.compile(r"[+-]?[0-9]+")
-# A Windows drive path (``C:\\data``, ``C:/data``): its ``:`` separates nothing.
-_DRIVE_PATH = re.compile(r"^[A-Za-z]:[\\/]")
+#: The registry a Linux device's agent serves built images from.
+DEVICE_REGISTRY: Final = "localhost:5000"
+#: What the agent runs when a container has no command and its image no ENTRYPOINT/CMD.
+DEFAULT_ARGV: Final = ("/bin/sh",)
+#: The characters that separate a scalar ``command``'s tokens.
+COMMAND_WHITESPACE: Final = " \t\r\n"
 
 
-def restart_policy(value: str | None) -> RestartPolicy:
-    """What ``restart: value`` means on a device (None: the key is absent)."""
-    return RESTART.get(value or "", "device-default")
+def restart_policy(value: str | None) -> tuple[RestartPolicy, bool]:
+    """What ``restart: value`` means on a device (None: the key is absent), and whether
+    that is the device default (the CLI sends no policy)."""
+    policy = RESTART.get(value or "")
+    return (DEVICE_DEFAULT_RESTART, True) if policy is None else (policy, False)
 
 
 def build_args(wendy: Mapping[str, str], service: Mapping[str, str]) -> dict[str, str]:
@@ -125,13 +129,15 @@ def build_args(wendy: Mapping[str, str], service: Mapping[str, str]) -> dict[str
 
 
 def split_command(text: str) -> tuple[str, ...]:
-    """A compose ``command`` string split as the CLI does.
+    """A scalar compose ``command`` split as the CLI does.
 
-    Whitespace separates words; ``'...'`` and ``"..."`` group (the quotes
-    are removed); a backslash is an ordinary character.
+    Space, tab, CR and LF separate tokens; ``'...'`` and ``"..."`` group a
+    run into one token (the quotes removed; an empty pair is an empty
+    token); a backslash is an ordinary character.
     """
-    words: list[str] = []
+    tokens: list[str] = []
     current: list[str] = []
+    in_token = False
     quote = ""
     for ch in text:
         if quote:
@@ -140,16 +146,26 @@ def split_command(text: str) -> tuple[str, ...]:
             else:
                 current.append(ch)
         elif ch in "'\"":
-            quote = ch
-        elif ch.isspace():
-            if current:
-                words.append("".join(current))
-                current = []
+            quote, in_token = ch, True
+        elif ch in COMMAND_WHITESPACE:
+            if in_token:
+                tokens.append("".join(current))
+                current, in_token = [], False
         else:
             current.append(ch)
-    if current:
-        words.append("".join(current))
-    return tuple(words)
+            in_token = True
+    if in_token:
+        tokens.append("".join(current))
+    return tuple(tokens)
+
+
+def command_argv(tokens: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The argv the agent runs for a compose command (None: no command, or an empty or
+    all-blank one: the image's ENTRYPOINT + CMD run).  The first token is split once
+    more on whitespace (Go's ``strings.Fields``), the rest are passed verbatim."""
+    if not tokens or all(not gofuncs.fields(token) for token in tokens):
+        return None
+    return (*gofuncs.fields(tokens[0]), *tokens[1:])
 
 
 @dataclass(frozen=True)
@@ -160,71 +176,79 @@ class PortMapping:
     container: int
 
 
-def _atoi(text: str) -> int | None:
-    return int(text) if _ATOI.fullmatch(text) else None
-
-
 def parse_port(entry: str) -> PortMapping | None:
-    """``"host:container"`` or ``"container"``; None when it is not two positive numbers."""
-    parts = entry.split(":")
-    if len(parts) > 2:
-        return None
-    numbers = [_atoi(part) for part in parts]
-    if any(n is None or n <= 0 for n in numbers):
-        return None
-    host, container = (numbers[0], numbers[-1])
-    assert host is not None and container is not None
-    return PortMapping(host, container)
+    """A ``ports`` entry as the CLI reads it: split at the first ``:``, each side read by
+    ``fmt.Sscanf("%d")`` into a uint16 (0 on failure); kept only when both are > 0."""
+    first, colon, second = entry.partition(":")
+    container = gofuncs.scan_port(second if colon else first)
+    host = gofuncs.scan_port(first) if colon else container
+    return PortMapping(host, container) if host > 0 and container > 0 else None
 
 
-VolumeKind = Literal["named", "bind", "anonymous"]
+VolumeKind = Literal["named", "bind", "anonymous", "unusable"]
 
 
 @dataclass(frozen=True)
 class VolumeEntry:
-    """A short-syntax volume: ``target``, ``source:target`` or ``source:target:mode``."""
+    """A short-syntax volume split as the CLI splits it (``parts`` > 3: ignored)."""
 
     source: str | None
-    target: str
+    target: str | None
     mode: str | None
+    parts: int
 
     @property
     def kind(self) -> VolumeKind:
+        if self.parts > 3 or not self.target or self.source == "":
+            return "unusable"  # ignored, or an empty side: never a persist volume
         if self.source is None:
             return "anonymous"
-        return "named" if is_named_volume(self.source) else "bind"
+        return "named" if is_named_volume(self.source, self.target) else "bind"
 
 
 def parse_volume(entry: str) -> VolumeEntry:
-    """Split a short-syntax volume entry (a drive letter stays with its path)."""
+    """Split on every ``:``; a single ASCII letter first part is merged with the second (a
+    drive letter); then 1 part is a target, 2 source:target, 3 source:target:mode."""
     parts = entry.split(":")
-    if len(parts) >= 3 and _DRIVE_PATH.match(entry):
+    if len(parts) >= 2 and len(parts[0]) == 1 and parts[0].isascii() and parts[0].isalpha():
         parts = [f"{parts[0]}:{parts[1]}", *parts[2:]]
     if len(parts) == 1:
-        return VolumeEntry(None, parts[0], None)
-    mode = ":".join(parts[2:]) if len(parts) > 2 else None
-    return VolumeEntry(parts[0], parts[1], mode)
+        return VolumeEntry(None, parts[0], None, 1)
+    if len(parts) > 3:
+        return VolumeEntry(None, None, None, len(parts))
+    return VolumeEntry(parts[0], parts[1], parts[2] if len(parts) == 3 else None, len(parts))
 
 
-def is_named_volume(source: str) -> bool:
-    """A named volume's source: not starting with ``.`` or ``/``, not a drive letter."""
-    return not source.startswith((".", "/")) and not _DRIVE_PATH.match(source)
+def is_named_volume(source: str, target: str) -> bool:
+    """A named volume (a persist entitlement): source and target non-empty, the source not
+    starting with ``.`` or ``/`` and without ``:`` as its second character."""
+    return bool(source and target) and not source.startswith((".", "/")) and source[1:2] != ":"
+
+
+def _parse_reference(text: str) -> Reference | None:
+    try:
+        return Reference.parse_normalized_named(text)
+    except (InvalidReference, ValueError):
+        return None
+
+
+def device_image(written: str) -> str:
+    """The reference the CLI sends for an ``image:``: trimmed, parsed as distribution's
+    ``ParseNormalizedNamed`` and given ``:latest`` when it has neither tag nor digest; a
+    reference that does not parse is sent exactly as written (untrimmed)."""
+    ref = _parse_reference(gofuncs.trim_space(written))
+    if ref is None:
+        return written
+    if ref["tag"] is None and ref["digest"] is None:
+        return f"{ref['name']}:latest"
+    return str(ref.string())
 
 
 def qualify_image(ref: str) -> str:
-    """A short image reference made fully qualified (``python:3.11-slim`` ->
-    ``docker.io/library/python:3.11-slim``), as Docker's reference package does."""
-    slash = ref.find("/")
-    first = ref[:slash] if slash >= 0 else ""
-    is_domain = slash >= 0 and (
-        any(c in first for c in ".:") or first == "localhost" or first.lower() != first
-    )
-    domain, rest = (first, ref[slash + 1 :]) if is_domain else (_DEFAULT_DOMAIN, ref)
-    if domain == _LEGACY_DEFAULT_DOMAIN:
-        domain = _DEFAULT_DOMAIN
-    if domain == _DEFAULT_DOMAIN and "/" not in rest:
-        rest = _OFFICIAL_PREFIX + rest
-    return f"{domain}/{rest}"
+    """A reference made fully qualified (``python:3.11-slim`` ->
+    ``docker.io/library/python:3.11-slim``), no tag added; unparsable: as written."""
+    parsed = _parse_reference(ref)
+    return ref if parsed is None else str(parsed.string())
 
 
 def project_name(directory: str) -> str:
@@ -238,5 +262,33 @@ def app_name(project: str, service: str) -> str:
 
 
 def built_image(project: str, service: str) -> str:
-    """The image a built service gets in the device's registry."""
-    return f"{app_name(project, service)}:latest"
+    """The image a built service gets in a Linux device's registry."""
+    return f"{DEVICE_REGISTRY}/{app_name(project, service)}:latest"
+
+
+def build_context(project: str, value: str) -> str:
+    """A build context as the CLI joins it under the project directory
+    (``filepath.Join``: ``/srv/app`` is ``<project>/srv/app``, ``""`` the project)."""
+    return gofuncs.join_path(project, value)
+
+
+# --- what wendy run says when it fails (its messages, for ours) -----------------------
+
+
+def unsupported_build(kind: int) -> str:
+    return f"unsupported build directive (yaml kind {kind})"
+
+
+def custom_dockerfile(name: str) -> str:
+    return (
+        f'custom Dockerfile path "{name}" is not yet supported; rename it to '
+        f"'{SUPPORTED_DOCKERFILE}'"
+    )
+
+
+def build_decode_error(service: str, detail: str) -> str:
+    return f"service {service}: decoding build config: {detail}"
+
+
+def unknown_dependency(service: str, dependency: str) -> str:
+    return f'service "{service}" depends on unknown service "{dependency}"'

@@ -54,6 +54,9 @@ func decodeCalls(r *reader) []call {
 // A Go error (Atoi's, ParseBool's, a regexp's compile error) is the answer's
 // kindCallError payload.
 func evaluate(c call) ([]byte, error) {
+	if answer, handled, err := evaluateCompose(c); handled { // compose_calls.go
+		return answer, err
+	}
 	switch c.fn {
 	case 'a':
 		n, err := strconv.Atoi(c.args[0])
