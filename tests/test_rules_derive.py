@@ -6,6 +6,9 @@ service's name, a value against its table entry, on a small real render
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from _rules_helpers import TREE, findings
 
@@ -169,3 +172,44 @@ def test_mistakes_in_derivations_are_located(text: str, message: str) -> None:
     with pytest.raises(RulesError) as caught:
         parse_rules(text, "t.yaml")
     assert str(caught.value).startswith(message)
+
+
+# --- docs/rules.md's examples ---------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+def _yaml_blocks() -> list[str]:
+    text = DOCS.read_text(encoding="utf-8")
+    return [block.split("```", 1)[0] for block in text.split("```yaml\n")[1:]]
+
+
+def test_the_docs_rules_files_are_valid() -> None:
+    files = [b for b in _yaml_blocks() if b.lstrip().startswith(("version:", "selectors:"))]
+    assert len(files) == 2
+    rules = [parse_rules(text, "docs/rules.md") for text in files]
+    assert (
+        rules[0].tables
+        == rules[1].tables
+        == {"dflash-drafters": {"poolside/Laguna-S-2.1-NVFP4": "poolside/Laguna-S-2.1-DFlash"}}
+    )
+    assert [r.name for r in rules[1].rules] == ["dflash-backend-url", "dflash-drafter"]
+
+
+def test_every_derived_value_example_in_the_docs_parses() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    table = text.split("**Derived values.**", 1)[1].split("```yaml", 1)[0]
+    examples = [
+        found.group(1)
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for found in [re.match(r"`(\{[^`]*\})`", line.split(" | ")[2])]
+        if found is not None
+    ]
+    assert len(examples) == 3
+    head = (
+        "selectors:\n  services:\n    vllm: {port: 8000}\n    ollama: {port: 11434}\n"
+        "tables:\n  dflash-drafters: {a: b}\nrules:\n  - name: r\n    assert:\n"
+    )
+    for example in examples:
+        parse_rules(f"{head}      - same: [{example}, compose.x]\n", "docs/rules.md")
