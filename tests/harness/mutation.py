@@ -62,7 +62,8 @@ ENTRYPOINT: Final = "entrypoint"
 
 #: The prefix of one topology rule's check name (``topology:<rule>``).
 TOPOLOGY: Final = "topology"
-_RULE_FINDING: Final = re.compile(r'rule "([^"]+)": ')
+#: A topology finding of one rule (after ``variant <label>: `` when the variant found it).
+_RULE_FINDING: Final = re.compile(r'(?:variant [^:]*: )?rule "([^"]+)": ')
 
 #: Every check a mutant may name in ``killed_by``.
 KILLING_CHECKS: Final = frozenset(
