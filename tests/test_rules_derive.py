@@ -213,3 +213,12 @@ def test_every_derived_value_example_in_the_docs_parses() -> None:
     )
     for example in examples:
         parse_rules(f"{head}      - same: [{example}, compose.x]\n", "docs/rules.md")
+
+
+def test_a_mapping_has_no_url() -> None:
+    rules = SAME + "[{path: compose.services.web.environment, url: port}, compose.services.web.x]\n"
+    [found, _] = findings(rules)
+    assert found.endswith(
+        'rule "r": compose.services.web.environment: it is '
+        '{"OPENAI_API_KEY": "secret", "PORT": "3000"}, not a single value'
+    )

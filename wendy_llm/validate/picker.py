@@ -133,7 +133,7 @@ def _lint_question(
 def unanswered_values(question: Mapping[str, object]) -> tuple[list[str], str]:
     """What ``wendy init`` stores for ``question`` left unanswered, and from where:
     a radio's default, else its first option's value; a checkbox's default items;
-    an input's default (``wendy-init.md``, step 4)."""
+    an input's default (the CLI's picker walk, as ``render.values`` follows it)."""
     default = question.get("default")
     default = default if isinstance(default, str) else ""
     kind = question.get("type")

@@ -68,7 +68,7 @@ def _derived(ref: ValueRef, value: Value) -> Value:
         text = str(value.keys[-1])
         shown = f"the key of {shown}"
     if text is None:
-        raise DeriveProblem(f"is {describe_value(value.raw)}, not a single value")
+        raise DeriveProblem(f"it is {describe_value(value.raw)}, not a single value")
     if ref.url is not None:
         shown = f"the {ref.url} of {shown} = {quoted(text)}"
         text = url_part(text, ref.url)
