@@ -212,7 +212,9 @@ def test_every_derived_value_example_in_the_docs_parses() -> None:
         "tables:\n  dflash-drafters: {a: b}\nrules:\n  - name: r\n    assert:\n"
     )
     for example in examples:
-        parse_rules(f"{head}      - same: [{example}, compose.x]\n", "docs/rules.md")
+        uses_the_table = "      - same: [{path: compose.a, map: dflash-drafters}, compose.b]\n"
+        text = f"{head}      - same: [{example}, compose.x]\n{uses_the_table}"
+        parse_rules(text, "docs/rules.md")
 
 
 def test_a_mapping_has_no_url() -> None:
@@ -221,4 +223,12 @@ def test_a_mapping_has_no_url() -> None:
     assert found.endswith(
         'rule "r": compose.services.web.environment: it is '
         '{"OPENAI_API_KEY": "secret", "PORT": "3000"}, not a single value'
+    )
+
+
+def test_a_table_no_relation_uses_is_refused() -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_rules("tables:\n  spare: {a: b}\n", "t.yaml")
+    assert str(caught.value) == (
+        't.yaml:2: tables: spare: the table "spare" is used by no relation (map: spare)'
     )

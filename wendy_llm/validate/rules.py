@@ -51,6 +51,7 @@ from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.assertions import (
     AnyAssertion,
     Assertion,
+    SameAssertion,
     Scalar,
     assertion_paths,
     assertion_selectors,
@@ -283,6 +284,7 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
                 baseline,
             )
         )
+    _check_tables_used(tables, rules)
     picker = data.get("picker") or {}
     return Rules(
         path=path,
@@ -295,6 +297,21 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         selectors=named,
         tables=tables,
     )
+
+
+def _check_tables_used(tables: Mapping[str, Mapping[str, str]], rules: Sequence[Rule]) -> None:
+    """A table no relation looks anything up in guards nothing: say so."""
+    used = {
+        ref.table
+        for rule in rules
+        for assertion in rule.assertions
+        if isinstance(assertion, SameAssertion)
+        for ref in assertion.refs
+    }
+    for name in tables:
+        if name not in used:
+            message = f"the table {quoted(name)} is used by no relation (map: {name})"
+            raise LocatedError(message, ["tables", name])
 
 
 def _at(path: str, line: int | None) -> str:
