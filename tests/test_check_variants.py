@@ -83,7 +83,8 @@ def test_a_hard_coded_app_id_fails_check(tmp_path: Path) -> None:
     )
     # Compose refuses that render, so the rules, which read its model, say so once.
     assert found[("gemma4-e2b", "topology")] == [
-        f'variant {VARIANT}: rules "ollama-topology", "open-webui-and-app" cannot be checked: '
+        f'variant {VARIANT}: rules "ollama-backend-url", "open-webui-default-model", '
+        '"ollama-topology", "open-webui-and-app" cannot be checked: '
         "docker-compose config does not accept docker-compose.yml, so its normalised model is "
         "unknown (the compose check says why)"
     ]

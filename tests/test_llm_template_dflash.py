@@ -113,6 +113,7 @@ def test_dflash_compose_and_vllm_image_agree(template: Template) -> None:
         "VLLM_TARGET_MODEL": "poolside/Laguna-S-2.1-NVFP4",
         "DFLASH_DRAFT_MODEL": "poolside/Laguna-S-2.1-DFlash",
         "SERVED_MODEL_NAME": "laguna-s-2.1",
+        "API_PORT": "8000",
         "NUM_SPECULATIVE_TOKENS": "15",
         "MAX_MODEL_LEN": "131072",
         "GPU_MEMORY_UTILIZATION": "0.70",

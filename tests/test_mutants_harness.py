@@ -48,6 +48,7 @@ CHOSEN = (
     "unbounded-fast-exits",
     "sentinel-with-colon",
     "dflash-webui-image-points-at-ollama",
+    "vllm-gpu-memory-0.9",
 )
 # Reworded prose: the golden fixtures see it, nothing else should.
 HARMLESS = Mutant(
@@ -66,9 +67,19 @@ MISNAMED = Mutant(
 )
 
 
+# A decision undone, declared as another rule's: topology fails, but not with
+# a finding of the rule the mutant names, so that rule is blind to it.
+MISRULED = Mutant(
+    "gpu-memory-as-drafter",
+    "vLLM's GPU memory utilisation back to 0.9, declared as the drafter rule's",
+    ("topology:dflash-drafter",),
+    select(["vllm-gpu-memory-0.9"])[0].edits,
+)
+
+
 @pytest.fixture(scope="module")
 def report() -> MutationReport:
-    chosen = [*select(list(CHOSEN)), HARMLESS, MISNAMED]
+    chosen = [*select(list(CHOSEN)), HARMLESS, MISNAMED, MISRULED]
     return run_mutation(TEMPLATE_DIR, GOLDEN_DIR, TEMPLATE_ID, chosen)
 
 
@@ -119,6 +130,19 @@ def test_a_mutant_caught_only_by_other_checks_is_missed(report: MutationReport) 
     assert "topology" in result.killers
     assert result.missed_by == ("device",)
     assert not result.killed
+
+
+def test_a_mutant_naming_another_rule_is_missed(report: MutationReport) -> None:
+    (result,) = [r for r in report.results if r.mutant is MISRULED]
+    assert {"topology", "topology:vllm-gpu-memory"} <= set(result.killers)
+    assert result.missed_by == ("topology:dflash-drafter",)
+    assert not result.killed
+
+
+def test_a_mutant_naming_no_rule_of_the_rules_file_is_refused() -> None:
+    unknown = Mutant("x", "names a rule that does not exist", ("topology:no-such-rule",), ())
+    with pytest.raises(MutantError, match=r"'topology:no-such-rule', but .* has no such rule"):
+        run_mutation(TEMPLATE_DIR, GOLDEN_DIR, TEMPLATE_ID, [unknown])
 
 
 def test_a_change_only_the_golden_fixtures_see_is_not_a_kill(report: MutationReport) -> None:
@@ -223,7 +247,8 @@ def test_the_report_names_the_blind_check(report: MutationReport) -> None:
     assert first.endswith("(not device: blind to it)")
     assert description.endswith("[killed by device]")
     summary = format_report(report)
-    assert summary[0] == f"kill rate: {len(CHOSEN)}/{len(CHOSEN) + 2} (75%)"
+    assert summary[0] == f"kill rate: {len(CHOSEN)}/{len(CHOSEN) + 3} (70%)"
     assert summary[1].startswith(
-        f"caught only by other checks than they name: {MISNAMED.name} (the named check is blind"
+        f"caught only by other checks than they name: {MISNAMED.name}, {MISRULED.name} "
+        "(the named check is blind"
     )

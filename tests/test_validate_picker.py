@@ -150,6 +150,11 @@ def test_a_sentinel_must_be_an_option_and_lack_a_colon() -> None:
             "Ollama tag",
             "template.schema.json",
         ),
+        (
+            'OLLAMA_MODEL: its default "gemma4:e2b" is the sentinel (declared at r.yaml:2), '
+            "so `wendy init` without an answer picks it; the default must be an ordinary option",
+            "template.schema.json",
+        ),
         ('sentinels: "NOT_A_QUESTION" is not a question of template.schema.json', "r.yaml"),
     ]
 

@@ -365,8 +365,14 @@ def test_an_ollama_image_pulling_another_model_than_compose_fails(
     )
     assert dockerfile != tree["ollama/Dockerfile"]
     assert llm_check("gemma4-e4b", values, {**tree, "ollama/Dockerfile": dockerfile}) == [
+        # Open WebUI, on a device, opens on a model the Ollama image does not pull ...
+        'rule "open-webui-default-model": the values differ: device.services.open-webui.'
+        'environment.values.DEFAULT_MODELS (open-webui/Dockerfile:59) is "gemma4:e4b"; '
+        "device.services.ollama.environment.values.OLLAMA_MODEL (ollama/Dockerfile:27) is "
+        '"gemma4:e2b" (Open WebUI\'s default model is the model Ollama serves)',
+        # ... because the image pulls another model than compose says.
         'rule "ollama-topology": the values differ: compose.services.ollama.environment.'
         'OLLAMA_MODEL (docker-compose.yml:8) is "gemma4:e4b"; device.services.ollama.environment.'
         'values.OLLAMA_MODEL (ollama/Dockerfile:27) is "gemma4:e2b" (the Ollama image pulls the '
-        "same tag on a device as compose says)"
+        "same tag on a device as compose says)",
     ]

@@ -8,14 +8,16 @@ where they come from: the regressions issue 14's reviewers tried by hand
 hard-coded app ids and ports that only the variant input shows, a new pick
 leaking a blank line, an API key changed in one file, DFlash switched off,
 long-syntax ports, the sentinel reaching an Ollama pull), the template's
-device facts (item 7), and the earlier regressions of the template and its
-entrypoint scripts.
+device facts (item 7), the seed change's design decisions (issue 20: each
+undone, each killed by the rule that names it), and the earlier
+regressions of the template and its entrypoint scripts.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from harness.decision_mutants import DECISION_MUTANTS
 from harness.mutation import Edit, Mutant
 from harness.script_mutants import SCRIPT_MUTANTS, VLLM_SH, behaviour
 
@@ -334,4 +336,4 @@ _TEMPLATE_MUTANTS: Final[tuple[Mutant, ...]] = (
 )
 
 #: Every mutant ``make mutants`` applies: the template's files, then its scripts.
-MUTANTS: Final[tuple[Mutant, ...]] = (*_TEMPLATE_MUTANTS, *SCRIPT_MUTANTS)
+MUTANTS: Final[tuple[Mutant, ...]] = (*_TEMPLATE_MUTANTS, *DECISION_MUTANTS, *SCRIPT_MUTANTS)

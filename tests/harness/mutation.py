@@ -21,6 +21,11 @@ proves nothing) and against each mutant.  The suite is:
   (:mod:`harness.behaviours`), run for the scripts the mutant changes
   (a behaviour's outcome depends on its rendered script only).
 
+A mutant may name one rule of the template's rules file as
+``topology:<rule>``: it fails when ``topology`` reports a finding of that
+rule, so a kill shows which decision caught the regression, not just that
+some rule did.
+
 A mutant is *killed* when every check it names in ``killed_by`` fails;
 other checks failing too is fine, but a mutant that only other checks
 catch is *missed*: the check it exists for is blind to it.  ``golden`` can
@@ -32,6 +37,7 @@ are still reported.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import time
@@ -43,7 +49,9 @@ from typing import Final
 from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behaviours
 from wendy_llm.errors import MutantError, WendyLlmError
 from wendy_llm.render.template import load_template
+from wendy_llm.repo.layout import rules_path
 from wendy_llm.validate.findings import CHECK_IDS
+from wendy_llm.validate.rules import load_rules
 from wendy_llm.validate.run import run_check
 
 #: The checks whose failure never kills a mutant (see the module docstring).
@@ -51,6 +59,11 @@ FIXTURE_CHECKS: Final = frozenset({"golden"})
 
 #: The prefix of the entrypoint behaviours' check names (``entrypoint:<behaviour>``).
 ENTRYPOINT: Final = "entrypoint"
+
+#: The prefix of one topology rule's check name (``topology:<rule>``).
+TOPOLOGY: Final = "topology"
+#: A topology finding of one rule (after ``variant <label>: `` when the variant found it).
+_RULE_FINDING: Final = re.compile(r'(?:variant [^:]*: )?rule "([^"]+)": ')
 
 #: Every check a mutant may name in ``killed_by``.
 KILLING_CHECKS: Final = frozenset(
@@ -163,10 +176,29 @@ def check_killed_by(mutant: Mutant) -> None:
                 f"mutant {mutant.name}: killed_by names {check!r}, which fails on any byte "
                 "that moves, so it proves nothing (name the check the mutant is for)"
             )
+        if check.startswith(f"{TOPOLOGY}:") and check != f"{TOPOLOGY}:":
+            continue  # a rule's name: checked against the rules file (check_rule_names)
         if check not in KILLING_CHECKS:
             raise MutantError(
                 f"mutant {mutant.name}: killed_by names {check!r}, which is no check "
                 f"(checks: {', '.join(sorted(KILLING_CHECKS))})"
+            )
+
+
+def check_rule_names(rules_file: Path, mutants: Iterable[Mutant]) -> None:
+    """Raise :class:`MutantError` for a ``topology:<rule>`` naming no rule of ``rules_file``."""
+    wanted = [(m.name, c) for m in mutants for c in m.killed_by if c.startswith(f"{TOPOLOGY}:")]
+    if not wanted:
+        return
+    try:
+        names = {r.name for r in load_rules(rules_file).rules}
+    except WendyLlmError as exc:
+        raise MutantError(f"the rules file the mutants name rules of does not load: {exc}") from exc
+    for mutant, check in wanted:
+        if check.split(":", 1)[1] not in names:
+            raise MutantError(
+                f"mutant {mutant}: killed_by names {check!r}, but {rules_file} has no such "
+                f"rule (rules: {', '.join(sorted(names))})"
             )
 
 
@@ -256,7 +288,11 @@ def _check_failures(
                 continue
             where = f"{result.pick or '(template)'}: "
             location = f" [{finding.location}]" if finding.location else ""
-            by_check.setdefault(result.check, []).append(f"{where}{finding.message}{location}")
+            shown = f"{where}{finding.message}{location}"
+            by_check.setdefault(result.check, []).append(shown)
+            rule = _RULE_FINDING.match(finding.message)
+            if result.check == TOPOLOGY and rule is not None:
+                by_check.setdefault(f"{TOPOLOGY}:{rule.group(1)}", []).append(shown)
     return [Failure(check, found[0], len(found)) for check, found in by_check.items()]
 
 
@@ -332,6 +368,7 @@ def run_mutation(
     ``on_result`` is called as each mutant finishes (progress output).
     """
     check_mutants(template_dir, mutants)
+    check_rule_names(rules_path(golden_dir, template_id), mutants)
     with tempfile.TemporaryDirectory(prefix="wendy-mutation-") as scratch:
         work = _Workspace(Path(scratch), template_id)
         shutil.copytree(golden_dir, work.golden_dir)

@@ -128,8 +128,8 @@ SCRIPT_MUTANTS: Final[tuple[Mutant, ...]] = (
         (
             Edit(
                 _WEBUI_SH,
-                '"http://vllm:8000/v1" | "http://$host:8000/v1")',
-                '"http://$host:8000/v1")',
+                'for name in ollama vllm ${2:+"$2"}; do',
+                'for name in ollama ${2:+"$2"}; do',
             ),
         ),
     ),

@@ -9,7 +9,8 @@ Four kinds, told apart by their subject key (exactly one per assertion):
 - ``same: [REF, ...]``: a relation: every value the references reach is
   the same (a reference is a path, or ``{path: P, optional: true}``, or
   ``{file: GLOB, capture: REGEX}``: the first group, else the whole match,
-  of each match in the files);
+  of each match in the files; ``key: true``, ``url: PART`` and ``map:
+  TABLE`` derive another value from each, :mod:`derive`);
 - ``file: GLOB`` with ``contains``, ``excludes`` or ``matches``: a text
   assertion on rendered files.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wendy_llm.errors import quoted
 from wendy_llm.validate.docpath import DocPath, PathSyntaxError, parse_path
@@ -67,13 +68,18 @@ class SelectAssertion:
 
 @dataclass(frozen=True)
 class ValueRef:
-    """One side of a relation: a path, or text captured from files."""
+    """One side of a relation: a path, or text captured from files, and what is
+    derived from each value before it compares (:mod:`derive`)."""
 
     shown: str
     path: DocPath | None = None
     file: str | None = None
     capture: str | None = None
     optional: bool = False
+    key: bool = False  # the last key of the path, not the value there
+    url: str | None = None  # a part of a URL or address: scheme, host, port, path
+    table: str | None = None  # the name of a table under ``tables:``
+    entries: tuple[tuple[str, str], ...] = ()  # that table's entries
 
 
 @dataclass(frozen=True)
@@ -104,8 +110,10 @@ def parse_assertion(
     keys: Sequence[str | int],
     known: Collection[str],
     line: int | None,
+    tables: Mapping[str, Mapping[str, str]] | None = None,
 ) -> AnyAssertion:
-    """One assertion; ``known`` are the document names a path may start with."""
+    """One assertion; ``known`` are the document names a path may start with,
+    ``tables`` the rules file's tables (for ``map:``)."""
     subjects = [k for k in SUBJECTS if k in item]
     if len(subjects) != 1:
         message = (
@@ -148,7 +156,9 @@ def parse_assertion(
     if subject == "same":
         raw_refs = item["same"]
         assert isinstance(raw_refs, list)
-        refs = tuple(_ref(r, [*keys, "same", i], known) for i, r in enumerate(raw_refs))
+        refs = tuple(
+            _ref(r, [*keys, "same", i], known, tables or {}) for i, r in enumerate(raw_refs)
+        )
         return SameAssertion(refs, note, line)
     operator = present[0]
     expected = item[operator]
@@ -159,24 +169,57 @@ def parse_assertion(
     return TextAssertion(str(item["file"]), operator, expected, note, line)
 
 
-def _ref(raw: object, keys: Sequence[str | int], known: Collection[str]) -> ValueRef:
+def _ref(
+    raw: object,
+    keys: Sequence[str | int],
+    known: Collection[str],
+    tables: Mapping[str, Mapping[str, str]],
+) -> ValueRef:
     if isinstance(raw, str):
         return ValueRef(raw, path=doc_path(raw, keys, known))
     assert isinstance(raw, Mapping)
     optional = bool(raw.get("optional", False))
     if ("path" in raw) == ("file" in raw):
         raise LocatedError("a reference needs exactly one of path, file", keys)
+    derived = _derivations(raw, keys, tables)
     if "path" in raw:
         if "capture" in raw:
             raise LocatedError("capture goes with file, not path", [*keys, "capture"])
         text = str(raw["path"])
-        return ValueRef(text, path=doc_path(text, [*keys, "path"], known), optional=optional)
+        path = doc_path(text, [*keys, "path"], known)
+        return replace(derived, shown=text, path=path, optional=optional)
     if "capture" not in raw:
         raise LocatedError('a file reference needs "capture" (a regular expression)', keys)
+    if raw.get("key"):
+        raise LocatedError("key goes with path, not file (a file has no keys)", [*keys, "key"])
     capture = str(raw["capture"])
     _regex(capture, [*keys, "capture"])
     file = str(raw["file"])
-    return ValueRef(f"{file} /{capture}/", file=file, capture=capture, optional=optional)
+    shown = f"{file} /{capture}/"
+    return replace(derived, shown=shown, file=file, capture=capture, optional=optional)
+
+
+def _derivations(
+    raw: Mapping[str, object], keys: Sequence[str | int], tables: Mapping[str, Mapping[str, str]]
+) -> ValueRef:
+    """A reference's ``key``, ``url`` and ``map`` (schema-checked types), the table
+    resolved, on a blank reference the caller completes."""
+    url = raw.get("url")
+    table = raw.get("map")
+    entries: tuple[tuple[str, str], ...] = ()
+    if isinstance(table, str):
+        if table not in tables:
+            declared = ", ".join(sorted(tables)) or "none"
+            message = f"no table is named {quoted(table)} (declared under tables: {declared})"
+            raise LocatedError(message, [*keys, "map"])
+        entries = tuple(tables[table].items())
+    return ValueRef(
+        "",
+        key=bool(raw.get("key", False)),
+        url=url if isinstance(url, str) else None,
+        table=table if isinstance(table, str) else None,
+        entries=entries,
+    )
 
 
 def _regex(text: str, keys: Sequence[str | int]) -> None:

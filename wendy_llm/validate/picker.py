@@ -19,7 +19,12 @@ that, this module lints what a schema cannot express:
   only the declared sentinels may lack one (and a sentinel must lack one,
   and be an option).  Then, per pick, by rendering: no value at the
   sentinel's ``tag_paths`` (where a tag is handed to Ollama) may be a
-  sentinel or lack a colon, so a sentinel can never reach ``ollama pull``.
+  sentinel or lack a colon, so a sentinel can never reach ``ollama pull``;
+- a declared sentinel is never what ``wendy init`` picks for an unanswered
+  question: not its ``default`` (each item, for a checkbox), nor, for a
+  radio question without one, its first option (the CLI's fallback).  A
+  sentinel is a deliberate choice (python/llm's experimental vLLM app),
+  never what a user gets by pressing enter.
 """
 
 from __future__ import annotations
@@ -121,6 +126,53 @@ def _lint_question(
     findings += _default_findings(question, qid, values, path, at("default"))
     if sentinel is not None:
         findings += _colon_findings(sentinel, qid, values, path, at)
+        findings += _sentinel_fallback_findings(question, sentinel, path, at)
+    return findings
+
+
+def unanswered_values(question: Mapping[str, object]) -> tuple[list[str], str]:
+    """What ``wendy init`` stores for ``question`` left unanswered, and from where:
+    a radio's default, else its first option's value; a checkbox's default items;
+    an input's default (the CLI's picker walk, as ``render.values`` follows it)."""
+    default = question.get("default")
+    default = default if isinstance(default, str) else ""
+    kind = question.get("type")
+    if kind == "checkbox":
+        return [part.strip() for part in default.split(",") if part.strip()], "default"
+    if kind == "radio" and not default:
+        options = question.get("options")
+        first = options[0] if isinstance(options, list) and options else None
+        if isinstance(first, Mapping) and "value" in first:
+            return [str(first["value"])], "first option"
+        return [], "default"
+    return ([default] if default else []), "default"
+
+
+def _sentinel_fallback_findings(
+    question: Mapping[str, object], sentinel: Sentinel, path: str, at: Callable[..., int | None]
+) -> list[Finding]:
+    """A sentinel is never what the question falls back to when unanswered."""
+    chosen, source = unanswered_values(question)
+    findings = []
+    for value in chosen:
+        if value not in sentinel.values:
+            continue
+        declared = sentinel.declared[sentinel.values.index(value)] if sentinel.declared else ""
+        where = f" (declared at {declared})" if declared else ""
+        if source == "default":
+            what = f"its default {quoted(value)} is the sentinel{where}"
+            line = at("default")
+        else:
+            what = (
+                f"with no default it falls back to its first option {quoted(value)}, "
+                f"the sentinel{where}"
+            )
+            line = at("options", 0, "value")
+        message = (
+            f"{sentinel.question}: {what}, so `wendy init` without an answer picks it; "
+            "the default must be an ordinary option"
+        )
+        findings.append(error(CHECK, message, path, line))
     return findings
 
 

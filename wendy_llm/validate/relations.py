@@ -6,7 +6,10 @@ text, as the template wrote them (``8000`` and ``"8000"`` are the same).
 A reference that reaches nothing fails the relation unless it is
 ``optional``, which is how one rule covers a value that a later change
 adds: "Open WebUI's key equals vLLM's, and its image's too once it has
-one".
+one".  A reference may compare something derived from each value instead
+(``key: true``, ``url: port``, ``map: TABLE``; :mod:`derive`): "Open
+WebUI's backend URL has the port vLLM listens on", "the draft model is the
+drafter of the target".
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 
 from wendy_llm.errors import quoted
 from wendy_llm.validate.assertions import SameAssertion, ValueRef
+from wendy_llm.validate.derive import DeriveProblem, table_entry, url_part
 from wendy_llm.validate.rulevalues import describe_value, scalar_text, substitute
 from wendy_llm.validate.schema import json_path
 from wendy_llm.validate.subject import Subject
@@ -30,6 +34,7 @@ class Value:
     shown: str  # the concrete path, or the file
     file: str | None
     line: int | None
+    keys: tuple[str | int, ...] = ()  # where a path found it (empty for captured text)
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,43 @@ class RelationProblem:
     message: str
 
 
-def reached(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
+def reached(ref: ValueRef, subject: Subject) -> tuple[list[Value], list[RelationProblem]]:
+    """The values ``ref`` reaches (derived as it asks), and why some or all could not be."""
+    values, missing = _reached_as_written(ref, subject)
+    problems = [] if missing is None else [RelationProblem(None, None, missing)]
+    if not (ref.key or ref.url or ref.table):
+        return values, problems
+    out = []
+    for value in values:
+        try:
+            out.append(_derived(ref, value))
+        except DeriveProblem as exc:
+            problems.append(RelationProblem(value.file, value.line, f"{value.shown}: {exc}"))
+    return out, problems
+
+
+def _derived(ref: ValueRef, value: Value) -> Value:
+    """``value`` with the reference's ``key``, ``url`` and ``map`` applied, in that order."""
+    text, shown = value.text, value.shown
+    if ref.key:
+        if not value.keys:
+            raise DeriveProblem("the whole document has no key")
+        text = str(value.keys[-1])
+        shown = f"the key of {shown}"
+    if text is None:
+        raise DeriveProblem(f"it is {describe_value(value.raw)}, not a single value")
+    if ref.url is not None:
+        shown = f"the {ref.url} of {shown} = {quoted(text)}"
+        text = url_part(text, ref.url)
+    if ref.table is not None:
+        if ref.url is None:
+            shown = f"{shown} = {quoted(text)}"
+        text = table_entry(text, ref.table, dict(ref.entries))
+        shown = f"the {ref.table} entry of {shown}"
+    return Value(text, text, shown, value.file, value.line, value.keys)
+
+
+def _reached_as_written(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
     """The values ``ref`` reaches, or why it reaches none (None: it may reach none)."""
     if ref.path is None:
         assert ref.file is not None and ref.capture is not None
@@ -56,6 +97,7 @@ def reached(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
             m.value,
             json_path([path.document, *m.keys]),
             *document.locate(m.keys),
+            m.keys,
         )
         for m in matches
     ]
@@ -79,8 +121,7 @@ def check_same(assertion: SameAssertion, subject: Subject) -> list[RelationProbl
     problems: list[RelationProblem] = []
     for ref in assertion.refs:
         got, missing = reached(ref, subject)
-        if missing is not None:
-            problems.append(RelationProblem(None, None, missing))
+        problems += missing
         for value in got:
             if value.text is None:
                 message = f"{value.shown} is {describe_value(value.raw)}, not a single value"

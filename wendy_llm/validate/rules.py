@@ -21,6 +21,8 @@ through every part with examples):
     selectors:            # services and volumes by what they are (selectors.py)
       services:
         ollama: {any: [{image: "ollama/ollama*"}, {port: 11434}]}
+    tables:               # named lookups for relations (derive.py: map: NAME)
+      drafters: {poolside/Laguna-S-2.1-NVFP4: poolside/Laguna-S-2.1-DFlash}
     rules:
       - name: dflash-has-no-ollama
         picks: {when: {OLLAMA_MODEL: laguna-s-2.1-dflash}}
@@ -49,6 +51,7 @@ from wendy_llm.render.schemawords import violation_text
 from wendy_llm.validate.assertions import (
     AnyAssertion,
     Assertion,
+    SameAssertion,
     Scalar,
     assertion_paths,
     assertion_selectors,
@@ -129,6 +132,8 @@ class Sentinel:
     question: str
     values: tuple[str, ...]
     tag_paths: tuple[DocPath, ...]
+    #: Where the rules file declares each value (``file:line``, for findings).
+    declared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,8 @@ class Rules:
     rules: tuple[Rule, ...] = ()
     lines: LineIndex = field(default_factory=lambda: LineIndex({}))
     selectors: Mapping[str, Named] = field(default_factory=dict)
+    #: Named tables (``tables:``) that relations look values up in (``map: NAME``).
+    tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def load_rules(path: Path, *, display: str | None = None) -> Rules:
@@ -227,6 +234,10 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
     documents = {str(k): str(v) for k, v in (data.get("documents") or {}).items()}
     known = set(DEFAULT_DOCUMENTS) | set(documents)
     named = _selectors(data.get("selectors") or {})
+    tables = {
+        str(name): {str(k): str(v) for k, v in entries.items()}
+        for name, entries in (data.get("tables") or {}).items()
+    }
     sentinels = {}
     for question, spec in (data.get("sentinels") or {}).items():
         tag_paths = []
@@ -236,7 +247,11 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
             if tag_path.selector_keys:
                 raise LocatedError("a tag path cannot use @selectors", where)
             tag_paths.append(tag_path)
-        sentinels[str(question)] = Sentinel(str(question), tuple(spec["values"]), tuple(tag_paths))
+        values = tuple(spec["values"])
+        declared = tuple(
+            _at(path, lines.line(["sentinels", question, "values", i])) for i in range(len(values))
+        )
+        sentinels[str(question)] = Sentinel(str(question), values, tuple(tag_paths), declared)
     rules: list[Rule] = []
     seen: dict[str, int] = {}
     for index, raw in enumerate(data.get("rules") or []):
@@ -256,7 +271,7 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         baseline = False
         for a_index, item in enumerate(raw["assert"]):
             keys: list[str | int] = ["rules", index, "assert", a_index]
-            assertion = parse_assertion(item, keys, known, lines.line(keys))
+            assertion = parse_assertion(item, keys, known, lines.line(keys), tables)
             baseline = _check_selectors(assertion, named, keys) or baseline
             assertions.append(assertion)
         rules.append(
@@ -269,6 +284,7 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
                 baseline,
             )
         )
+    _check_tables_used(tables, rules)
     picker = data.get("picker") or {}
     return Rules(
         path=path,
@@ -279,7 +295,27 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         rules=tuple(rules),
         lines=lines,
         selectors=named,
+        tables=tables,
     )
+
+
+def _check_tables_used(tables: Mapping[str, Mapping[str, str]], rules: Sequence[Rule]) -> None:
+    """A table no relation looks anything up in guards nothing: say so."""
+    used = {
+        ref.table
+        for rule in rules
+        for assertion in rule.assertions
+        if isinstance(assertion, SameAssertion)
+        for ref in assertion.refs
+    }
+    for name in tables:
+        if name not in used:
+            message = f"the table {quoted(name)} is used by no relation (map: {name})"
+            raise LocatedError(message, ["tables", name])
+
+
+def _at(path: str, line: int | None) -> str:
+    return path if line is None else f"{path}:{line}"
 
 
 def _selectors(raw: Mapping[str, Any]) -> dict[str, Named]:

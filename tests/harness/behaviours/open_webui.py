@@ -106,6 +106,21 @@ def webui_rewrites_device_hostname(script: Path, work: Path) -> list[str]:
     return _check_webui(script, work, env, expected, RENDERED_PORT)
 
 
+def webui_rewrites_keep_the_port(script: Path, work: Path) -> list[str]:
+    """A backend moved to another port (changed in every place together) is
+    reached on loopback at that port: the rewrite keeps port and path."""
+    env = {
+        "WENDY_HOSTNAME": DEVICE,
+        "OLLAMA_BASE_URL": "http://ollama:11500",
+        "OPENAI_API_BASE_URL": "http://vllm:8001/v1",
+    }
+    expected = {
+        "OLLAMA_BASE_URL": "http://127.0.0.1:11500",
+        "OPENAI_API_BASE_URL": "http://127.0.0.1:8001/v1",
+    }
+    return _check_webui(script, work, env, expected, RENDERED_PORT)
+
+
 def webui_rewrites_one_backend(script: Path, work: Path) -> list[str]:
     """Each backend alone (the Ollama pick sets one URL, DFlash the other)."""
     problems = []
@@ -179,6 +194,7 @@ def webui_other_urls_untouched(script: Path, work: Path) -> list[str]:
 BEHAVIOURS: Final[tuple[Behaviour, ...]] = (
     Behaviour("webui-rewrites-on-device", WEBUI_SCRIPT, webui_rewrites_on_device),
     Behaviour("webui-rewrites-device-hostname", WEBUI_SCRIPT, webui_rewrites_device_hostname),
+    Behaviour("webui-rewrites-keep-the-port", WEBUI_SCRIPT, webui_rewrites_keep_the_port),
     Behaviour("webui-rewrites-one-backend", WEBUI_SCRIPT, webui_rewrites_one_backend),
     Behaviour("webui-off-device-untouched", WEBUI_SCRIPT, webui_off_device_untouched),
     Behaviour(

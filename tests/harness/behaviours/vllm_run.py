@@ -85,11 +85,12 @@ def plain_serve_flags(
     name: str = SERVED_NAME,
     utilisation: str = GPU_UTILISATION,
     max_len: str = MAX_MODEL_LEN,
+    port: str = "8000",
 ) -> dict[str, str | bool]:
     """The spec's serve flags without DFlash (quantisation never passed)."""
     return {
         "--host": "0.0.0.0",
-        "--port": "8000",
+        "--port": port,
         "--api-key": key,
         "--served-model-name": name,
         "--gpu-memory-utilization": utilisation,

@@ -121,8 +121,9 @@ def vllm_dflash_disabled(script: Path, work: Path) -> list[str]:
 
 def vllm_serve_settings(script: Path, work: Path) -> list[str]:
     """The environment reaches vLLM: API key, served name, target model,
-    memory share, context length; TRUST_REMOTE_CODE=1 adds the flag."""
+    memory share, context length, API port; TRUST_REMOTE_CODE=1 adds the flag."""
     env = {
+        "API_PORT": "8123",
         "VLLM_API_KEY": "key-from-env",
         "SERVED_MODEL_NAME": "my-model",
         "VLLM_TARGET_MODEL": "acme/target",
@@ -137,7 +138,7 @@ def vllm_serve_settings(script: Path, work: Path) -> list[str]:
     serves = run.calls_of("vllm")
     if expect.equal("vllm calls", len(serves), 1):
         flags = plain_serve_flags(
-            key="key-from-env", name="my-model", utilisation="0.55", max_len="4096"
+            key="key-from-env", name="my-model", utilisation="0.55", max_len="4096", port="8123"
         )
         flags["--trust-remote-code"] = True
         check_serve_call(

@@ -6,8 +6,9 @@
 # network, so a backend is reached on loopback. The backend URL comes from
 # the image's ENV (rendered for your pick; on a device that is all the
 # container gets) or, under Docker Compose, from docker-compose.yml. This
-# rewrites the known backend URLs to loopback on a device and leaves any
-# other URL, and everything under Docker Compose, alone:
+# rewrites the backend services' URLs to loopback on a device, keeping their
+# port and path, and leaves any other URL, and everything under Docker
+# Compose, alone:
 #
 #   http://ollama:11434       -> http://127.0.0.1:11434     (OLLAMA_BASE_URL)
 #   http://vllm:8000/v1       -> http://127.0.0.1:8000/v1   (OPENAI_API_BASE_URL)
@@ -25,27 +26,24 @@ set -euo pipefail
 
 log() { printf '[open-webui-entrypoint] %s\n' "$*" >&2; }
 
-# Prints the loopback form of a known backend URL, or the URL unchanged.
+# Prints the loopback form of a backend URL (its host a backend service, or
+# the device's host name $2), port and path kept; any other URL unchanged.
 loopback_url() {
-  local url="${1%/}" host="$2"
-  case "$url" in
-    "http://ollama:11434" | "http://$host:11434")
-      printf '%s' "http://127.0.0.1:11434"
-      ;;
-    "http://vllm:8000/v1" | "http://$host:8000/v1")
-      printf '%s' "http://127.0.0.1:8000/v1"
-      ;;
-    *)
-      printf '%s' "$1"
-      ;;
-  esac
+  local url="$1" name
+  for name in ollama vllm ${2:+"$2"}; do
+    if [[ "$url" == "http://$name:"* ]]; then
+      printf '%s' "http://127.0.0.1:${url#"http://$name:"}"
+      return
+    fi
+  done
+  printf '%s' "$url"
 }
 
-# Prints the Compose service a known backend URL names, or nothing.
+# Prints the Compose service a backend URL names, or nothing.
 backend_service() {
-  case "${1%/}" in
-    "http://ollama:11434") printf 'ollama' ;;
-    "http://vllm:8000/v1") printf 'vllm' ;;
+  case "$1" in
+    http://ollama:*) printf 'ollama' ;;
+    http://vllm:*) printf 'vllm' ;;
   esac
 }
 

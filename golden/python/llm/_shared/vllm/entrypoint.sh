@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Serves Laguna-S 2.1 through vLLM's OpenAI-compatible API on port 8000, with
-# DFlash speculative decoding when the installed vLLM has the drafter.
+# Serves Laguna-S 2.1 through vLLM's OpenAI-compatible API on port API_PORT
+# (8000), with DFlash speculative decoding when the installed vLLM has the
+# drafter.
 #
 #  1. CUDA preflight, before anything is downloaded: a platform whose CUDA is
 #     too old (see README.md, "DFlash mode") would otherwise crash-loop after
@@ -19,6 +20,7 @@
 #   VLLM_TARGET_MODEL       [poolside/Laguna-S-2.1-NVFP4]
 #   DFLASH_DRAFT_MODEL      [poolside/Laguna-S-2.1-DFlash]
 #   SERVED_MODEL_NAME       [laguna-s-2.1]
+#   API_PORT                port of the OpenAI-compatible API [8000]
 #   NUM_SPECULATIVE_TOKENS  [15]
 #   MAX_MODEL_LEN           [131072]
 #   GPU_MEMORY_UTILIZATION  [0.70]
@@ -87,6 +89,7 @@ now_ms() {
 target="${VLLM_TARGET_MODEL:-poolside/Laguna-S-2.1-NVFP4}"
 draft="${DFLASH_DRAFT_MODEL:-poolside/Laguna-S-2.1-DFlash}"
 served_name="${SERVED_MODEL_NAME:-laguna-s-2.1}"
+port="$(to_count API_PORT "${API_PORT:-8000}" 1)"
 api_key="${VLLM_API_KEY:-wendy-local-dflash}"
 hf_home="${HF_HOME:-/models/hf}"
 spec_tokens="$(to_count NUM_SPECULATIVE_TOKENS "${NUM_SPECULATIVE_TOKENS:-15}" 1)"
@@ -102,6 +105,7 @@ retry_delay_ms="$(to_ms VLLM_RETRY_DELAY_S "${VLLM_RETRY_DELAY_S:-15}")"
 
 [[ -n "$target" ]] || die "VLLM_TARGET_MODEL must not be empty"
 [[ -n "$served_name" ]] || die "SERVED_MODEL_NAME must not be empty"
+((port <= 65535)) || die "API_PORT must be a port number (1-65535), got '$port'"
 [[ -n "$api_key" ]] || die "VLLM_API_KEY must not be empty (Open WebUI sends it as OPENAI_API_KEY)"
 [[ "$gpu_util" =~ ^(0?\.[0-9]+|1(\.0*)?)$ ]] ||
   die "GPU_MEMORY_UTILIZATION must be a fraction such as 0.70, got '$gpu_util'"
@@ -159,7 +163,7 @@ fi
 serve_args() {
   args=(serve "$target"
     --host 0.0.0.0
-    --port 8000
+    --port "$port"
     --api-key "$api_key"
     --served-model-name "$served_name"
     --gpu-memory-utilization "$gpu_util"
@@ -209,10 +213,10 @@ run_vllm() {
 }
 
 if [[ -d "$hf_home/hub/models--${target//\//--}" ]]; then
-  log "found $target in the cache at $hf_home; the API on port 8000 answers once it has loaded"
+  log "found $target in the cache at $hf_home; the API on port $port answers once it has loaded"
 else
   log "first start: downloading ~72GB of weights ($target and its draft) into $hf_home."
-  log "that takes about 50 minutes at 25 MB/s; the API on port 8000 stays down, and Open WebUI"
+  log "that takes about 50 minutes at 25 MB/s; the API on port $port stays down, and Open WebUI"
   log "lists no model, until the download has finished and the model has loaded."
 fi
 
