@@ -14,7 +14,6 @@ from pathlib import Path
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.render.variants import gate_inputs
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate.baseline import baseline_findings, declared_sentinels
 from wendy_llm.validate.findings import error
@@ -92,7 +91,8 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
         golden_root,
         pick_slugs={p.pick.slug for p in complete},
         trees=trees,
-        inputs=gate_inputs(template, run.sample_values),
+        # the inputs the picks were rendered with (``_load`` derived them once)
+        inputs=[each.inputs for each in run.picks[0].every_input()] if run.picks else None,
         scope=scope,
         sentinels=declared_sentinels(run.rules),
         max_diff_lines=max_diff_lines,
