@@ -152,7 +152,8 @@ def run_check(
         with timer("golden"):
             existing = [t.id for t in found]
             complete = not templates and not picks
-            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines)
+            full = where.settings.full_fixtures
+            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines, full)
     with timer("baseline"):
         for run in runs:
             attach_baseline(run, golden_root, max_diff_lines)

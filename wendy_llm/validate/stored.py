@@ -27,8 +27,10 @@ def attach_golden(
     existing: Sequence[str],
     complete: bool,
     max_diff_lines: int | None,
+    full: bool = False,
 ) -> None:
-    """The ``golden`` findings of every run (canonical renders only)."""
+    """The ``golden`` findings of every run (canonical renders only); ``full``:
+    the fixtures copy every rendered file (else lean)."""
     # A template with a pick that does not render cannot be compared (the
     # render check already fails); the others are.
     comparable = [
@@ -60,6 +62,7 @@ def attach_golden(
             trees=trees,
             max_diff_lines=max_diff_lines,
             sample_values={run.template_id: run.sample_values for run in comparable},
+            full=full,
         )
     except WendyLlmError as exc:
         for run in comparable:
