@@ -28,7 +28,7 @@ from _golden_helpers import commit_all, git, init_repo
 from wendy_llm.golden import update_golden
 
 COMPOSE = f"templates/{LLM}/docker-compose.yml"
-WORKFLOW = REPO / ".github" / "workflows" / "template-gate.yml"
+ACTION = REPO / "action.yml"
 
 
 def wendy_llm(repo: Path, *args: str) -> Run:
@@ -264,8 +264,9 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
 
 
 def workflow_step(name: str) -> str:
-    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    [step] = [s for s in workflow["jobs"]["gate"]["steps"] if s.get("name", "").startswith(name)]
+    # The workflow's gate job is the composite action at the root (uses: ./).
+    action = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    [step] = [s for s in action["runs"]["steps"] if s.get("name", "").startswith(name)]
     script: str = step["run"]
     return script
 

@@ -16,8 +16,11 @@ UPDATE = "Run: wendy-llm golden --update --template py/mini"
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A checkout with one small template, the fixtures not yet written."""
+    """A checkout with one small template, the fixtures not yet written; full
+    fixtures (a copy of every rendered file), whose diffs these tests read
+    (lean ones: tests/test_golden_lean.py)."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "wendy-llm.toml").write_text('golden-fixtures = "full"\n')
     monkeypatch.delenv("CI", raising=False)
     write_files(tmp_path / "templates/py/mini", template_files(["a:1", "b:2"]))
     write_files(
@@ -267,12 +270,14 @@ def test_non_default_paths_appear_in_the_command(project: Path, tmp_path: Path) 
 
 def test_every_command_finds_golden_next_to_the_templates(project: Path) -> None:
     # One rule for golden, check and diff: ./golden exists here, but the
-    # fixtures of other/templates are other/golden.
+    # fixtures of other/templates are other/golden (no settings file at the
+    # root, which would make the root the repository of both; lean fixtures).
+    (project / "wendy-llm.toml").unlink()
     run_cli("golden", "--update")
     write_files(project / "other/templates/py/mini", template_files(["c:3"]))
     code, out, _ = run_cli("golden", "--update", "other/templates")
     assert code == 0
-    assert "golden: py/mini: 4 added, 0 changed, 0 removed (other/golden/py/mini/)" in out
+    assert "golden: py/mini: 3 added, 0 changed, 0 removed (other/golden/py/mini/)" in out
     assert json.loads((project / "golden/py/mini/golden.json").read_text())["picks"][0]["slug"] == (
         "a-1"
     )

@@ -101,7 +101,10 @@ def test_a_copied_file_is_compared_by_hash(tmp_path: Path) -> None:
     assert problem.kind == "changed"
     new_sha = sha256_hex(b"\x89PNG new")
     assert problem.summary.endswith(f"{new_sha[:12]} now (8 bytes)")
-    assert "copied file logo.png changed: sha256 " + sha256_hex(PNG)[:12] in problem.summary
+    assert (
+        "copied file logo.png changed (template file logo.png): sha256 " + sha256_hex(PNG)[:12]
+        in problem.summary
+    )
 
 
 def test_missing_template_pick_and_file(tmp_path: Path) -> None:

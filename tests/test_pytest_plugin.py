@@ -130,13 +130,14 @@ def test_golden_cycle_on_a_small_template(
         ]
     )
 
-    # --update-golden writes them (as `wendy-llm golden --update` would) and says so.
+    # --update-golden writes them (as `wendy-llm golden --update` would) and says so
+    # (lean: backend/Dockerfile, which has no action, is recorded by hash).
     result = small.runpytest("--update-golden")
     result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(
         [
             "*wendy-llm golden*",
-            "golden: demo/hello: 5 added, 0 changed, 0 removed (golden/demo/hello/)",
+            "golden: demo/hello: 4 added, 0 changed, 0 removed (golden/demo/hello/)",
         ]
     )
     fixtures = small.path / "golden" / "demo" / "hello"

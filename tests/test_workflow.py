@@ -1,13 +1,18 @@
-"""The adoption files: the GitHub workflow passes actionlint (with ShellCheck
-over its scripts) and does what it says; the pre-commit hooks are real
-invocations of the command."""
+"""The adoption files: the GitHub workflow and the composite action pass
+actionlint (with ShellCheck over their scripts) and do what they say; the
+documented install lines install a wendy-llm that runs, from a pinned source
+(a local clone at a revision here), never from an index name; the
+pre-commit hooks are real invocations of the command."""
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +21,9 @@ import yaml
 from _cli_helpers import REPO, VENV_BIN, cli_env, copy_llm_project
 
 WORKFLOW = REPO / ".github" / "workflows" / "template-gate.yml"
+ACTION = REPO / "action.yml"
 HOOKS = REPO / ".pre-commit-hooks.yaml"
+CI_DOC = REPO / "docs" / "ci.md"
 
 # pre-commit's manifest keys (pre-commit itself is not a dependency).
 HOOK_KEYS = {
@@ -45,14 +52,40 @@ def load_workflow() -> dict[Any, Any]:
     return loaded
 
 
+def load_action(path: Path = ACTION) -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return loaded
+
+
 def steps(job: str) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = load_workflow()["jobs"][job]["steps"]
+    """A job's steps; ``action``: the composite action's."""
+    if job == "action":
+        found: list[dict[str, Any]] = load_action()["runs"]["steps"]
+        return found
+    found = load_workflow()["jobs"][job]["steps"]
     return found
 
 
 def step(job: str, name: str) -> dict[str, Any]:
     [found] = [s for s in steps(job) if s.get("name", "").startswith(name)]
     return found
+
+
+def action_as_workflow(action: dict[str, Any], path: Path) -> Path:
+    """The action's steps as a reusable workflow's job, its inputs as the
+    workflow's: actionlint reads action.yml only where a workflow uses it,
+    so this is how its expressions and scripts get checked."""
+    inputs = {
+        name: {"type": "string", "required": False, "default": spec.get("default", "")}
+        for name, spec in action["inputs"].items()
+    }
+    workflow = {
+        "name": "action",
+        "on": {"workflow_call": {"inputs": inputs}},
+        "jobs": {"action": {"runs-on": "ubuntu-latest", "steps": action["runs"]["steps"]}},
+    }
+    path.write_text(yaml.safe_dump(workflow, sort_keys=False), encoding="utf-8")
+    return path
 
 
 # --- actionlint ------------------------------------------------------------------
@@ -63,25 +96,68 @@ def test_the_tools_are_there() -> None:
 
 
 def test_workflow_passes_actionlint() -> None:
+    # It uses the action (uses: ./): actionlint checks the inputs it passes
+    # against action.yml.
     result = actionlint(WORKFLOW)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_the_action_passes_actionlint(tmp_path: Path) -> None:
+    result = actionlint(action_as_workflow(load_action(), tmp_path / "action.yml"))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_actionlint_catches_a_broken_action(tmp_path: Path) -> None:
+    text = ACTION.read_text(encoding="utf-8")
+    assert "${{ inputs.policy }}" in text and 'cat "$summary"' in text
+    broken = tmp_path / "broken.yml"
+    broken.write_text(
+        text.replace("${{ inputs.policy }}", "${{ inputs.polcy }}").replace(
+            'cat "$summary"', "cat $summary"
+        )
+    )
+    result = actionlint(action_as_workflow(load_action(broken), tmp_path / "action.yml"))
+    assert result.returncode == 1
+    assert 'property "polcy" is not defined' in result.stdout
+    assert "shellcheck reported issue in this script: SC2086" in result.stdout
+
+
+def test_actionlint_checks_what_the_workflow_gives_the_action(tmp_path: Path) -> None:
+    # The workflow must sit where `uses: ./` finds action.yml: a copy of both,
+    # in a git repository (actionlint's project root).
+    subprocess.run(["git", "init", "--quiet", str(tmp_path)], check=True, timeout=60)
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    shutil.copy2(ACTION, tmp_path / "action.yml")
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert "policy: expect-unchanged" in text
+    broken = tmp_path / ".github" / "workflows" / "gate.yml"
+    broken.write_text(text.replace("policy: expect-unchanged", "polisy: expect-unchanged"))
+    result = subprocess.run(
+        [str(VENV_BIN / "actionlint"), "-no-color", ".github/workflows/gate.yml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert 'input "polisy" is not defined in action' in result.stdout
 
 
 def test_actionlint_catches_a_broken_expression(tmp_path: Path) -> None:
     broken = tmp_path / "gate.yml"
     text = WORKFLOW.read_text(encoding="utf-8")
-    assert "${{ github.base_ref }}" in text
-    broken.write_text(text.replace("${{ github.base_ref }}", "${{ github.base_reff }}"))
+    assert "${{ github.ref }}" in text
+    broken.write_text(text.replace("${{ github.ref }}", "${{ github.reff }}"))
     result = actionlint(broken)
     assert result.returncode == 1
-    assert 'property "base_reff" is not defined' in result.stdout
+    assert 'property "reff" is not defined' in result.stdout
 
 
 def test_actionlint_runs_shellcheck_on_the_scripts(tmp_path: Path) -> None:
     broken = tmp_path / "gate.yml"
     text = WORKFLOW.read_text(encoding="utf-8")
-    assert 'cat "$summary"' in text
-    broken.write_text(text.replace('cat "$summary"', "cat $summary"))
+    assert "run: make test" in text
+    broken.write_text(text.replace("run: make test", "run: make $TARGET"))
     result = actionlint(broken)
     assert result.returncode == 1
     assert "shellcheck reported issue in this script: SC2086" in result.stdout
@@ -99,36 +175,61 @@ def test_triggers_and_permissions() -> None:
     assert workflow["permissions"] == {"contents": "read"}
 
 
-def test_the_gate_job() -> None:
-    checkout = step("gate", "Check out")
+def test_the_gate_job_is_one_step_using_the_action() -> None:
+    checkout, gate = steps("gate")
     assert checkout["uses"] == "actions/checkout@v4" and checkout["with"]["fetch-depth"] == 0
-    assert step("gate", "Set up Python")["uses"] == "actions/setup-python@v5"
-    install = step("gate", "Install wendy-llm")["run"]
-    assert "python -m pip install ." in install and 'pip install "$WENDY_LLM"' in install
-    check = step("gate", "Check every pick")
-    assert check["run"].split() == shlex.split(
-        "wendy-llm check --junit reports/check.xml --markdown reports/check.md"
-    )
-    diff = step("gate", "Compare every template with the base")
+    assert gate["uses"] == "./"
+    assert gate["with"]["policy"] == "expect-unchanged"
+    assert set(gate["with"]) <= set(load_action()["inputs"])
+
+
+def test_the_action() -> None:
+    action = load_action()
+    assert action["runs"]["using"] == "composite"
+    assert {"templates", "base", "policy", "install"} <= set(action["inputs"])
+    assert step("action", "Set up Python")["uses"] == "actions/setup-python@v5"
+    install = step("action", "Install wendy-llm")
+    # The action's own checkout by default, overridable; never an index name.
+    assert 'python -m pip install "${INSTALL:-$GITHUB_ACTION_PATH}"' in install["run"]
+    assert install["env"]["INSTALL"] == "${{ inputs.install }}"
+    check = step("action", "Check every pick")
+    assert 'wendy-llm check "${where[@]}" --junit reports/check.xml' in check["run"]
+    diff = step("action", "Compare every template with the base")
     assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"
+    assert diff["env"]["BASE"] == "${{ inputs.base }}"
     assert 'base="origin/$BASE_REF"' in diff["run"]
-    assert 'wendy-llm diff --base "$base"' in diff["run"]
+    assert 'wendy-llm diff "${where[@]}" --base "$base"' in diff["run"]
     assert "policy=(--expect-unchanged)" in diff["run"]
-    assert 'wendy-llm diff --baseline "golden/baseline/$id"' in diff["run"]
-    summary = step("gate", "Write the job summary")
+    assert 'wendy-llm diff "${where[@]}" --baseline "golden/baseline/$id"' in diff["run"]
+    summary = step("action", "Write the job summary")
     assert '>> "$GITHUB_STEP_SUMMARY"' in summary["run"]
-    upload = step("gate", "Upload the reports")
+    upload = step("action", "Upload the reports")
     assert upload["uses"] == "actions/upload-artifact@v4"
     assert upload["with"]["path"] == "reports/"
     # Reports and the summary are written even when the check failed.
     for later in (diff, summary, upload):
-        assert later["if"] == "${{ !cancelled() }}"
+        assert later["if"].startswith("${{ !cancelled()")
+    for each in steps("action"):
+        assert "uses" in each or each["shell"] == "bash"
+
+
+def test_no_install_line_names_an_index_package() -> None:
+    # `pip install wendy-llm` fails: wendy-llm is on no index.
+    bare = re.compile(
+        r"pip install\s+(?:-\S+\s+)*[\"']?wendy-llm(?:\[[^\]]*\])?(?:[=<>~!]=?[^\s\"']*)?"
+        r"[\"']?(?=\s|$)",
+        re.M,
+    )
+    for wrong in ("pip install wendy-llm", 'pip install -U "wendy-llm==0.1"'):
+        assert bare.search(wrong), wrong  # the pattern sees what it must refuse
+    for path in (WORKFLOW, ACTION, HOOKS, CI_DOC):
+        assert not bare.search(path.read_text(encoding="utf-8")), path
 
 
 def test_the_scripts_take_no_expressions() -> None:
     # Everything from the event reaches the scripts through env: (no script
     # injection), which is also what lets the e2e test run them with bash.
-    for job in ("gate", "test"):
+    for job in ("gate", "test", "action"):
         for s in steps(job):
             assert "${{" not in s.get("run", ""), s["name"]
 
@@ -185,3 +286,109 @@ def test_hooks_run_as_pre_commit_runs_them(tmp_path: Path) -> None:
     )
     assert golden.returncode == 0
     assert golden.stdout == "golden: python/llm: up to date (golden/python/llm/)\n"
+
+
+# --- the install lines, run ------------------------------------------------------
+
+
+def _pip_env(venv: Path) -> dict[str, str]:
+    """A shell whose ``python`` is ``venv``'s; pip offline: no index, no
+    dependencies (the test venv's packages are visible), no build isolation."""
+    env = cli_env(
+        {"PIP_NO_INDEX": "1", "PIP_NO_DEPS": "1", "PIP_NO_BUILD_ISOLATION": "0"}, drop=["CI"]
+    )
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+    env.pop("PYTHONPATH", None)
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+@pytest.fixture
+def clean_venv(tmp_path: Path) -> Path:
+    """A new virtual environment without wendy-llm that sees this one's
+    packages (its dependencies, pip and setuptools) after its own."""
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
+    )
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return venv
+
+
+def _head() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def _assert_installed(venv: Path, env: dict[str, str]) -> None:
+    where = subprocess.run(
+        ["python", "-c", "import wendy_llm; print(wendy_llm.__file__)"],
+        cwd=venv.parent,  # not this checkout, whose wendy_llm the current directory would give
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(venv), where  # not this checkout
+    shown = subprocess.run(
+        [str(venv / "bin" / "wendy-llm"), "picks", str(REPO / "templates" / "python" / "llm")],
+        cwd=venv.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "gemma4-e2b" in shown.stdout
+
+
+def test_the_documented_install_line_installs_a_working_wendy_llm(clean_venv: Path) -> None:
+    text = CI_DOC.read_text(encoding="utf-8")
+    block = text.split("<!-- install-line -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    [line] = block.strip().splitlines()
+    url = "git+https://github.com/<owner>/wendy-llm@<revision>"
+    assert line == f'python -m pip install "{url}"'
+    # The same line, with this repository (a local clone) at this revision.
+    local = line.replace(url, f"git+file://{REPO}@{_head()}")
+    env = _pip_env(clean_venv)
+    result = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", local],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    _assert_installed(clean_venv, env)
+
+
+def test_the_actions_install_step_installs_its_own_checkout(
+    clean_venv: Path, tmp_path: Path
+) -> None:
+    checkout = tmp_path / "action-checkout"
+    subprocess.run(
+        ["git", "clone", "--quiet", "--no-checkout", str(REPO), str(checkout)],
+        check=True,
+        timeout=120,
+    )
+    subprocess.run(["git", "checkout", "--quiet", _head()], cwd=checkout, check=True, timeout=120)
+    env = {**_pip_env(clean_venv), "GITHUB_ACTION_PATH": str(checkout), "INSTALL": ""}
+    script = step("action", "Install wendy-llm")["run"]
+    result = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    _assert_installed(clean_venv, env)

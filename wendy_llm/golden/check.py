@@ -65,6 +65,7 @@ def check_golden(
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
     trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
     sample_values: Mapping[str, Mapping[str, str]] | None = None,
+    full: bool | None = None,
 ) -> GoldenCheck:
     """Check the fixtures of the selected templates and picks (all by default).
 
@@ -77,10 +78,13 @@ def check_golden(
     :data:`~wendy_llm.options.DIFF_TOTAL_FACTOR` times that, each cut
     saying how much it left out (None: no limit). A template that fails to
     load or render is listed in ``failed`` (never reported as stale);
-    ``sample_values`` default to a :class:`~wendy_llm.repo.layout.Layout`'s settings.
+    ``sample_values`` default to a :class:`~wendy_llm.repo.layout.Layout`'s settings,
+    and ``full`` (the fixtures copy every rendered file; else lean) to its
+    ``golden-fixtures`` setting.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
+    full_copies = selection.full_fixtures(full)
     sample_values = selection.sample_values(sample_values)
     refresh = refresh_commands(selection.templates_root, root)
     failed = list(selection.failed)
@@ -128,6 +132,8 @@ def check_golden(
             all_picks=subset is None,
             command=command,
             max_diff_lines=max_diff_lines,
+            full=full_copies,
+            template_dir=display_path(template.root) if template.root is not None else None,
         )
     if selection.complete and wanted is None:
         current = {t.id for t in selection.templates} | selection.existing

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Literal
 
 from wendy_llm.compare.changes import file_diff
-from wendy_llm.compare.textdiff import relabel, sha256_hex
+from wendy_llm.compare.textdiff import relabel
 from wendy_llm.golden.layout import MANIFEST_NAME
-from wendy_llm.golden.manifest import FileRecord
+from wendy_llm.golden.manifest import OUTPUT_MODE, Digests, FileRecord
 from wendy_llm.render.canonical import OutputFile
 from wendy_llm.repo.layout import display_path
 
@@ -58,9 +58,18 @@ def in_pick(relpath: str, slug: str) -> str:
 class FixtureDir:
     """A fixture directory: its files read once, its paths as the user types them."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(
+        self, directory: Path, template_dir: str | None = None, digests: Digests | None = None
+    ) -> None:
         self.directory = directory
+        self.template_dir = template_dir  # the template as the user types it, when known
+        self.digests = digests if digests is not None else Digests()
         self._cache: dict[str, bytes | None] = {}
+
+    def source_shown(self, source: str | None, path: str) -> str:
+        """The template file an output file comes from, as the user would open it."""
+        origin = source or path
+        return f"{self.template_dir}/{origin}" if self.template_dir else origin
 
     def shown(self, relpath: str) -> str:
         return display_path(self.directory / relpath) if relpath else display_path(self.directory)
@@ -89,17 +98,28 @@ class FixtureDir:
         *,
         where: str | None,
         max_diff_lines: int | None,
+        lean: bool = False,
     ) -> FixtureChange | None:
         """Pick ``slug``'s ``path`` (``new``) against its record (``old``); None when equal.
 
-        ``where`` is where ``--update`` would store a file the fixtures lack.
+        ``where`` is where ``--update`` would store a file the fixtures lack;
+        ``lean``: it would record it by hash instead (the file is its template file).
         """
         if old is None:
             assert new is not None
+            if lean:
+                origin = self.source_shown(new.source, path)
+                text = (
+                    f"{path} (rendered, byte for byte its template file {origin}) has no "
+                    f"record in {self.shown(MANIFEST_NAME)}"
+                )
+                return FixtureChange(
+                    "missing", path, MANIFEST_NAME, text, digest=self.digests(new.data)
+                )
             stored = generic(where or f"{slug}/{path}", slug)
             text = f"{path} ({'rendered' if new.rendered else 'copied'}) has no fixture"
             if not new.rendered:
-                return FixtureChange("missing", path, stored, text, digest=sha256_hex(new.data))
+                return FixtureChange("missing", path, stored, text, digest=self.digests(new.data))
             # Show what the fixture would hold, so the new file can be reviewed.
             shown = file_diff(
                 b"",
@@ -117,15 +137,23 @@ class FixtureDir:
         if new_kind != old.kind:
             text = f"{path} is now {new_kind} (its fixture records it as {old.kind})"
             return FixtureChange("changed", path, stored, text)
-        if old.stored is None:
-            new_sha = sha256_hex(new.data)
+        if old.stored is None:  # copied, or lean: recorded by hash
+            new_sha = self.digests(new.data)
+            origin = self.source_shown(new.source or old.source, path)
+            what = "copied file" if old.kind == "copied" else "rendered file"
             if new_sha == old.sha256:
-                return None
+                if old.mode is None or old.mode == OUTPUT_MODE:
+                    return None
+                text = (
+                    f"{what} {path} (template file {origin}) is written with mode "
+                    f"{OUTPUT_MODE}; {self.shown(MANIFEST_NAME)} records {old.mode}"
+                )
+                return FixtureChange("changed", path, stored, text)
             text = (
-                f"copied file {path} changed: sha256 {old.sha256[:12]} in "
-                f"{self.shown(MANIFEST_NAME)}, {new_sha[:12]} now ({len(new.data)} bytes)"
+                f"{what} {path} changed (template file {origin}): sha256 {old.sha256[:12]} "
+                f"in {self.shown(MANIFEST_NAME)}, {new_sha[:12]} now ({len(new.data)} bytes)"
             )
-            return FixtureChange("changed", path, stored, text)
+            return FixtureChange("changed", path, stored, text, digest=new_sha)
         data = self.read(old.stored)
         if data is None:
             text = (

@@ -9,6 +9,8 @@ Format (version 1), JSON with sorted keys, indent 2, newline-terminated::
         "<output path>": {"kind": "rendered", "sha256": "...", "stored": "_shared/<path>"},
         "<output path>": {"kind": "rendered",
                           "picks": {"<slug>": {"sha256": "...", "stored": "<slug>/<path>"}}},
+        "<output path>": {"kind": "rendered", "mode": "0644", "sha256": "...",
+                          "source": "<template path>"},
         "<output path>": {"kind": "copied", "sha256": "..."},
         "<output path>": {"kind": "copied", "picks": {"<slug>": {"sha256": "..."}}}
       },
@@ -19,8 +21,13 @@ Format (version 1), JSON with sorted keys, indent 2, newline-terminated::
 
 A file without ``picks`` is the same in every pick: rendered ones are stored
 once under ``_shared/``, copied ones (not run through the engine) are only
-hashed. With ``picks``, the file exists in the listed picks only, each with
-its own hash and, when rendered, its own copy under ``<slug>/``. Picks keep
+hashed.  *Lean* fixtures (the default; ``golden-fixtures = "full"`` in
+``wendy-llm.toml`` asks for copies) do not store a rendered file whose
+render is byte for byte its template file (no action in it: a lockfile, an
+SVG): its record has no ``stored`` but the ``source`` template path and the
+``mode`` ``wendy init`` writes it with, and the check compares hashes.
+With ``picks``, the file exists in the listed picks only, each with its
+own hash and, when rendered (and not lean), its own copy under ``<slug>/``. Picks keep
 the picker's order. ``sample_values`` (the repository's values for variables
 without a default) is written only when the template has some. Grouping by
 file (not by pick) keeps a change to a shared file to one line of the
@@ -42,6 +49,7 @@ from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
 from wendy_llm.render.canonical import PickRender
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.schemawords import json_text
+from wendy_llm.render.tree import FILE_MODE
 
 FORMAT_VERSION = 1
 OTHER_VARIABLES = "default"
@@ -51,13 +59,28 @@ _KINDS: tuple[Kind, ...] = ("rendered", "copied")
 _SHA_RE = re.compile(r"[0-9a-f]{64}")
 
 
+#: The mode `wendy init` writes every file with (docs/wendy-init-semantics.md).
+OUTPUT_MODE = f"{FILE_MODE:04o}"
+_MODE_RE = re.compile(r"[0-7]{4}")
+
+
 @dataclass(frozen=True)
 class FileRecord:
-    """One file of one pick: how it was produced, its hash, where it is stored."""
+    """One file of one pick: how it was produced, its hash, where it is stored.
+
+    ``stored`` is None for copied files and lean ones (a rendered file that
+    is its template file ``source``, written with ``mode``).
+    """
 
     kind: Kind
     sha256: str
-    stored: str | None  # fixture-relative path of the bytes; None for copied files
+    stored: str | None  # fixture-relative path of the bytes
+    source: str | None = None  # lean records only: the template file
+    mode: str | None = None  # lean records only
+
+    @property
+    def lean(self) -> bool:
+        return self.kind == "rendered" and self.stored is None
 
 
 @dataclass(frozen=True)
@@ -135,6 +158,10 @@ def _record_obj(record: FileRecord) -> dict[str, object]:
     obj: dict[str, object] = {"sha256": record.sha256}
     if record.stored is not None:
         obj["stored"] = record.stored
+    if record.source is not None:
+        obj["source"] = record.source
+    if record.mode is not None:
+        obj["mode"] = record.mode
     return obj
 
 
@@ -149,6 +176,23 @@ def dump_json(obj: object) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
+class Digests:
+    """SHA-256 of bytes, computed once per bytes object: a copied or verbatim
+    file is the template's own bytes object in every pick's render, so a
+    blob is hashed once per check, not once per pick."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[bytes, str]] = {}  # id -> (the object, kept alive; hash)
+
+    def __call__(self, data: bytes) -> str:
+        known = self._known.get(id(data))
+        if known is not None and known[0] is data:
+            return known[1]
+        digest = sha256_hex(data)
+        self._known[id(data)] = (data, digest)
+        return digest
+
+
 @dataclass(frozen=True)
 class Fixture:
     """A template's complete fixture directory, in memory."""
@@ -157,8 +201,16 @@ class Fixture:
     files: Mapping[str, bytes]  # fixture-relative path -> bytes, golden.json included
 
 
-def build_fixture(template_id: str, renders: Sequence[PickRender]) -> Fixture:
-    """Lay out the renders of every pick of a template as fixture files."""
+def build_fixture(
+    template_id: str,
+    renders: Sequence[PickRender],
+    *,
+    full: bool = False,
+    digests: Digests | None = None,
+) -> Fixture:
+    """Lay out the renders of every pick of a template as fixture files: lean
+    (a rendered file that is its template file is only hashed) unless ``full``."""
+    digest_of = digests if digests is not None else Digests()
     slugs = [r.slug for r in renders]
     paths = sorted({path for r in renders for path in r.files})
     records: dict[str, dict[str, FileRecord]] = {slug: {} for slug in slugs}
@@ -173,14 +225,18 @@ def build_fixture(template_id: str, renders: Sequence[PickRender]) -> Fixture:
         rendered = kinds.pop()
         shared = len(present) == len(renders) and len({item.data for _, item in present}) == 1
         for slug, item in present:
+            digest = digest_of(item.data)
+            if rendered and item.verbatim and not full:
+                records[slug][path] = FileRecord(
+                    "rendered", digest, None, source=item.source, mode=OUTPUT_MODE
+                )
+                continue
             location: str | None = None
             if rendered:
                 location = shared_path(path) if shared else pick_path(slug, path)
                 stored[location] = item.data
             records[slug][path] = FileRecord(
-                kind="rendered" if rendered else "copied",
-                sha256=sha256_hex(item.data),
-                stored=location,
+                kind="rendered" if rendered else "copied", sha256=digest, stored=location
             )
     manifest = GoldenManifest(
         template_id=template_id,
@@ -292,9 +348,18 @@ def _record(
         raise _fail(source, f"{where}.sha256 is not a lowercase hex SHA-256")
     stored = obj.get("stored")
     if kind == "copied":
-        if stored is not None:
+        if stored is not None or "source" in obj or "mode" in obj:
             raise _fail(source, f"{where}: a copied file is hashed, never stored")
         return FileRecord(kind=kind, sha256=sha, stored=None)
+    if stored is None and ("source" in obj or "mode" in obj):
+        # lean: the render is its template file, recorded by hash
+        origin = _as_str(obj.get("source"), source, f"{where}.source")
+        mode = _as_str(obj.get("mode"), source, f"{where}.mode")
+        if not origin or origin.startswith("/") or not _MODE_RE.fullmatch(mode):
+            raise _fail(source, f"{where}: a lean record needs a template path and an octal mode")
+        return FileRecord(kind=kind, sha256=sha, stored=None, source=origin, mode=mode)
+    if "source" in obj or "mode" in obj:
+        raise _fail(source, f"{where}: a stored file has no source or mode (lean records only)")
     # The location is fixed by the layout; accepting any other string would
     # let a hand-edited manifest point the check outside the fixture.
     if stored != location:

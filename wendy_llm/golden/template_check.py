@@ -12,7 +12,7 @@ directory that passes is byte for byte what ``--update`` would write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,8 +22,9 @@ from wendy_llm.compare.textdiff import counted
 from wendy_llm.errors import GoldenManifestError
 from wendy_llm.golden.fixture_files import FixtureChange, FixtureDir, ProblemKind, in_pick
 from wendy_llm.golden.layout import MANIFEST_NAME, SHARED_DIR, list_files
-from wendy_llm.golden.manifest import GoldenManifest, build_fixture
+from wendy_llm.golden.manifest import Digests, Fixture, GoldenManifest, build_fixture
 from wendy_llm.render.canonical import PickRender
+from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.layout import display_path
 
 
@@ -62,14 +63,21 @@ def check_fixture(
     all_picks: bool,
     command: str,
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
+    full: bool = False,
+    template_dir: str | None = None,
 ) -> list[GoldenProblem]:
     """Compare one template's renders with its fixture directory.
 
     ``all_picks`` says that ``renders`` holds every pick of the template:
     only then are other picks' fixtures stale and the layout checked. Each
     diff is cut to ``max_diff_lines``; the caller caps them all together.
+    ``full``: the fixtures hold a copy of every rendered file (else lean:
+    a file that is its template file is recorded by hash); ``template_dir``
+    (the template as the user types it) names the template file of a change.
     """
-    return _FixtureCheck(template_id, directory, renders, all_picks, command, max_diff_lines).run()
+    return _FixtureCheck(
+        template_id, directory, renders, all_picks, command, max_diff_lines, full, template_dir
+    ).run()
 
 
 class _FixtureCheck:
@@ -81,10 +89,14 @@ class _FixtureCheck:
         all_picks: bool,
         command: str,
         max_diff_lines: int | None,
+        full: bool,
+        template_dir: str | None,
     ) -> None:
         self.template_id = template_id
         self.directory = directory
-        self.fixtures = FixtureDir(directory)
+        self.digests = Digests()  # shared by the comparisons and the expected layout
+        self.full = full
+        self.fixtures = FixtureDir(directory, template_dir, self.digests)
         self.shown = self.fixtures.shown
         self.renders = renders
         self.all_picks = all_picks
@@ -142,10 +154,12 @@ class _FixtureCheck:
             ]
         if not self.all_picks:
             return self.compare_picks(manifest, None) + self.stale_in_pick_dirs(manifest)
-        expected = build_fixture(self.template_id, self.renders)
+        expected = build_fixture(
+            self.template_id, self.renders, full=self.full, digests=self.digests
+        )
         problems = self.compare_picks(manifest, expected.manifest)
         problems += self.stale_picks(manifest)
-        return problems + self.compare_layout(manifest, expected.files, problems)
+        return problems + self.compare_layout(manifest, expected, problems)
 
     # --- content, per pick and file ------------------------------------------
 
@@ -194,6 +208,7 @@ class _FixtureCheck:
                     stored.get(path),
                     where=planned[path].stored if path in planned else None,
                     max_diff_lines=self.max_diff_lines,
+                    lean=path in planned and planned[path].lean,
                 )
                 for path in sorted(set(render.files) | set(stored))
             ]
@@ -267,7 +282,7 @@ class _FixtureCheck:
     def compare_layout(
         self,
         manifest: GoldenManifest,
-        expected: Mapping[str, bytes],
+        fixture: Fixture,
         so_far: Sequence[GoldenProblem],
     ) -> list[GoldenProblem]:
         """Full runs: the directory must hold exactly what --update would write.
@@ -278,6 +293,7 @@ class _FixtureCheck:
         when the content checks found nothing: otherwise it is a consequence
         of the problems already named, and would only add noise.
         """
+        expected = fixture.files
         on_disk = list_files(self.directory)
         referenced = manifest.referenced() | {MANIFEST_NAME}
         problems = [
@@ -289,16 +305,35 @@ class _FixtureCheck:
         ]
         if so_far or problems:
             return problems
+        now_lean, was_lean = _lean_paths(fixture.manifest), _lean_paths(manifest)
         for relpath in on_disk:
-            if relpath not in expected and relpath not in self.reported:
+            if relpath in expected or relpath in self.reported:
+                continue
+            if relpath in referenced and _output_path(relpath) in now_lean:
+                problems.append(
+                    self.problem(
+                        "stale",
+                        f"template {self.template_id}: {self.shown(relpath)} is a copy of a "
+                        "file that is its template file, which lean fixtures record by hash "
+                        f'only (golden-fixtures = "full" in {SETTINGS_FILE} keeps copies)',
+                        relpath,
+                    )
+                )
+            else:
                 problems.append(self._stale_file(relpath))
         for relpath in expected:
             if relpath not in on_disk and relpath not in self.reported:
+                why = ""
+                if _output_path(relpath) in was_lean:
+                    why = (
+                        " (the fixtures record that file by hash; full fixtures, "
+                        f'golden-fixtures = "full" in {SETTINGS_FILE}, hold a copy)'
+                    )
                 problems.append(
                     self.problem(
                         "missing",
                         f"template {self.template_id}: fixture file {self.shown(relpath)} "
-                        "does not exist",
+                        f"does not exist{why}",
                         relpath,
                     )
                 )
@@ -325,3 +360,13 @@ class _FixtureCheck:
                 diff=diff.lines,
             )
         ]
+
+
+def _lean_paths(manifest: GoldenManifest) -> set[str]:
+    """Output paths recorded by hash only, in some pick (lean fixtures)."""
+    return {path for per_pick in manifest.files.values() for path, r in per_pick.items() if r.lean}
+
+
+def _output_path(relpath: str) -> str:
+    """The output path a stored fixture file holds (``_shared/x`` or ``<slug>/x``)."""
+    return relpath.split("/", 1)[-1]

@@ -72,6 +72,7 @@ def update_golden(
     template_ids: Collection[str] | None = None,
     renderer: Renderer | None = None,
     sample_values: Mapping[str, Mapping[str, str]] | None = None,
+    full: bool | None = None,
 ) -> GoldenUpdate:
     """Rewrite the fixtures of the selected templates (all by default).
 
@@ -81,10 +82,14 @@ def update_golden(
     Unchanged fixture directories are not rewritten. Fixture directories of
     templates that no longer exist are removed only when every template is
     selected. ``sample_values`` (template id -> values for variables without
-    a default) default to a :class:`~wendy_llm.repo.layout.Layout`'s settings.
+    a default) default to a :class:`~wendy_llm.repo.layout.Layout`'s settings,
+    and ``full`` to its ``golden-fixtures`` setting: lean fixtures (the
+    default) record a rendered file that is its template file by hash, full
+    ones copy it; an existing fixture directory is converted either way.
     """
     root = Path(golden_root)
     selection = select_templates(templates_or_root, template_ids)
+    full_copies = selection.full_fixtures(full)
     sample_values = selection.sample_values(sample_values)
     fixtures: list[tuple[str, Fixture]] = []
     failed = list(selection.failed)
@@ -95,7 +100,7 @@ def update_golden(
         except WendyLlmError as exc:
             failed.append(selection.failure(template.id, exc))
             continue
-        fixtures.append((template.id, build_fixture(template.id, renders)))
+        fixtures.append((template.id, build_fixture(template.id, renders, full=full_copies)))
     results: list[TemplateUpdate] = []
     for template_id, fixture in fixtures:
         target = fixture_dir(root, template_id)

@@ -29,10 +29,17 @@ _SLUG_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 @dataclass(frozen=True)
 class OutputFile:
-    """One file of a render: its bytes and whether the engine produced them."""
+    """One file of a render: its bytes and whether the engine produced them.
+
+    ``source`` is the template file it comes from; ``verbatim`` says its
+    bytes are that file's (copied, or rendered without an action): lean
+    fixtures record such a file by hash.  Neither is part of the value.
+    """
 
     data: bytes
     rendered: bool
+    source: str = field(default="", compare=False)
+    verbatim: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,9 @@ def pick_render(
 ) -> PickRender:
     """One render of a pick, as the comparisons hold it."""
     files = {
-        path: OutputFile(data=item.data, rendered=item.rendered)
+        path: OutputFile(
+            data=item.data, rendered=item.rendered, source=item.source, verbatim=item.verbatim
+        )
         for path, item in tree.files.items()
     }
     return PickRender(slug, dict(answers), files, dict(sample_values or {}))

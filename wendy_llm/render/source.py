@@ -52,14 +52,21 @@ _OUTPUT_CACHE_SIZE = 16
 
 class SourceFile:
     """A template file that is part of the output (manifests excluded); a plain
-    class (see :class:`~wendy_llm.render.lintwarning.LintWarning`)."""
+    class (see :class:`~wendy_llm.render.lintwarning.LintWarning`).
 
-    __slots__ = ("data", "path", "rendered")
+    ``verbatim``: its render is its own bytes, whatever the values: a copied
+    file, or a rendered one without ``{{`` (Go's ``text/template`` parses
+    such a text into one text node, which it writes as it is), so the
+    engine is not asked (a lockfile or an SVG costs nothing per pick).
+    """
+
+    __slots__ = ("data", "path", "rendered", "verbatim")
 
     def __init__(self, path: str, data: bytes, rendered: bool) -> None:
         self.path: Final = path
         self.data: Final = data
         self.rendered: Final = rendered
+        self.verbatim: Final = not rendered or b"{{" not in data
 
     def __repr__(self) -> str:
         return f"SourceFile(path={self.path!r}, rendered={self.rendered!r})"
@@ -149,7 +156,11 @@ class TemplateSource:
                 continue
             files.pop(out, None)  # a later file on the same path wins
             files[out] = RenderedFile(
-                path=out, data=result, rendered=source.rendered, source=source.path
+                path=out,
+                data=result,
+                rendered=source.rendered,
+                source=source.path,
+                verbatim=result is source.data or result == source.data,
             )
         _refuse_collisions(files, app_id)
         return RenderedTree(files, template_root=self.root)
@@ -195,13 +206,18 @@ def render_many_values(
     renderer: Renderer | None = None,
 ) -> list[list[bytes | TemplateError]]:
     """Render the rendered sources for several data maps in one engine batch."""
-    engine = renderer if renderer is not None else _shared_renderer()
     rendered_sources = [s for s in template.sources if s.rendered]
+    active = [s for s in rendered_sources if not s.verbatim]
     jobs = [
-        RenderJob(text=s.data, data=values, name=s.path)
-        for values in value_maps
-        for s in rendered_sources
+        RenderJob(text=s.data, data=values, name=s.path) for values in value_maps for s in active
     ]
-    results: list[bytes | TemplateError] = engine.render_many(jobs) if jobs else []
-    width = len(rendered_sources)
-    return [results[i * width : (i + 1) * width] for i in range(len(value_maps))]
+    results: list[bytes | TemplateError] = []
+    if jobs:
+        engine = renderer if renderer is not None else _shared_renderer()
+        results = engine.render_many(jobs)
+    width = len(active)
+    out: list[list[bytes | TemplateError]] = []
+    for index in range(len(value_maps)):
+        engine_results = iter(results[index * width : (index + 1) * width])
+        out.append([s.data if s.verbatim else next(engine_results) for s in rendered_sources])
+    return out

@@ -19,6 +19,7 @@ from pathlib import Path
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.lint import lint_template
 from wendy_llm.render.lintwarning import LintWarning
+from wendy_llm.render.numbers import is_written
 from wendy_llm.render.picks import Pick, enumerate_picks, find_pick
 from wendy_llm.render.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.source import TemplateSource
@@ -40,6 +41,7 @@ class Template(TemplateSource):
     or :func:`wendy_llm.repo.layout.discover_templates`."""
 
     _picks: list[Pick] | None = None  # enumerated on first use
+    _written: dict[int, bool] | None = None  # numbers looked for so far
 
     def picks(self) -> list[Pick]:
         """Every reachable set of picker answers (see ``picks.py``)."""
@@ -50,6 +52,18 @@ class Template(TemplateSource):
     def pick(self, slug: str) -> Pick:
         """The pick with this slug (``PickError`` when there is none)."""
         return find_pick(self.id, self.picks(), slug)
+
+    def writes_number(self, number: int) -> bool:
+        """Whether a file `wendy init` renders holds ``number`` (``variants.is_written``):
+        the variant's numbers avoid those.  Copied files are never read; each
+        number is looked for once per template."""
+        if self._written is None:
+            self._written = {}
+        found = self._written.get(number)
+        if found is None:
+            found = is_written((s.data for s in self.sources if s.rendered), number)
+            self._written[number] = found
+        return found
 
     def lint(
         self, renderer: Renderer | None = None, *, values: Mapping[str, str] | None = None

@@ -91,17 +91,25 @@ def output_path(source: str, template_name: str, app_id: str) -> str | None:
 class RenderedFile(Record):
     """One output file.  ``rendered`` is False for files copied byte for byte.
 
+    ``verbatim``: the bytes are those of the template file ``source`` (a
+    copied file, or a rendered one without an action): the golden
+    fixtures record such a file by hash.  It follows from the other fields
+    and the template, so it is not part of the value.
+
     A value (a :class:`~wendy_llm.record.Record`).
     """
 
-    __slots__ = ("data", "path", "rendered", "source")
+    __slots__ = ("data", "path", "rendered", "source", "verbatim")
     _fields = ("path", "data", "rendered", "source")
 
-    def __init__(self, path: str, data: bytes, rendered: bool, source: str) -> None:
+    def __init__(
+        self, path: str, data: bytes, rendered: bool, source: str, *, verbatim: bool = False
+    ) -> None:
         self.path: Final = path
         self.data: Final = data
         self.rendered: Final = rendered
         self.source: Final = source
+        self.verbatim: Final = verbatim or not rendered
 
 
 def path_conflict(paths: Iterable[str]) -> tuple[str, str] | None:

@@ -12,9 +12,12 @@ a *variant*, derived from the template's own ``template.json``:
   passed as ``--var`` gives it (a Go ``int``, where the canonical default is
   a JSON-decoded ``float64``): the first of default + 1000, - 1000, + 100,
   - 100, + 10, - 10, + 1, - 1 that its ``validate.min``/``max`` accept and
-  that no template file contains as a number (so the variant cannot collide
-  with a value written elsewhere, e.g. another service's port); ``PORT``
-  8080 becomes 9080;
+  that no rendered template file contains as a number (so the variant
+  cannot collide with a value written elsewhere, e.g. another service's
+  port); ``PORT`` 8080 becomes 9080.  Only the files ``wendy init`` renders
+  (its extension and base-name rule) are read for numbers, once per
+  template and number (:meth:`Template.writes_number`): a copied file (an audio
+  asset, an SDK blob) is never scanned, since no variable can reach it;
 - every ``string`` variable whose default looks like an identifier
   (letters, digits, ``-``, ``_``, not a number) gets ``<default>.v-2``
   when its ``validate.pattern`` accepts that (else it keeps its default);
@@ -32,7 +35,7 @@ the repository's sample value (``wendy-llm.toml``), which no label names;
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -49,7 +52,6 @@ VARIANT_APP_ID = "my.app-2"
 CANONICAL_LABEL = "canonical"
 _OFFSETS = (1000, -1000, 100, -100, 10, -10, 1, -1)
 _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-_NUMBER = re.compile(r"(-?)([0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -88,10 +90,9 @@ CANONICAL = Inputs(CANONICAL_APP_ID)
 
 def variant_inputs(template: Template, samples: Mapping[str, str] | None = None) -> Inputs:
     """The template's variant (see the module docstring)."""
-    numbers = _numbers_in(template.files.values())
     overrides: dict[str, str] = {}
     for variable in template_variables(template.manifest):
-        other = _other_value(variable, numbers)
+        other = _other_value(variable, template.writes_number)
         if other is not None:
             overrides[variable.name] = other
     return Inputs(VARIANT_APP_ID, overrides, dict(samples or {}))
@@ -115,19 +116,7 @@ def missing_values(template: Template, samples: Mapping[str, str] | None) -> lis
     ]
 
 
-def _numbers_in(files: Iterable[bytes]) -> frozenset[int]:
-    found: set[int] = set()
-    for data in files:
-        text = data.decode("utf-8", "replace")
-        for match in _NUMBER.finditer(text):
-            number = int(match.group(2))
-            found.add(number)
-            if match.group(1):
-                found.add(-number)
-    return frozenset(found)
-
-
-def _other_value(variable: Variable, numbers: frozenset[int]) -> str | None:
+def _other_value(variable: Variable, written: Callable[[int], bool]) -> str | None:
     default = variable.default
     if variable.type == "integer":
         if isinstance(default, bool) or not isinstance(default, int | float):
@@ -137,7 +126,7 @@ def _other_value(variable: Variable, numbers: frozenset[int]) -> str | None:
         start = int(default)
         for offset in _OFFSETS:
             number = start + offset
-            if number not in numbers and _accepts(variable, str(number)):
+            if _accepts(variable, str(number)) and not written(number):
                 return str(number)
         return None
     if variable.type == "string" and isinstance(default, str):

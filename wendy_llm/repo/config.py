@@ -55,7 +55,14 @@ class Settings:
     ignore: tuple[str, ...] = ()
     sample_values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     rules_files: Mapping[str, str] = field(default_factory=dict)
+    #: ``golden-fixtures``: "lean" (a rendered file that is its template file
+    #: is recorded by hash) or "full" (every rendered file is copied).
+    golden_fixtures: str = "lean"
     lines: Mapping[Keys, int] = field(default_factory=dict)
+
+    @property
+    def full_fixtures(self) -> bool:
+        return self.golden_fixtures == "full"
 
     def line(self, *keys: str) -> int | None:
         """The line that sets ``keys`` (or the nearest enclosing table); None if unknown."""
@@ -201,6 +208,7 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
             for template_id, values in data.get("sample-values", {}).items()
         },
         rules_files=dict(data.get("rules-files", {})),
+        golden_fixtures=data.get("golden-fixtures", "lean"),
         lines=lines,
     )
     _check_paths(settings, path.parent)

@@ -74,6 +74,12 @@ class Selection:
             return given
         return {} if self.settings is None else self.settings.sample_values
 
+    def full_fixtures(self, given: bool | None) -> bool:
+        """Whether fixtures copy every rendered file: ``given``, else the settings'."""
+        if given is not None:
+            return given
+        return self.settings is not None and self.settings.full_fixtures
+
     def failure(self, template_id: str, exc: WendyLlmError) -> TemplateFailure:
         """A selected template that fails to render (a missing value names its setting)."""
         return TemplateFailure.of(template_id, exc, self.settings)

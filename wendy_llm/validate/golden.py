@@ -37,6 +37,7 @@ def golden_findings(
     renderer: Renderer | None = None,
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
     sample_values: Mapping[str, Mapping[str, str]] | None = None,
+    full: bool = False,
 ) -> list[Finding]:
     """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
 
@@ -46,7 +47,9 @@ def golden_findings(
     template (``complete``) and no such template exists (``existing`` is
     every template id found on disk, loadable or not).  ``trees`` (template
     id -> pick slug -> render) are renders the caller already made, with
-    ``sample_values`` (template id -> values), which the fixtures record.
+    ``sample_values`` (template id -> values), which the fixtures record;
+    ``full``: the fixtures copy every rendered file (the repository's
+    ``golden-fixtures`` setting; else lean).
     """
     result = check_golden(
         templates,
@@ -56,6 +59,7 @@ def golden_findings(
         trees=trees,
         max_diff_lines=max_diff_lines,
         sample_values=sample_values,
+        full=full,
     )
     checked = {t.id for t in templates}
     shown = [

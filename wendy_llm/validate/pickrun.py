@@ -13,6 +13,7 @@ found nothing for that check and file (one problem, one message).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,17 +42,30 @@ _T = TypeVar("_T")
 
 @dataclass
 class Timer:
-    """Seconds of work per validator; safe to use from several threads (GIL-atomic adds)."""
+    """Seconds of work per phase; safe to use from several threads (GIL-atomic adds).
+
+    A phase timed inside another (``variants`` while loading) is counted
+    as its own phase only: the enclosing one gets the rest of its time, so
+    every second is named once, by the phase that spent it.  Each thread
+    has its own nesting (Compose and ShellCheck run beside the rest).
+    """
 
     seconds: dict[str, float] = field(default_factory=dict)
+    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     @contextmanager
     def __call__(self, name: str) -> Iterator[None]:
+        stack: list[float] = self._local.__dict__.setdefault("nested", [])
+        stack.append(0.0)  # seconds spent by phases nested in this one
         start = time.perf_counter()
         try:
             yield
         finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+            spent = time.perf_counter() - start
+            inner = stack.pop()
+            if stack:
+                stack[-1] += spent
+            self.seconds[name] = self.seconds.get(name, 0.0) + spent - inner
 
     def run(self, name: str, fn: Callable[[], _T]) -> _T:
         with self(name):

@@ -117,7 +117,7 @@ def run_check(
     golden_root = where.golden_dir
     with timer("load"):
         found = where.find_templates()
-        runs = [_load(t, where) for t in where.select(templates)]
+        runs = [_load(t, where, timer) for t in where.select(templates)]
         runs = _select_picks(runs, picks)
     with timer("render"):
         for run in runs:
@@ -152,7 +152,8 @@ def run_check(
         with timer("golden"):
             existing = [t.id for t in found]
             complete = not templates and not picks
-            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines)
+            full = where.settings.full_fixtures
+            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines, full)
     with timer("baseline"):
         for run in runs:
             attach_baseline(run, golden_root, max_diff_lines)
@@ -163,7 +164,7 @@ def run_check(
     return Report(tuple(_results(runs, golden)), timings)
 
 
-def _load(found: TemplateDir, layout: Layout) -> TemplateRun:
+def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     template_id = found.id
     try:
         template = load_template(found.path, id=template_id)
@@ -187,7 +188,8 @@ def _load(found: TemplateDir, layout: Layout) -> TemplateRun:
         run.findings.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
         return run
     missing = missing_values(template, samples)
-    inputs = gate_inputs(template, samples)
+    with timer("variants"):  # the numbers the variant avoids are looked for here
+        inputs = gate_inputs(template, samples)
     for pick in all_picks:
         if missing:  # no pick renders: each row says which line to add, to which file
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]

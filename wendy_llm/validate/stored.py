@@ -14,7 +14,6 @@ from pathlib import Path
 
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.render.variants import gate_inputs
 from wendy_llm.validate import golden as golden_check
 from wendy_llm.validate.baseline import baseline_findings, declared_sentinels
 from wendy_llm.validate.findings import error
@@ -28,8 +27,10 @@ def attach_golden(
     existing: Sequence[str],
     complete: bool,
     max_diff_lines: int | None,
+    full: bool = False,
 ) -> None:
-    """The ``golden`` findings of every run (canonical renders only)."""
+    """The ``golden`` findings of every run (canonical renders only); ``full``:
+    the fixtures copy every rendered file (else lean)."""
     # A template with a pick that does not render cannot be compared (the
     # render check already fails); the others are.
     comparable = [
@@ -61,6 +62,7 @@ def attach_golden(
             trees=trees,
             max_diff_lines=max_diff_lines,
             sample_values={run.template_id: run.sample_values for run in comparable},
+            full=full,
         )
     except WendyLlmError as exc:
         for run in comparable:
@@ -92,7 +94,8 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
         golden_root,
         pick_slugs={p.pick.slug for p in complete},
         trees=trees,
-        inputs=gate_inputs(template, run.sample_values),
+        # the inputs the picks were rendered with (``_load`` derived them once)
+        inputs=[each.inputs for each in run.picks[0].every_input()] if run.picks else None,
         scope=scope,
         sentinels=declared_sentinels(run.rules),
         max_diff_lines=max_diff_lines,
