@@ -19,7 +19,10 @@ from wendy_llm.wendycli.project import ProjectPath, project_path
         (["Dockerfile", "Package.swift", "wendy.json"], ProjectPath("docker", "Dockerfile")),
         (["Package.swift", "Sources/app/main.swift"], ProjectPath("swift", "Package.swift")),
         (["App.xcodeproj/project.pbxproj", "wendy.json"], ProjectPath("xcode", "App.xcodeproj")),
-        (["A.xcodeproj/project.pbxproj", "B.xcodeproj/project.pbxproj"], ProjectPath("unknown", None)),
+        (
+            ["A.xcodeproj/project.pbxproj", "B.xcodeproj/project.pbxproj"],
+            ProjectPath("unknown", None),
+        ),
         (["requirements.txt", "main.py"], ProjectPath("python", "requirements.txt")),
         (["svc/Dockerfile", "svc/docker-compose.yml"], ProjectPath("unknown", None)),
     ],

@@ -56,15 +56,11 @@ def app_image(
         notes.unknown(f"{owner}: {dockerfile}: {built.problem}")
     for arg in uninjected_args(text, {}):
         notes.warn(uninjected_message(arg), dockerfile, arg.line)
-    build = Build(
-        context, directory, dockerfile, True, built.args, built.stage, built.base_images
-    )
+    build = Build(context, directory, dockerfile, True, built.args, built.stage, built.base_images)
     return AppImage(build, built.environment, container_command(None, built.command))
 
 
-def unseen_image(
-    context: str, dockerfile: str, devices: Sequence[DeviceProfile]
-) -> AppImage:
+def unseen_image(context: str, dockerfile: str, devices: Sequence[DeviceProfile]) -> AppImage:
     """An image built by a Dockerfile the render does not hold (one ``wendy run``
     generates): the build args are known, nothing else."""
     args = built_image("", {}, [without_debug(d) for d in devices]).args

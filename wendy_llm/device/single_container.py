@@ -30,7 +30,10 @@ DEFAULT_READINESS_TIMEOUT = 30
 #: How the image is made when the render holds no root Dockerfile, and the
 #: Dockerfile's path (empty: none is named).
 _UNSEEN = {
-    "python": ("wendy run generates a Dockerfile for this Python project (it has none)", "Dockerfile"),
+    "python": (
+        "wendy run generates a Dockerfile for this Python project (it has none)",
+        "Dockerfile",
+    ),
     "swift": ("wendy run builds this Swift package's image (it has no Dockerfile)", ""),
 }
 
