@@ -34,7 +34,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> RepoFixture:
 
 @pytest.fixture(scope="module")
 def views(repo: RepoFixture) -> dict[str, tuple[Mapping[str, bytes], DeviceView]]:
-    out = {}
+    out: dict[str, tuple[Mapping[str, bytes], DeviceView]] = {}
     for template_id in repo.template_ids:
         template = load_template(repo.template_dir(template_id))
         tree = template.render(APP_ID, dict(repo.sample_values.get(template_id, {})))
