@@ -81,9 +81,10 @@ def other_paths(
         return Deployment("multi-service", reason, found or ())
     if path.kind in SINGLE_CONTAINER_KINDS:
         service = single_service(path, tree, decoded, devices, notes)
+        generated = "; wendy run generates its Dockerfile" if path.kind == "python" else ""
         return Deployment(
             "single-container",
-            f"{kind}, {WENDY_JSON} without services",
+            f"{kind}, {WENDY_JSON} without services{generated}",
             (service,),
             readiness(wendy, decoded),
             post_start(wendy, decoded),
