@@ -53,7 +53,9 @@ def device_view(
                 path.file,
             )
         services = compose_services(tree, compose, wendy, project, devices, notes)
-        deployment = Deployment("compose", f"{path.file}: wendy.json is not read", services)
+        deployment = Deployment(
+            "compose", f"{path.file}; wendy.json is not read on this path", services
+        )
     else:
         deployment = other_paths(path, tree, wendy, devices, notes)
     return DeviceView(
