@@ -19,6 +19,7 @@ from _device_path_cases import CASES, DEVICES, Case, projection, wendy
 
 from wendy_llm.device import DeviceView, profiles
 from wendy_llm.reports.json import dumps, plan_json
+from wendy_llm.reports.plan import format_plan
 from wendy_llm.validate.device import build_view
 
 
@@ -80,3 +81,28 @@ def test_off_the_compose_path_the_build_args_follow_the_device_type() -> None:
     platform = app.environment.by_device["PLATFORM"]
     assert dict(platform) == {"thor": "generic", "orin": "nvidia-jetson"}
     assert view.findings == ()
+
+
+def test_plan_says_the_path_what_runs_after_the_start_and_why_there_is_none() -> None:
+    devices = profiles(DEVICES)
+
+    def plan_text(name: str) -> str:
+        view = view_of(CASES[name])
+        return format_plan(view, template="t", pick=None, app_id="Demo.App", devices=devices)
+
+    single = plan_text("single-container-docker")
+    assert "path: single-container (project type docker (Dockerfile), wendy.json" in single
+    assert "wendy.json:8: waits up to 90 s for a TCP connect to the device's port 8080" in single
+    assert "then runs hooks.postStart: openURL http://${WENDY_HOSTNAME}:8080" in single
+    assert "restart  device-default (the device default: unless-stopped)" in single
+    # Off the compose path WENDY_DEBUG is passed only when debugging.
+    assert "WENDY_DEBUG" not in single
+    multi = plan_text("multi-service-creation-order")
+    assert "path: multi-service (wendy.json services (web, api, db), no compose file" in multi
+    assert [line.split(" -> ")[0] for line in multi.splitlines() if " -> app " in line] == [
+        "1. db",
+        "2. web",
+        "3. api",
+    ]
+    none = plan_text("unknown-project-fails")
+    assert "path: none (project type unknown and no wendy.json services: unable to" in none
