@@ -1,7 +1,8 @@
 """The paths other than compose: which one ``wendy run`` takes, and why (section 1).
 
 Every non-compose path loads ``wendy.json`` (its absence fails ``wendy run``
-with the CLI's message), validates it (an invalid one fails: the
+with the CLI's message when it has no terminal: a warning, since with one
+the facts do not say), validates it (an invalid one fails: the
 ``wendy-json`` check says why), then on a WendyOS device:
 
 - non-empty ``services``: the multi-service path (:mod:`multi_service`),
@@ -59,7 +60,9 @@ def other_paths(
     """What ``wendy run`` deploys for a project that has no compose file."""
     kind = f"project type {path.kind}" + (f" ({path.file})" if path.file else "")
     if WENDY_JSON not in tree or wendy is None:
-        notes.error(f"wendy run fails: {WENDY_JSON_NOT_FOUND}")
+        # The facts give the CLI's answer without a terminal only: a warning.
+        notes.warn(f"without a terminal, wendy run fails: {WENDY_JSON_NOT_FOUND}")
+        notes.unknown(f"what wendy run does without {WENDY_JSON} when it has a terminal")
         return Deployment(None, f"{kind} without {WENDY_JSON}: {WENDY_JSON_NOT_FOUND}")
     decoded = read(tree[WENDY_JSON]) if wendy.ok else None
     refused = _refused(decoded)
