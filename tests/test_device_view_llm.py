@@ -72,7 +72,7 @@ def test_what_the_pins_say_about_a_device() -> None:
     )
     # The JetPack release each device passes is kept in the Ollama image.
     jetpack = ollama["services"][0]["environment"]["by_device"]["WENDY_JETPACK_VERSION"]
-    assert (jetpack["thor"], jetpack["orin"], jetpack["bare"]) == ("7.2", "6.2", "")
+    assert (jetpack["thor"], jetpack["orin"], jetpack["bare"]) == ("L4T 38.2.1", "6.1", "")
 
 
 def test_the_plan_command_prints_the_pinned_document() -> None:

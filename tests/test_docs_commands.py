@@ -116,15 +116,23 @@ RUNNABLE = [b for b in blocks() if b.skip_reason is None]
 def test_documented_block_runs(block: Block, scratch: Path) -> None:
     if block.language == "python":
         done = subprocess.run(
-            [sys.executable, "-c", block.text], cwd=scratch, env=environment(),
-            capture_output=True, text=True, timeout=600,
+            [sys.executable, "-c", block.text],
+            cwd=scratch,
+            env=environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0, f"{block.where}: the python block failed:\n{done.stderr}"
         return
     for line, command, expected in commands(block):
         done = subprocess.run(
-            ["bash", "-c", command], cwd=scratch, env=environment(),
-            capture_output=True, text=True, timeout=600,
+            ["bash", "-c", command],
+            cwd=scratch,
+            env=environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == expected, (
             f"{block.file.relative_to(REPO)}:{line}: `{command}` exited {done.returncode}, "
@@ -140,7 +148,9 @@ def test_every_block_runs_or_says_why() -> None:
 
 
 def test_commands_are_read_as_written() -> None:
-    block = Block(REPO / "README.md", 10, "sh", "# a comment\nwendy-llm a \\\n  --b  # exit 1\nc\n", None)
+    block = Block(
+        REPO / "README.md", 10, "sh", "# a comment\nwendy-llm a \\\n  --b  # exit 1\nc\n", None
+    )
     assert commands(block) == [(13, "wendy-llm a   --b", 1), (14, "c", 0)]
 
 
@@ -165,8 +175,12 @@ def test_links_resolve(doc: Path) -> None:
             continue
         path, _, anchor = target.partition("#")
         file = (doc.parent / path).resolve() if path else doc
-        if not file.exists():
-            broken.append(target)
-        elif anchor and file.suffix == ".md" and anchor not in anchors(file.read_text("utf-8")):
+        missing_anchor = (
+            file.exists()
+            and bool(anchor)
+            and file.suffix == ".md"
+            and anchor not in anchors(file.read_text("utf-8"))
+        )
+        if not file.exists() or missing_anchor:
             broken.append(target)
     assert not broken, f"{doc.relative_to(REPO)}: links to nothing: {broken}"

@@ -103,7 +103,14 @@ def test_the_ollama_image_passes_each_device_its_jetpack_release(
     ollama = views["gemma4-e2b"].service("ollama")
     assert ollama is not None
     jetpack = ollama.environment.by_device["WENDY_JETPACK_VERSION"]
-    assert dict(jetpack) == {"thor": "7.2", "orin": "6.2", "spark": "", "pi5": "", "bare": ""}
+    assert dict(jetpack) == {
+        "thor": "L4T 38.2.1",
+        "orin": "6.1",
+        "spark": "",
+        "pi5": "",
+        "x86": "",
+        "bare": "",
+    }
     # No Wendy-looking build arg that the CLI never passes.
     assert not [f for f in views["gemma4-e2b"].findings if "does not pass it" in f.message]
 

@@ -54,7 +54,7 @@ def test_json_follows_the_schema_and_device_filters(capsys: pytest.CaptureFixtur
     # One device: every value is plain, none per device.
     assert args["WENDY_JETPACK_VERSION"] == {
         "name": "WENDY_JETPACK_VERSION",
-        "value": "7.2",
+        "value": "L4T 38.2.1",
         "by_device": {},
         "source": "wendy",
         "assumed": True,

@@ -22,6 +22,11 @@ from wendy_llm.reports.json import check_json
 from wendy_llm.validate.findings import REPOSITORY, Report
 from wendy_llm.validate.run import run_check
 
+
+def offered_by_picker(targets: tuple[str, ...]) -> bool:
+    return not targets or bool({"wendyos", "wendy-lite"} & set(targets))
+
+
 #: The checks issue 13 items 2, 3, 4 and 7 own.
 OWNED = ("wendy-json", "catalog", "picker", "lint")
 OWNED_DEFECTS = (
@@ -50,7 +55,18 @@ def test_no_owned_check_fails_a_valid_template(repo: RepoFixture, report: Report
     ]
     assert failing == []
     catalog = {r.template: r.status for r in report.results if r.check == "catalog"}
-    assert catalog == {**dict.fromkeys(repo.template_ids, "ok"), REPOSITORY: "ok"}
+    # A template whose targets name neither wendyos nor wendy-lite is never
+    # offered by wendy init's picker (wendy-run.md section 7): a warning.
+    hidden = {t for t in repo.template_ids if not offered_by_picker(repo.spec(t).targets)}
+    assert hidden == set(repo.with_shape(shapes.DARWIN))
+    expected = {t: "warn" if t in hidden else "ok" for t in repo.template_ids}
+    assert catalog == {**expected, REPOSITORY: "ok"}
+    for template_id in hidden:
+        (warned,) = [
+            f for f in report.warnings if f.template == template_id and f.check == "catalog"
+        ]
+        assert (warned.file, warned.line is not None) == ("meta.json", True)
+        assert f"{template_id}: its meta.json targets" in warned.message
     wendy_json = {r.template for r in report.results if r.check == "wendy-json"}
     loaded = set(repo.template_ids) - set(repo.with_shape(shapes.NEEDS_VALUE))
     assert wendy_json == loaded  # every template that renders had its wendy.json judged

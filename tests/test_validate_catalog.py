@@ -259,3 +259,34 @@ def test_a_subset_run_shows_an_unreadable_catalog_on_the_template_row(repo: Path
 def test_without_meta_json_there_is_no_catalog_check(repo: Path) -> None:
     (repo / "meta.json").unlink()
     assert not [r for r in run_check(repo, golden=False).results if r.check == "catalog"]
+
+
+@pytest.mark.parametrize(
+    ("targets", "warned"),
+    [
+        (["darwin"], True),
+        (["linux", "macos"], True),
+        (["darwin", "wendyos"], False),
+        (["wendyos"], False),
+        ([], False),  # no targets: offered for WendyOS devices
+    ],
+)
+def test_targets_the_cli_does_not_know_hide_a_template_from_the_picker(
+    targets: list[str], warned: bool
+) -> None:
+    """wendy-run.md section 7: only wendyos and wendy-lite are targets the picker offers."""
+    api = {**API, "targets": targets}
+    found = judge(meta(api, BLINK, languages=["node", "python", "rust"]))
+    expected = [
+        (
+            "warning",
+            f"{language}/simple-api: its meta.json targets ({', '.join(targets)}) name neither "
+            "wendyos nor wendy-lite, the only targets wendy init knows: its picker never "
+            "offers simple-api, which only `wendy init --template simple-api` reaches",
+            6,
+        )
+        for language in ("python", "node")
+    ]
+    assert messages(found) == (
+        {t: [e] for t, e in zip(IDS[:2], expected, strict=True)} if warned else {}
+    )

@@ -178,23 +178,23 @@ def test_every_value_the_cli_passes_and_not_passing_it_are_built() -> None:
     # (or of a device that does not report it).
     text = (
         "ARG WENDY_GPU_VENDOR=none\nARG WENDY_JETPACK_VERSION=none\n"
-        "FROM debian:12 AS base-nvidia-6.2\nFROM debian:12 AS base-none-none\n"
+        "FROM debian:12 AS base-nvidia-6.1\nFROM debian:12 AS base-none-none\n"
         "FROM base-${WENDY_GPU_VENDOR}-${WENDY_JETPACK_VERSION}\n"
     )
     found = check(text, files=())
     assert [m.split("for ")[1].split(":")[0] for _, m in found] == [
-        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=6.2",
-        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=7.2",
-        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_VERSION=7.2",
+        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=6.1",
+        "WENDY_GPU_VENDOR=none WENDY_JETPACK_VERSION=L4T 38.2.1",
+        "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_VERSION=L4T 38.2.1",
         "WENDY_GPU_VENDOR=nvidia WENDY_JETPACK_VERSION=none",
     ]
 
 
 def test_injected_values_come_from_the_device_profiles() -> None:
-    values = injected_values(profiles(["thor", "pi5"]))
+    values = injected_values(profiles(["thor", "x86"]))
     assert set(values) == set(WENDY_BUILD_ARGS)
     assert values["WENDY_GPU_VENDOR"] == ("nvidia", None)
-    assert values["WENDY_JETPACK_VERSION"] == ("7.2", None)
+    assert values["WENDY_JETPACK_VERSION"] == ("L4T 38.2.1", None)
     assert values["WENDY_HAS_GPU"] == ("true", "false", None)
     assert "WENDY_JETPACK_MAJOR" not in INJECTED
 

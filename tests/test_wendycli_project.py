@@ -19,9 +19,12 @@ from wendy_llm.wendycli.project import ProjectPath, project_path
         (["Dockerfile", "Package.swift", "wendy.json"], ProjectPath("docker", "Dockerfile")),
         (["Package.swift", "Sources/app/main.swift"], ProjectPath("swift", "Package.swift")),
         (["App.xcodeproj/project.pbxproj", "wendy.json"], ProjectPath("xcode", "App.xcodeproj")),
-        (["A.xcodeproj/project.pbxproj", "B.xcodeproj/project.pbxproj"], ProjectPath("none", None)),
+        (
+            ["A.xcodeproj/project.pbxproj", "B.xcodeproj/project.pbxproj"],
+            ProjectPath("unknown", None),
+        ),
         (["requirements.txt", "main.py"], ProjectPath("python", "requirements.txt")),
-        (["svc/Dockerfile", "svc/docker-compose.yml"], ProjectPath("none", None)),
+        (["svc/Dockerfile", "svc/docker-compose.yml"], ProjectPath("unknown", None)),
     ],
 )
 def test_the_first_kind_that_exists_decides(paths: list[str], expected: ProjectPath) -> None:

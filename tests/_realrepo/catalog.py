@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from _realrepo.common_files import COMMON_FILES
 from _realrepo.cpp_audio import AUDIO_MONITOR
 from _realrepo.cpp_camera import OPENCV_CAMERA
+from _realrepo.device_paths import DEVICE_PATH_TEMPLATES
 from _realrepo.node_apps import NODE_SIMPLE_API
 from _realrepo.node_dashboard import DASHBOARD
 from _realrepo.node_mqtt_stack import MQTT_STACK
@@ -38,6 +39,7 @@ TEMPLATES: tuple[TemplateSpec, ...] = (
     OPENCV_CAMERA,
     AUDIO_MONITOR,
     MENU_BAR,
+    *DEVICE_PATH_TEMPLATES,
 )
 
 #: The catalogue entry of a name that exists in several languages describes them all.

@@ -28,6 +28,8 @@ PATH_RENAMED = "path-renamed"  # a directory named like the template (renamed to
 CONDITIONALS = "conditionals"  # Go template conditionals in rendered files
 ESCAPED_BRACES = "escaped-braces"  # {{"{{"}} for a literal {{ in a rendered file
 COPIED_BRACES = "copied-braces"  # a copied (unrendered) file containing {{
+BASE_PLATFORM = "base-platform"  # a Dockerfile selecting FROM base-${WENDY_PLATFORM} stages
+LOST_SETTINGS = "lost-settings"  # multi-service with top-level settings the path applies nowhere
 
 ALL_SHAPES = frozenset(
     {
@@ -46,6 +48,8 @@ ALL_SHAPES = frozenset(
         CONDITIONALS,
         ESCAPED_BRACES,
         COPIED_BRACES,
+        BASE_PLATFORM,
+        LOST_SETTINGS,
     }
 )
 

@@ -143,6 +143,6 @@ SCRIPT_MUTANTS: Final[tuple[Mutant, ...]] = (
         "jetpack-6-not-detected",
         "the Ollama entrypoint no longer sets JETSON_JETPACK=6 on JetPack 6",
         (behaviour("ollama-jetpack-runners"),),
-        (Edit(_OLLAMA_SH, "if ((major == 6 || major == 36)); then", "if ((major == 0)); then"),),
+        (Edit(_OLLAMA_SH, 'if [[ "$major" == 6 ]]; then', 'if [[ "$major" == 0 ]]; then'),),
     ),
 )

@@ -14,6 +14,7 @@ from wendy_llm.cli.args import (
     answers,
 )
 from wendy_llm.device import PROFILES, profiles
+from wendy_llm.device.profiles import MORE_PROFILES
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
 from wendy_llm.reports.json import dumps, plan_json
@@ -23,6 +24,7 @@ from wendy_llm.validate.device import build_view
 from wendy_llm.wendycli import REVISION
 
 _NAMES = ", ".join(p.name for p in PROFILES)
+_MORE = ", ".join(p.name for p in MORE_PROFILES)
 
 HELP = "show what `wendy run` would deploy on a WendyOS device for a pick"
 DESCRIPTION = (
@@ -44,10 +46,12 @@ build args, argv, restart policy, ports, entitlements and the environment the
 container really gets; then what the device ignores (compose environment,
 healthcheck, wendy.json on the compose path, ...) and the findings.
 The project directory is taken to be named after the app id.
-Devices ({_NAMES}): the build args the Wendy CLI passes
-differ by device; with --device only those profiles are evaluated, else all of
-them, and values that differ are shown per device. Profile values are
-assumptions (the spec names the args, not their values): marked *.
+Devices ({_NAMES}; also {_MORE}): the build args the Wendy CLI passes
+differ by device (WENDY_PLATFORM nvidia-jetson on a Jetson Orin, generic
+elsewhere; WENDY_JETPACK_VERSION 6.1 or L4T 38.2.1); with --device only those
+profiles are evaluated, else the first ones, and values that differ are shown
+per device. What a profile's device reports (its type, L4T and CUDA releases)
+is assumed; the args follow the CLI's rules (docs/device-paths.md).
 --json prints the document of docs/json-reports.md (version 2).
 Exit status: 0 wendy run would deploy it as the render says (warnings do not
 count), 1 a finding is an error (wendy run fails, or a container would run with
@@ -73,7 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         dest="devices",
         default=[],
         metavar="PROFILE",
-        help=f"evaluate for this device profile only (repeatable; {_NAMES})",
+        help=f"evaluate for this device profile only (repeatable; {_NAMES}, {_MORE})",
     )
     add_no_strict(p)
     add_json(p, "print JSON (version 2) instead of text")

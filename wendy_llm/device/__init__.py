@@ -15,8 +15,11 @@ file and line).
 - :mod:`compose_read`, :mod:`compose_keys`, :mod:`compose_view`: the compose path;
 - :mod:`images`: what a built image holds, per profile;
 - :mod:`env_checks`: what the view proves wrong about a container's environment;
-- :mod:`other_paths`: the other paths; ``wendy.json`` is read by
-  :mod:`wendy_llm.wendycli.wendy_json`, as the CLI reads it.
+- :mod:`other_paths`: which other path ``wendy run`` takes, and why;
+  :mod:`multi_service` (``wendy.json`` services) and :mod:`single_container`
+  (one root image), with :mod:`app_image` building their images;
+  ``wendy.json`` is read by :mod:`wendy_llm.wendycli.wendy_json`, as the CLI
+  reads it.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ from wendy_llm.wendycli.compose import RestartPolicy, VolumeKind
 
 Severity = Literal["error", "warning"]
 CommandSource = Literal["compose", "image", "shell", "unknown"]
+#: How ``wendy run`` deploys the render on a WendyOS device (None: it cannot, or
+#: the facts do not say; ``DeviceView.deploy_reason`` says which).
+DeployPath = Literal["compose", "multi-service", "single-container"]
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,25 @@ class Service:
 
 
 @dataclass(frozen=True)
+class Readiness:
+    """What ``wendy run`` waits for after the start (single-container path only)."""
+
+    port: int  # a TCP connect to the device on this port
+    timeout_seconds: int  # then a warning, not a failure
+    line: int | None = None  # in wendy.json
+
+
+@dataclass(frozen=True)
+class PostStart:
+    """The ``hooks.postStart`` ``wendy run`` runs once ready (single-container path only)."""
+
+    open_url: str | None
+    cli: str | None
+    agent: str | None
+    line: int | None = None  # in wendy.json
+
+
+@dataclass(frozen=True)
 class DeviceView:
     """What ``wendy run`` deploys for one render, at one CLI revision."""
 
@@ -204,6 +226,10 @@ class DeviceView:
     # path): ``services`` are in file order, and only each one's ``created_after`` is
     # created before it, the rest in an order that changes from run to run.
     creation_order: Literal["sequence", "dependencies-first"] = "sequence"
+    deploy: DeployPath | None = None  # None: wendy run cannot deploy it (see deploy_reason)
+    deploy_reason: str = ""  # why this deploy path, or why none
+    readiness: Readiness | None = None  # waited for after the start
+    post_start: PostStart | None = None  # run once ready
 
     @property
     def errors(self) -> tuple[DeviceFinding, ...]:

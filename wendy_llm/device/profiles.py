@@ -1,30 +1,32 @@
 """Device profiles: the Wendy build args a kind of device gets, as data.
 
-The CLI passes ``WENDY_PLATFORM`` and ``WENDY_DEBUG`` to every build, and
-``WENDY_DEVICE_TYPE``, ``WENDY_HAS_GPU``, ``WENDY_GPU_VENDOR``,
-``WENDY_JETPACK_VERSION`` and ``WENDY_CUDA_VERSION`` when the device reports
-them (:mod:`wendy_llm.wendycli.compose`).  The spec gives those names, not
-their values: **every value below is an assumption** (``assumed`` in the
-view), chosen to be plausible for the device, to show what a Dockerfile
-does with such args.  ``WENDY_DEBUG`` is ``false``: a ``wendy run`` without
-its debug option.
+Each profile is a :class:`~wendy_llm.wendycli.device_report.DeviceReport`
+(what the device reports: its type, GPU, L4T release, CUDA version) turned
+into build args by the CLI's own rules (:func:`wendy_build_args`, section 6
+of the facts): ``WENDY_PLATFORM`` follows the device type (``nvidia-jetson``
+for the two Jetson Orin types the CLI names, ``generic`` for everything
+else, a Thor and a Spark included), ``WENDY_JETPACK_VERSION`` is the CLI's
+table value (``6.1``) or the ``L4T <release>`` text (``L4T 38.2.1``).  What
+a profile *assumes* is the report: the type a Thor or a Spark writes in
+``/etc/wendyos/device-type`` (the CLI does not name one), the L4T and CUDA
+releases installed.  ``WENDY_DEBUG`` is ``false``: a ``wendy run`` without
+its debug option (the compose path passes it; the other paths only when
+debugging, see :func:`without_debug`).
 
-The device view is computed for several profiles at once (by default all
-of them): what is the same on every one is stated plainly, what differs is
-shown per profile.
+The device view is computed for several profiles at once (by default those
+of :data:`PROFILES`): what is the same on every one is stated plainly, what
+differs is shown per profile.  :data:`MORE_PROFILES` are the other device
+types the CLI names, evaluated only when asked for with ``--device``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from wendy_llm.errors import WendyLlmError
-
-_PLATFORM = "linux/arm64"  # assumed: every profile is an arm64 device
-# The args every build gets (WENDY_BUILD_ARGS_ALWAYS), the same on every profile.
-_ALWAYS = {"WENDY_PLATFORM": _PLATFORM, "WENDY_DEBUG": "false"}
+from wendy_llm.wendycli.device_report import NVIDIA, DeviceReport, wendy_build_args
 
 
 @dataclass(frozen=True)
@@ -34,58 +36,56 @@ class DeviceProfile:
     name: str
     label: str
     build_args: Mapping[str, str]
+    report: DeviceReport | None = None  # what it reports (None: a hand-made set of args)
+
+
+def profile(name: str, label: str, report: DeviceReport) -> DeviceProfile:
+    """The profile of a device that reports ``report``, with the args the CLI makes of it."""
+    return DeviceProfile(name, label, wendy_build_args(report), report)
+
+
+def without_debug(device: DeviceProfile) -> DeviceProfile:
+    """``device`` on a path that passes ``WENDY_DEBUG`` only when debugging (it is not)."""
+    if "WENDY_DEBUG" not in device.build_args:
+        return device
+    args = {k: v for k, v in device.build_args.items() if k != "WENDY_DEBUG"}
+    return replace(device, build_args=args)
 
 
 PROFILES: Final[tuple[DeviceProfile, ...]] = (
-    DeviceProfile(
+    profile(
         "thor",
-        "Jetson Thor (JetPack 7)",
-        {
-            **_ALWAYS,
-            "WENDY_DEVICE_TYPE": "jetson-thor",
-            "WENDY_HAS_GPU": "true",
-            "WENDY_GPU_VENDOR": "nvidia",
-            "WENDY_JETPACK_VERSION": "7.2",
-            "WENDY_CUDA_VERSION": "13.2",
-        },
+        "Jetson AGX Thor, JetPack 7 (L4T 38.2.1); a type the CLI does not list: generic",
+        DeviceReport("jetson-agx-thor", True, NVIDIA, "38.2.1", "13.0"),
     ),
-    DeviceProfile(
+    profile(
         "orin",
-        "Jetson Orin (JetPack 6)",
-        {
-            **_ALWAYS,
-            "WENDY_DEVICE_TYPE": "jetson-orin",
-            "WENDY_HAS_GPU": "true",
-            "WENDY_GPU_VENDOR": "nvidia",
-            "WENDY_JETPACK_VERSION": "6.2",
-            "WENDY_CUDA_VERSION": "12.6",
-        },
+        "Jetson AGX Orin, JetPack 6.2 (L4T 36.4.3, which the CLI reports as 6.1)",
+        DeviceReport("jetson-agx-orin", True, NVIDIA, "36.4.3", "12.6"),
     ),
-    DeviceProfile(
+    profile(
         "spark",
-        "DGX Spark",
-        {
-            **_ALWAYS,
-            "WENDY_DEVICE_TYPE": "dgx-spark",
-            "WENDY_HAS_GPU": "true",
-            "WENDY_GPU_VENDOR": "nvidia",
-            "WENDY_CUDA_VERSION": "13.0",
-        },
+        "DGX Spark (a discrete NVIDIA GPU, no JetPack); a type the CLI does not list: generic",
+        DeviceReport("dgx-spark", True, NVIDIA, None, "13.0"),
     ),
-    DeviceProfile(
+    profile(
         "pi5",
-        "Raspberry Pi 5",
-        {
-            **_ALWAYS,
-            "WENDY_DEVICE_TYPE": "raspberry-pi-5",
-            "WENDY_HAS_GPU": "false",
-        },
+        "Raspberry Pi 5 (a DRM-only GPU: no vendor)",
+        DeviceReport("raspberry-pi-5", True, None),
     ),
-    DeviceProfile(
-        "bare",
-        "a device that reports nothing",
-        {**_ALWAYS},
+    profile("x86", "an x86_64 device without a GPU", DeviceReport("x86_64", False, None)),
+    profile("bare", "a device that reports nothing", DeviceReport()),
+)
+
+#: The other device types the CLI names; evaluated only when named.
+MORE_PROFILES: Final[tuple[DeviceProfile, ...]] = (
+    profile(
+        "orin-nano",
+        "Jetson Orin Nano, a JetPack 6 newer than the CLI's table (L4T 36.5.0)",
+        DeviceReport("jetson-orin-nano", True, NVIDIA, "36.5.0", "12.6.68"),
     ),
+    profile("pi4", "Raspberry Pi 4", DeviceReport("raspberry-pi-4", True, None)),
+    profile("pi3", "Raspberry Pi 3", DeviceReport("raspberry-pi-3", True, None)),
 )
 
 
@@ -94,11 +94,15 @@ class UnknownDeviceError(WendyLlmError):
 
 
 def profiles(names: Sequence[str] = ()) -> tuple[DeviceProfile, ...]:
-    """The profiles named (all of them for none), in :data:`PROFILES` order."""
-    known = {p.name: p for p in PROFILES}
+    """The profiles named, in :data:`PROFILES` then :data:`MORE_PROFILES` order
+    (none named: :data:`PROFILES`)."""
+    if not names:
+        return PROFILES
+    every = PROFILES + MORE_PROFILES
+    known = {p.name: p for p in every}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise UnknownDeviceError(
             f"no device profile {', '.join(map(repr, unknown))} (profiles: {', '.join(known)})"
         )
-    return tuple(p for p in PROFILES if not names or p.name in names)
+    return tuple(p for p in every if p.name in names)

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from wendy_llm.device.compose_view import compose_services
 from wendy_llm.device.model import DeviceView
 from wendy_llm.device.notes import Document, Notes
-from wendy_llm.device.other_paths import other_services
+from wendy_llm.device.other_paths import Deployment, other_paths
 from wendy_llm.device.profiles import PROFILES, DeviceProfile
 from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import project_name
@@ -53,17 +53,24 @@ def device_view(
                 path.file,
             )
         services = compose_services(tree, compose, wendy, project, devices, notes)
+        deployment = Deployment(
+            "compose", f"{path.file}; wendy.json is not read on this path", services
+        )
     else:
-        services = other_services(path, tree, wendy, project, notes)
+        deployment = other_paths(path, tree, wendy, devices, notes)
     return DeviceView(
         revision=REVISION,
         path=path.kind,
         path_file=path.file,
         project=project_name(project),
         devices=tuple(d.name for d in devices),
-        services=services,
+        services=deployment.services,
         ignored=tuple(notes.ignored),
         findings=tuple(notes.findings),
         not_modelled=tuple(notes.not_modelled),
         creation_order="dependencies-first" if path.kind == "compose" else "sequence",
+        deploy=deployment.deploy,
+        deploy_reason=deployment.reason,
+        readiness=deployment.readiness,
+        post_start=deployment.post_start,
     )

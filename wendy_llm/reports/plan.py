@@ -43,11 +43,10 @@ def format_plan(
         f"wendy run on a WendyOS device: {template}"
         + (f", pick {pick}" if pick else "")
         + f", app id {app_id}",
-        f"Wendy CLI {view.revision}; path: {view.path}"
-        + (f" ({view.path_file})" if view.path_file else "")
-        + f"; project {view.project}",
-        "Devices, and the Wendy build args each gets (values assumed: the spec names the args):",
-        *(_device(d) for d in devices),
+        f"Wendy CLI {view.revision}; path: {_path(view)}; project {view.project}",
+        "Devices, and the Wendy build args each gets (what a device reports is assumed; "
+        "the args follow the CLI's rules):",
+        *(_device(d, debug=view.deploy in (None, "compose")) for d in devices),
         "",
     ]
     if view.services and view.creation_order == "dependencies-first":
@@ -56,15 +55,16 @@ def format_plan(
             "the rest is unordered and changes from run to run):"
         )
         for number, service in enumerate(view.services, start=1):
-            lines += ["", *_service(number, service)]
+            lines += ["", *_service(number, service, compose=True)]
         lines.append("")
     elif view.services:
         lines.append("Apps, in creation order:")
         for number, service in enumerate(view.services, start=1):
-            lines += ["", *_service(number, service)]
+            lines += ["", *_service(number, service, compose=view.deploy == "compose")]
         lines.append("")
     else:
         lines += ["No apps.", ""]
+    lines += _after_start(view)
     if view.ignored:
         lines.append("Ignored on the device:")
         for item in view.ignored:
@@ -79,9 +79,36 @@ def format_plan(
     return "\n".join(lines) + "\n"
 
 
-def _device(profile: DeviceProfile) -> str:
-    args = " ".join(f"{k}={v}" for k, v in profile.build_args.items()) or "(none)"
+def _path(view: DeviceView) -> str:
+    """The deploy path and why; ``none`` only with the reason ``wendy run`` cannot deploy it."""
+    if view.deploy == "compose" or (view.deploy is None and view.path == "compose"):
+        return f"compose ({view.path_file})"
+    reason = f" ({view.deploy_reason})" if view.deploy_reason else ""
+    return f"{view.deploy or 'none'}{reason}"
+
+
+def _device(profile: DeviceProfile, *, debug: bool = True) -> str:
+    # Off the compose path WENDY_DEBUG is passed only when debugging.
+    shown = {k: v for k, v in profile.build_args.items() if debug or k != "WENDY_DEBUG"}
+    args = " ".join(f"{k}={v}" for k, v in shown.items()) or "(none)"
     return f"  {profile.name} ({profile.label}): {args}"
+
+
+def _after_start(view: DeviceView) -> list[str]:
+    """What ``wendy run`` does once the app has started (single-container path)."""
+    lines = []
+    if view.readiness is not None:
+        r = view.readiness
+        lines.append(
+            f"  {_where('wendy.json', r.line)}waits up to {r.timeout_seconds} s for a TCP "
+            f"connect to the device's port {r.port} (a warning on timeout)"
+        )
+    if view.post_start is not None:
+        p = view.post_start
+        fields = [("openURL", p.open_url), ("cli", p.cli), ("agent", p.agent)]
+        shown = ", ".join(f"{k} {v}" for k, v in fields if v is not None) or "(empty)"
+        lines.append(f"  {_where('wendy.json', p.line)}then runs hooks.postStart: {shown}")
+    return ["After the start, wendy run:", *lines, ""] if lines else []
 
 
 def _where(file: str | None, line: int | None) -> str:
@@ -100,7 +127,7 @@ def _per_device(values: Mapping[str, str | None]) -> str:
     return ", ".join(f"{d}={'(unset)' if v is None else v}" for d, v in values.items())
 
 
-def _service(number: int, s: Service) -> list[str]:
+def _service(number: int, s: Service, *, compose: bool = True) -> list[str]:
     out = [f"{number}. {s.name} -> app {s.app}"]
     if s.build is not None:
         b = s.build
@@ -118,11 +145,16 @@ def _service(number: int, s: Service) -> list[str]:
         out += _field("image", [s.image or "(none)"])
     out += _field("argv", [_argv(s)])
     written = "absent" if s.restart.written is None else f'"{s.restart.written}"'
-    default = ", the device default" if s.restart.device_default else ""
-    out += _field("restart", [f"{s.restart.policy}{default} (compose restart: {written})"])
+    if compose:
+        default = ", the device default" if s.restart.device_default else ""
+        out += _field("restart", [f"{s.restart.policy}{default} (compose restart: {written})"])
+    else:
+        out += _field("restart", [f"{s.restart.policy} (the device default)"])
     if s.created_after:
         out += _field("after", [", ".join(s.created_after)])
-    unordered = [d for d in s.depends_on if d not in s.created_after]
+    elif s.depends_on and not compose:
+        out += _field("after", [", ".join(s.depends_on)])
+    unordered = [d for d in s.depends_on if d not in s.created_after] if compose else []
     if unordered:
         out += _field("cycle", [f"depends on {', '.join(unordered)}: not ordered (a cycle)"])
     ports = [f"{p.host} -> {p.container}" for p in s.ports]

@@ -12,7 +12,10 @@ When the repository has a ``meta.json``
   ``wendy-lite`` target (an entry without targets is offered to WendyOS
   devices only, where it cannot run), and an entry offered to
   ``wendy-lite`` holds only ``wendy-lite`` apps;
-- the entry's description is not empty (``wendy init`` lists it).
+- the entry's description is not empty (``wendy init`` lists it);
+- the entry's ``targets``, when given, name a target the CLI knows
+  (``wendyos`` or ``wendy-lite``): else the picker never offers the
+  template (a warning: ``--template NAME`` still reaches it).
 
 What belongs to no template goes on the repository row: a ``meta.json``
 Go cannot decode, an entry that exists in no language (or lists a
@@ -31,7 +34,14 @@ from wendy_llm.errors import quoted
 from wendy_llm.render.gojson import GoJsonSyntaxError, decode
 from wendy_llm.render.jsonpos import JsonPath, value_positions
 from wendy_llm.validate.findings import Finding, error, warning
-from wendy_llm.wendycli.catalog import META_FILE, WENDY_LITE, Catalog, Entry, load_catalog
+from wendy_llm.wendycli.catalog import (
+    KNOWN_TARGETS,
+    META_FILE,
+    WENDY_LITE,
+    Catalog,
+    Entry,
+    load_catalog,
+)
 from wendy_llm.wendycli.wendy_json import APP_CONFIG
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 
@@ -104,6 +114,9 @@ class _Judge:
     def error(self, message: str, path: JsonPath = ()) -> Finding:
         return error(CHECK, message, self.file, self.line(path))
 
+    def warning(self, message: str, path: JsonPath = ()) -> Finding:
+        return warning(CHECK, message, self.file, self.line(path))
+
 
 def catalog_findings(
     meta: bytes,
@@ -158,7 +171,23 @@ def _template(
     if not entry.description.strip():
         message = f"{language}/{name}: the {judge.file} entry of {name} has no description"
         found.append(judge.error(message, entry.path))
-    return found + _targets(judge, entry, language, platforms or {})
+    return (
+        found
+        + _unknown_targets(judge, entry, language)
+        + _targets(judge, entry, language, platforms or {})
+    )
+
+
+def _unknown_targets(judge: _Judge, entry: Entry, language: str) -> list[Finding]:
+    if entry.offered_by_picker:
+        return []
+    known = " nor ".join(KNOWN_TARGETS)
+    message = (
+        f"{language}/{entry.name}: its {judge.file} targets ({', '.join(entry.targets)}) name "
+        f"neither {known}, the only targets wendy init knows: its picker never offers "
+        f"{entry.name}, which only `wendy init --template {entry.name}` reaches"
+    )
+    return [judge.warning(message, (*entry.path, "targets"))]
 
 
 def _targets(

@@ -12,8 +12,9 @@ values come from this convention, documented in the README:
   ``WENDY_DEBUG``, ``WENDY_DEVICE_TYPE``, ``WENDY_HAS_GPU``,
   ``WENDY_GPU_VENDOR``, ``WENDY_JETPACK_VERSION``, ``WENDY_CUDA_VERSION``)
   take every value a device profile gives them
-  (:mod:`wendy_llm.device.profiles`, the same assumed values as the device
-  view: the CLI's facts name the args, not their values), and are also
+  (:mod:`wendy_llm.device.profiles`, the same values as the device view:
+  ``WENDY_PLATFORM`` ``nvidia-jetson`` and ``generic``, JetPack strings such
+  as ``6.1`` and ``L4T 38.2.1``), and are also
   *not passed* (their default) where a profile does not report them and in
   a plain ``docker build``; a ``# values:`` comment adds values, it cannot
   narrow what the CLI passes;

@@ -9,7 +9,10 @@
   (a language missing from it is not offered); otherwise the repository
   layout ``<language>/<name>/`` is the truth;
 - an entry without ``targets`` is offered for WendyOS devices only; a
-  Wendy Lite (microcontroller) app must list ``wendy-lite``.
+  Wendy Lite (microcontroller) app must list ``wendy-lite``;
+- the CLI knows only the targets :data:`KNOWN_TARGETS`: an entry whose
+  ``targets`` name neither (``["darwin"]``) is never offered by the
+  picker, only reachable with ``--template NAME``.
 
 Assumption: names and language keys compare exactly (case-sensitive), as
 the CLI compares the ``--template`` argument with a Go string.
@@ -28,6 +31,10 @@ from wendy_llm.render.jsonpos import JsonPath
 META_FILE: Final = "meta.json"
 #: The target (and ``wendy.json`` platform) of Wendy Lite microcontroller apps.
 WENDY_LITE: Final = "wendy-lite"
+#: The target of WendyOS device apps.
+WENDYOS: Final = "wendyos"
+#: The only targets the CLI knows (the picker offers a template under them).
+KNOWN_TARGETS: Final = (WENDYOS, WENDY_LITE)
 
 _ENTRY: Final = struct(
     "TemplateEntry",
@@ -57,6 +64,11 @@ class Entry:
     @property
     def for_wendy_lite(self) -> bool:
         return WENDY_LITE in self.targets
+
+    @property
+    def offered_by_picker(self) -> bool:
+        """No targets (WendyOS devices), or at least one target the CLI knows."""
+        return not self.targets or any(t in KNOWN_TARGETS for t in self.targets)
 
     def describe_targets(self) -> str:
         return ", ".join(self.targets) if self.targets else "none: WendyOS devices only"

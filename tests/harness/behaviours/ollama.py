@@ -202,7 +202,18 @@ JETPACK_CASES: Final[tuple[tuple[str | None, str | None, str | None], ...]] = (
     (None, None, None),
     ("6.2", "5", "5"),  # set by the user: kept
     ("sixish", None, None),  # not a release: warned about, nothing forced
+    # Every string the Wendy CLI passes (wendy-run.md section 6), understood
+    # without a warning: its table values, and "L4T <release>" beyond it.
+    ("6.1", None, "6"),
+    ("6.0", None, "6"),
+    *((v, None, None) for v in ("5.1.3", "5.1.2", "5.1.1", "5.1", "5.0.2", "5.0.1")),
+    *((v, None, None) for v in ("4.6", "4.5", "4.4", "4.3", "4.2", "4.1")),
+    ("L4T 36.5.0", None, "6"),  # a JetPack 6 newer than the CLI's table
+    ("L4T 38.2.1", None, None),  # a Thor: JetPack 7
+    ("L4T 35.6.0", None, None),  # JetPack 5
 )
+#: Versions that are no JetPack string: the entrypoint warns about them.
+UNREADABLE_JETPACK: Final = frozenset({"sixish"})
 
 
 def ollama_jetpack_runners(script: Path, work: Path) -> list[str]:
@@ -224,8 +235,10 @@ def ollama_jetpack_runners(script: Path, work: Path) -> list[str]:
         if expect.equal("ollama serve calls", len(serves), 1):
             got = serves[0].env.get("JETSON_JETPACK")
             expect.equal("JETSON_JETPACK of ollama serve", got, expected)
-        if version == "sixish":
+        if version in UNREADABLE_JETPACK:
             expect.logged(run, r"WARNING: .*'sixish'", "warning about the unreadable release")
+        elif version:
+            expect.not_logged(run, r"WARNING", "a warning about a release the CLI passes")
         if expected == "6" and preset is None:
             expect.logged(run, r"JETSON_JETPACK=6", "saying it chose the JetPack 6 runners")
         where = f"WENDY_JETPACK_VERSION={version!r}, JETSON_JETPACK={preset!r}"

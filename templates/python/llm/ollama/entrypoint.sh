@@ -10,9 +10,10 @@
 # On JetPack 6 (a Jetson Orin) it also sets JETSON_JETPACK=6, unless it is
 # already set: the container cannot see the host's L4T release, and Ollama
 # must be told to use its Jetson CUDA runners. The JetPack release is the
-# build arg the Wendy CLI passes (WENDY_JETPACK_VERSION, e.g. 6.2), which the
-# Dockerfile keeps in the image's ENV; a build without it (plain
-# `docker compose build`) is not a Jetson and gets nothing forced.
+# build arg the Wendy CLI passes (WENDY_JETPACK_VERSION, e.g. 6.1 or
+# L4T 38.2.1), which the Dockerfile keeps in the image's ENV; a build
+# without it (plain `docker compose build`) is not a Jetson and gets
+# nothing forced.
 #
 # Environment (defaults in brackets; seconds may be fractional, e.g. 0.01):
 #   OLLAMA_MODEL                 model to pull [your pick, from the image's
@@ -115,10 +116,22 @@ ensure_model() {
   done
 }
 
-# JetPack 6 -> JETSON_JETPACK=6. The Wendy CLI's facts name the build arg,
-# not its format, so both a JetPack release (6.2) and the L4T release it
-# ships (36.4.3: L4T R36 is JetPack 6) are understood; the major is the
-# leading digits, after an optional "r"/"v".
+# JetPack 6 -> JETSON_JETPACK=6. The Wendy CLI passes WENDY_JETPACK_VERSION
+# in one of two forms: a JetPack release from its table (6.1, 6.0, 5.1.3,
+# ..., 4.1; a JetPack 6.2 device reports 6.1), or "L4T <release>" where its
+# table stops ("L4T 36.5.0" on a newer JetPack 6, "L4T 38.2.1" on a Thor,
+# JetPack 7). A bare L4T release (36.4.3, r36.4) is understood too.
+# L4T R32 is JetPack 4, R34/R35 JetPack 5, R36 JetPack 6, R38 JetPack 7.
+l4t_jetpack() {
+  case "$1" in
+    32) echo 4 ;;
+    34 | 35) echo 5 ;;
+    36) echo 6 ;;
+    38) echo 7 ;;
+    *) echo "unknown" ;;
+  esac
+}
+
 jetpack_runner() {
   local version="${WENDY_JETPACK_VERSION:-}"
   if [[ -n "${JETSON_JETPACK:-}" ]]; then
@@ -126,16 +139,23 @@ jetpack_runner() {
     return 0
   fi
   [[ -n "$version" ]] || return 0
-  if [[ ! "$version" =~ ^[rRvV]?([0-9]+)([.-]|$) ]]; then
-    log "WARNING: WENDY_JETPACK_VERSION='$version' is not a JetPack release such as 6.2; not setting JETSON_JETPACK"
+  local major
+  if [[ "$version" =~ ^[Ll]4[Tt][[:space:]]+[rR]?([0-9]+)([.]|$) ]]; then
+    major="$(l4t_jetpack "$((10#${BASH_REMATCH[1]}))")"
+  elif [[ "$version" =~ ^[rRvV]?([0-9]+)([.-]|$) ]]; then
+    major="$((10#${BASH_REMATCH[1]}))"
+    if ((major >= 30)); then
+      major="$(l4t_jetpack "$major")"
+    fi
+  else
+    log "WARNING: WENDY_JETPACK_VERSION='$version' is not a JetPack release such as 6.1 or L4T 38.2.1; not setting JETSON_JETPACK"
     return 0
   fi
-  local major="$((10#${BASH_REMATCH[1]}))"
-  if ((major == 6 || major == 36)); then
+  if [[ "$major" == 6 ]]; then
     export JETSON_JETPACK=6
     log "JetPack $version: JETSON_JETPACK=6 (Ollama's JetPack 6 CUDA runners)"
   else
-    log "JetPack $version: Ollama's standard runners"
+    log "JetPack $version (JetPack $major): Ollama's standard runners"
   fi
 }
 jetpack_runner
