@@ -30,6 +30,12 @@ RENDER_BATCH_JOBS: Final = 64
 #: costs the machine's memory.
 PARSE_CACHE_TEMPLATES: Final = 4096
 PARSE_CACHE_BYTES: Final = 64 * _MIB
+#: Template texts the helper keeps between requests, and their bytes, so a
+#: render refers to its text by id instead of sending it again (passed on its
+#: command line): beyond them all are forgotten and sent again, which costs
+#: one render's pipe each; the bytes are held once in the helper.
+HELPER_KEPT_TEXTS: Final = 4096
+HELPER_KEPT_TEXT_BYTES: Final = 16 * _MIB
 #: Seconds the helper gets to exit after its input closes before it is killed.
 HELPER_EXIT_WAIT_S: Final = 2.0
 #: Answers to Go calls (``Atoi``, ``%v``, ...) remembered per process, and the

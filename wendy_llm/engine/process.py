@@ -18,7 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record, parse_records
+from wendy_llm.engine.answers import parse_records
+from wendy_llm.engine.kept import KeptTexts
+from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record
 from wendy_llm.errors import EngineError, WendyLlmError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -77,6 +79,8 @@ class Helper:
                     str(binary),
                     f"-parse-cache-templates={options.PARSE_CACHE_TEMPLATES}",
                     f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
+                    f"-kept-texts={options.HELPER_KEPT_TEXTS}",
+                    f"-kept-text-bytes={options.HELPER_KEPT_TEXT_BYTES}",
                 ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -97,6 +101,8 @@ class Helper:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         self.owner_pid = os.getpid()
+        #: The texts this process keeps (a new helper keeps none).
+        self.kept = KeptTexts(options.HELPER_KEPT_TEXTS, options.HELPER_KEPT_TEXT_BYTES)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -113,14 +119,52 @@ class Helper:
 
         Raises :class:`HelperTimeout` when no byte moved for ``timeout``
         seconds (the helper flushes each finished render within a few
-        milliseconds, so this bounds each render, not the batch).
+        milliseconds, so this bounds each render, not the batch), and
+        :class:`HelperDied` when the pipe breaks or ends: that is how a
+        helper that died between calls is noticed too, with no ``waitpid``
+        per request.
+
+        The common exchange, one request written whole, only waits for its
+        records (a single render's round trip is a few system calls).
         """
-        exchange = _Exchange(self, requests, timeout)
+        try:
+            first = next(requests, None)
+        except WendyLlmError as exc:
+            return [], exc
+        if first is None:
+            return [], None
+        frame, expected = first
+        try:
+            written = os.write(self.stdin_fd, frame)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:  # BrokenPipeError: the helper is gone
+            raise HelperDied(str(exc)) from exc
+        exchange = _Exchange(self, requests, timeout, expected)
+        if written < len(frame):
+            exchange.pending, exchange.written = memoryview(frame), written
+        else:
+            try:
+                following = next(requests, None)
+            except WendyLlmError as exc:
+                exchange.failure, following = exc, None
+            if following is None:
+                exchange.drained = True
+                return exchange.collect()
+            exchange.pending = memoryview(following[0])
+            exchange.expected += following[1]
         try:
             return exchange.run()
         finally:
             if exchange.polling_stdin:
                 self.poller.unregister(self.stdin_fd)
+
+    def interrupt(self) -> None:
+        """Kill the process from another thread, leaving its pipes and reaping
+        to the thread using it (which sees the pipe end: :class:`HelperDied`)."""
+        if self.owner_pid == os.getpid():
+            with contextlib.suppress(OSError):
+                self.proc.kill()  # a no-op once the process is reaped
 
     def stderr_tail(self) -> str:
         try:
@@ -210,13 +254,17 @@ class _Exchange:
     """One exchange in flight: requests being written, records being read."""
 
     def __init__(
-        self, helper: Helper, requests: Iterator[tuple[bytearray, int]], timeout: float
+        self,
+        helper: Helper,
+        requests: Iterator[tuple[bytearray, int]],
+        timeout: float,
+        expected: int,
     ) -> None:
         self.helper = helper
         self.requests = requests
         self.timeout = timeout
         self.records: list[Record] = []
-        self.expected = 0  # records asked for by the requests sent so far
+        self.expected = expected  # records asked for by the requests sent so far
         self.pending: memoryview | None = None  # the request being written
         self.written = 0
         self.drained = False  # no more requests to pull
@@ -244,6 +292,20 @@ class _Exchange:
                 raise HelperTimeout(len(self.records))
             if any(fd == helper.stdout_fd for fd, _ in events) and self._read():
                 return self.records, self.failure  # a rejected request: stop here
+        return self._checked()
+
+    def collect(self) -> tuple[list[Record], WendyLlmError | None]:
+        """With every request written: read the records until all arrived."""
+        poll = self.helper.poller.poll
+        while len(self.records) < self.expected:
+            if poll(max(0, int((self.deadline - time.monotonic()) * 1000) + 1)):
+                if self._read():
+                    return self.records, self.failure  # a rejected request
+            elif time.monotonic() >= self.deadline:
+                raise HelperTimeout(len(self.records))
+        return self._checked()
+
+    def _checked(self) -> tuple[list[Record], WendyLlmError | None]:
         if len(self.buf) != self.pos or len(self.records) != self.expected:
             raise EngineError(
                 f"the Go helper answered out of step ({len(self.records)} records for"

@@ -1,10 +1,11 @@
-"""The bytes between Python and the Go helper.
+"""The bytes between Python and the Go helper: requests.
 
 The frame format is defined once, in the comment at the top of
 ``gohelper/main.go``; this module writes requests (``encode_request`` for
-renders, ``encode_call`` and ``encode_calls`` for Go function calls) and
-splits the answer into records.  Data values are tagged, so ``8080`` and
-``8080.0`` stay an ``int`` and a ``float64``; see
+renders, ``encode_call`` and ``encode_calls`` for Go function calls);
+:mod:`wendy_llm.engine.answers` splits the answers into records.  Data
+values are tagged, so ``8080`` and ``8080.0`` stay an ``int`` and a
+``float64``; see
 :mod:`wendy_llm.engine.client` for the Python-to-Go type table.
 """
 
@@ -13,14 +14,8 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping, Sequence
 
-from wendy_llm.errors import (
-    DataTypeError,
-    EngineError,
-    TemplateError,
-    TemplateExecError,
-    TemplateParseError,
-    quoted,
-)
+from wendy_llm.engine.kept import KeptTexts
+from wendy_llm.errors import DataTypeError, EngineError, TemplateParseError, quoted
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -48,8 +43,8 @@ _I64 = struct.Struct(">q").pack
 _F64 = struct.Struct(">d").pack
 _TAG_LEN = struct.Struct(">BI").pack
 _JOB_REF = struct.Struct(">II").pack
-_RECORD_HEADER = struct.Struct(">IB")
-_BENCH_RESULT = struct.Struct(">QQ")
+_TEXT_DEF = struct.Struct(">II").pack
+_U64 = struct.Struct(">Q").pack
 
 Record = tuple[int, bytes]
 
@@ -220,15 +215,20 @@ def _text_bytes(text: str | bytes, name: str) -> bytes:
 
 
 def encode_request(
-    jobs: Sequence[RenderJob], max_output_bytes: int, *, bench_iterations: int | None = None
+    jobs: Sequence[RenderJob],
+    max_output_bytes: int,
+    kept: KeptTexts | None = None,
+    *,
+    bench_iterations: int | None = None,
 ) -> bytearray:
     """The framed render request for ``jobs``.
 
-    Texts and data maps shared between jobs (the same objects) are sent once.
+    Texts and data maps shared between jobs (the same objects) are sent once;
+    with ``kept`` (the helper's table), a text it keeps is referred to by id.
     """
     out = bytearray(b"\0\0\0\0")
     out += _OP_RENDER if bench_iterations is None else _OP_BENCH
-    out += struct.pack(">Q", max_output_bytes)
+    out += _U64(max_output_bytes)
     if bench_iterations is not None:
         out += _U32(bench_iterations)
     text_index: dict[str | bytes, int] = {}
@@ -241,24 +241,33 @@ def encode_request(
         if di == len(datas):
             datas.append(job.data)
         refs.append((ti, di))
+    known = kept.ids if kept is not None else {}
+    raws = _new_texts(jobs, known)
+    forget, keep = False, {}
+    if kept is not None and raws:
+        planned = kept.plan(raws)
+        if planned is None:  # they do not fit beside those kept: forget those
+            forget, raws = True, _new_texts(jobs, {})
+            planned = kept.plan_afresh(raws)
+        keep = planned
+    out += b"\1" if forget else b"\0"
     out += _U32(len(text_index))
-    names_by_text = {job.text: job.name for job in reversed(jobs)}
     for text in text_index:
-        raw = _text_bytes(text, names_by_text[text])
-        out += _U32(len(raw))
-        out += raw
-    out += _U32(len(datas))
-    for data in datas:
-        if not isinstance(data, Mapping):
-            raise DataTypeError(
-                f"template data must be a mapping, not {type(data).__name__}", path=""
-            )
-        try:
-            _encode_map(data, out, 0)
-        except _Unsupported as exc:
-            path = "".join(reversed(exc.path))
-            where = f"template data {path}" if path else "template data"
-            raise DataTypeError(f"{where} {exc.reason}", path=path) from None
+        text_id = keep.get(text)
+        if text_id is not None:
+            raw = raws[text]
+            out += b"k"
+            out += _TEXT_DEF(text_id, len(raw))
+            out += raw
+        elif not forget and text in known:
+            out += b"r"
+            out += _U32(known[text])
+        else:
+            raw = raws[text]
+            out += b"t"
+            out += _U32(len(raw))
+            out += raw
+    _encode_datas(datas, out)
     out += _U32(len(jobs))
     names: dict[str, bytes] = {}
     for job, (ti, di) in zip(jobs, refs, strict=True):
@@ -273,7 +282,37 @@ def encode_request(
             name = names[job.name] = _U32(len(raw)) + raw
         out += name
         out += _JOB_REF(ti, di)
-    return _finish_frame(out)
+    frame = _finish_frame(out)
+    if kept is not None and (keep or forget):
+        kept.commit(forget, keep, raws)
+    return frame
+
+
+def _new_texts(
+    jobs: Sequence[RenderJob], known: Mapping[str | bytes, int]
+) -> dict[str | bytes, bytes]:
+    """The bytes of each text of ``jobs`` not in ``known``, in order of first use."""
+    raws: dict[str | bytes, bytes] = {}
+    for job in jobs:
+        text = job.text
+        if text not in known and text not in raws:
+            raws[text] = _text_bytes(text, job.name)
+    return raws
+
+
+def _encode_datas(datas: Sequence[Mapping[str, object]], out: bytearray) -> None:
+    out += _U32(len(datas))
+    for data in datas:
+        if not isinstance(data, Mapping):
+            raise DataTypeError(
+                f"template data must be a mapping, not {type(data).__name__}", path=""
+            )
+        try:
+            _encode_map(data, out, 0)
+        except _Unsupported as exc:
+            path = "".join(reversed(exc.path))
+            where = f"template data {path}" if path else "template data"
+            raise DataTypeError(f"{where} {exc.reason}", path=path) from None
 
 
 def _finish_frame(out: bytearray) -> bytearray:
@@ -320,73 +359,3 @@ def encode_calls(calls: Sequence[bytes]) -> bytearray:
     for call in calls:
         out += call
     return _finish_frame(out)
-
-
-# --- answers -----------------------------------------------------------------
-
-
-def error_location(message: str, name: str) -> tuple[int | None, int | None]:
-    """Line and column from Go's ``template: NAME:LINE:COL: ...`` (or ``NAME:LINE:``)."""
-    rest: str | None = None
-    prefix = f"template: {name}:"
-    if message.startswith(prefix):
-        rest = message[len(prefix) :]
-    elif message.startswith("template: "):
-        # An error inside a {{define}}d template names that template; its
-        # line numbers still count from the top of the same file.
-        body = message[len("template: ") :]
-        for start in range(len(body)):
-            if body[start] == ":" and body[start + 1 : start + 2].isdigit():
-                rest = body[start + 1 :]
-                break
-    if rest is None:
-        return None, None
-    numbers: list[int] = []
-    while len(numbers) < 2:
-        digits, sep, tail = rest.partition(":")
-        if not sep or not digits.isdigit():
-            break
-        numbers.append(int(digits))
-        rest = tail
-    if not numbers:
-        return None, None
-    return numbers[0], numbers[1] if len(numbers) > 1 else None
-
-
-def same_output(results: Sequence[bytes | TemplateError], payload: bytes) -> bytes:
-    """The output a ``KIND_SAME`` record refers back to among ``results`` (the
-    batch's results so far): ``payload`` says how many jobs back it is."""
-    back = int.from_bytes(payload, "big") if len(payload) == 4 else 0
-    found = results[-back] if 0 < back <= len(results) else None
-    if not isinstance(found, bytes):
-        raise EngineError(f"the Go helper referred to no earlier output ({payload.hex()})")
-    return found
-
-
-def template_error(kind: int, message: str, name: str) -> TemplateError:
-    line, column = error_location(message, name)
-    cls = TemplateParseError if kind == KIND_PARSE_ERROR else TemplateExecError
-    return cls(message, name=name, line=line, column=column)
-
-
-def parse_records(buf: bytearray, pos: int, records: list[Record]) -> int:
-    """Append the complete records in ``buf[pos:]``; return where the rest starts."""
-    with memoryview(buf) as view:
-        while len(buf) - pos >= 5:
-            length, kind = _RECORD_HEADER.unpack_from(buf, pos)
-            if length == 0:
-                raise EngineError("the Go helper sent an empty record")
-            end = pos + 4 + length
-            if end > len(buf):
-                break
-            records.append((kind, bytes(view[pos + 5 : end])))
-            pos = end
-            if kind == KIND_BAD_REQUEST:
-                break
-    return pos
-
-
-def bench_ns_per_render(payload: bytes) -> float:
-    """Nanoseconds per render from a bench record."""
-    count, elapsed_ns = _BENCH_RESULT.unpack(payload)
-    return float(elapsed_ns) / float(count)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"text/template"
 	"time"
 )
@@ -33,15 +34,15 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 // pipelines and compose files, in a thirtieth of a parse's time. (Reading
 // the allocator's counters instead cost each helper start ~0.1 ms, and they
 // count whole spans.)
-func parsedSize(text []byte) uint64 {
+func parsedSize(text string) uint64 {
 	size := uint64(len(text))
 	for rest := text; ; {
-		start := bytes.Index(rest, []byte("{{"))
+		start := strings.Index(rest, "{{")
 		if start < 0 {
 			return size
 		}
 		rest = rest[start:]
-		end := bytes.Index(rest, []byte("}}"))
+		end := strings.Index(rest, "}}")
 		if end < 0 {
 			end = len(rest)
 		}
@@ -51,15 +52,15 @@ func parsedSize(text []byte) uint64 {
 }
 
 // parse returns the template for (name, text), parsing it only on a cache miss.
-func (s *server) parse(name string, text []byte) (*template.Template, error) {
-	if t, ok := s.cache[name][string(text)]; ok {
+func (s *server) parse(name string, text string) (*template.Template, error) {
+	if t, ok := s.cache[name][text]; ok {
 		return t, nil
 	}
-	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
+	t, err := template.New(name).Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	s.remember(name, string(text), t, parsedSize(text))
+	s.remember(name, text, t, parsedSize(text))
 	return t, nil
 }
 
