@@ -77,6 +77,15 @@ def parse_records(buf: bytearray, pos: int, records: list[Record]) -> int:
     return pos
 
 
+def whole_record(chunk: bytes) -> Record | None:
+    """The record ``chunk`` holds when it is exactly one (a single render's
+    answer, read at once: no buffer, no parsing loop), else None."""
+    if len(chunk) < 5:
+        return None
+    length, kind = _RECORD_HEADER.unpack_from(chunk)
+    return (kind, chunk[5:]) if length and length + 4 == len(chunk) else None
+
+
 def bench_ns_per_render(payload: bytes) -> float:
     """Nanoseconds per render from a bench record."""
     count, elapsed_ns = _BENCH_RESULT.unpack(payload)

@@ -116,6 +116,8 @@ class Renderer:
             lambda helper: iter(((encode_request(jobs, max_output, helper.kept), 1),)),
             lambda _: f"rendering {name}",
         )
+        if records[0][0] == KIND_OK:
+            return records[0][1]
         result = self._results(jobs, records)[0]
         if isinstance(result, TemplateError):
             raise result

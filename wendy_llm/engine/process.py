@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.engine.answers import parse_records
+from wendy_llm.engine.answers import parse_records, whole_record
 from wendy_llm.engine.kept import KeptTexts
 from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record
 from wendy_llm.errors import EngineError, WendyLlmError
@@ -140,24 +140,64 @@ class Helper:
             written = 0
         except OSError as exc:  # BrokenPipeError: the helper is gone
             raise HelperDied(str(exc)) from exc
-        exchange = _Exchange(self, requests, timeout, expected)
-        if written < len(frame):
-            exchange.pending, exchange.written = memoryview(frame), written
-        else:
+        following: tuple[bytearray, int] | None = None
+        failure: WendyLlmError | None = None
+        if written == len(frame):
             try:
                 following = next(requests, None)
             except WendyLlmError as exc:
-                exchange.failure, following = exc, None
-            if following is None:
-                exchange.drained = True
-                return exchange.collect()
+                failure = exc
+            if following is None and failure is None:
+                return self._answers(expected, timeout), None
+        exchange = _Exchange(self, requests, timeout, expected)
+        exchange.failure = failure
+        if written < len(frame):
+            exchange.pending, exchange.written = memoryview(frame), written
+        elif following is not None:
             exchange.pending = memoryview(following[0])
             exchange.expected += following[1]
+        else:
+            exchange.drained = True
         try:
             return exchange.run()
         finally:
             if exchange.polling_stdin:
                 self.poller.unregister(self.stdin_fd)
+
+    def _answers(self, expected: int, timeout: float) -> list[Record]:
+        """The ``expected`` records of the requests written: the common
+        exchange's only wait (what ``_Exchange`` does, without its writing)."""
+        fd, poll = self.stdout_fd, self.poller.poll
+        wait_ms = int(timeout * 1000) + 1
+        records: list[Record] = []
+        buf = bytearray()
+        pos = 0
+        while len(records) < expected:
+            if not poll(wait_ms):  # each read that moved bytes restarts the wait
+                raise HelperTimeout(len(records))
+            try:
+                chunk = os.read(fd, _READ_SIZE)
+            except BlockingIOError:
+                continue
+            except OSError as exc:
+                raise HelperDied(str(exc)) from exc
+            if not chunk:
+                raise HelperDied("the helper closed its output")
+            if pos == len(buf) and len(records) + 1 == expected:
+                record = whole_record(chunk)
+                if record is not None:
+                    records.append(record)
+                    return records
+            buf += chunk
+            pos = parse_records(buf, pos, records)
+            if records and records[-1][0] == KIND_BAD_REQUEST:
+                return records
+            if pos > _READ_SIZE:
+                del buf[:pos]
+                pos = 0
+        if pos != len(buf):
+            raise _out_of_step(len(records), expected, len(buf) - pos)
+        return records
 
     def interrupt(self) -> None:
         """Kill the process from another thread, leaving its pipes and reaping
@@ -250,6 +290,13 @@ class Helper:
         return f"exit status {code}"
 
 
+def _out_of_step(records: int, expected: int, stray: int) -> EngineError:
+    return EngineError(
+        f"the Go helper answered out of step ({records} records for"
+        f" {expected} renders, {stray} stray bytes)"
+    )
+
+
 class _Exchange:
     """One exchange in flight: requests being written, records being read."""
 
@@ -294,23 +341,9 @@ class _Exchange:
                 return self.records, self.failure  # a rejected request: stop here
         return self._checked()
 
-    def collect(self) -> tuple[list[Record], WendyLlmError | None]:
-        """With every request written: read the records until all arrived."""
-        poll = self.helper.poller.poll
-        while len(self.records) < self.expected:
-            if poll(max(0, int((self.deadline - time.monotonic()) * 1000) + 1)):
-                if self._read():
-                    return self.records, self.failure  # a rejected request
-            elif time.monotonic() >= self.deadline:
-                raise HelperTimeout(len(self.records))
-        return self._checked()
-
     def _checked(self) -> tuple[list[Record], WendyLlmError | None]:
         if len(self.buf) != self.pos or len(self.records) != self.expected:
-            raise EngineError(
-                f"the Go helper answered out of step ({len(self.records)} records for"
-                f" {self.expected} renders, {len(self.buf) - self.pos} stray bytes)"
-            )
+            raise _out_of_step(len(self.records), self.expected, len(self.buf) - self.pos)
         return self.records, self.failure
 
     def _write(self) -> None:

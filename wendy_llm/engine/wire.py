@@ -39,12 +39,19 @@ KIND_CALL_ERROR: Final = 6
 KIND_SAME: Final = 7
 
 _U32 = struct.Struct(">I").pack
-_I64 = struct.Struct(">q").pack
-_F64 = struct.Struct(">d").pack
 _TAG_LEN = struct.Struct(">BI").pack
 _JOB_REF = struct.Struct(">II").pack
 _TEXT_DEF = struct.Struct(">II").pack
 _U64 = struct.Struct(">Q").pack
+_TAGGED_I64 = struct.Struct(">Bq").pack
+_TAGGED_F64 = struct.Struct(">Bd").pack
+# A one-job render request of a kept text, up to its data map: frame length
+# (filled in last), 'R', max output, nothing forgotten, 1 text: 'r' id, 1 map.
+_KEPT_ONE_HEAD = struct.Struct(">IBQBIBII").pack
+# Map keys as framed on the wire (u32 length, UTF-8), by key: data maps
+# repeat a handful of keys in every render.
+_FRAMED_KEYS: dict[str, bytes] = {}
+_FRAMED_KEYS_MAX: Final = 4096
 
 Record = tuple[int, bytes]
 
@@ -118,8 +125,7 @@ def _encode_value(value: object, out: bytearray, depth: int) -> None:
     elif kind is int:
         _encode_int(value, out)  # type: ignore[arg-type]
     elif kind is float:
-        out += b"d"
-        out += _F64(value)
+        out += _TAGGED_F64(100, value)  # b"d"
     elif value is None:
         out += b"n"
     elif kind is dict:
@@ -137,8 +143,7 @@ def _encode_other(value: object, out: bytearray, depth: int) -> None:
     elif isinstance(value, int):
         _encode_int(int(value), out)
     elif isinstance(value, float):
-        out += b"d"
-        out += _F64(float(value))
+        out += _TAGGED_F64(100, float(value))  # b"d"
     elif isinstance(value, str):
         _encode_str(str(value), out)
     elif isinstance(value, bytes | bytearray | memoryview):
@@ -156,11 +161,9 @@ def _encode_other(value: object, out: bytearray, depth: int) -> None:
 
 def _encode_int(value: int, out: bytearray) -> None:
     try:
-        packed = _I64(value)
+        out += _TAGGED_I64(105, value)  # b"i"
     except struct.error:
         raise _Unsupported(f"{value} does not fit in a Go int (64-bit)") from None
-    out += b"i"
-    out += packed
 
 
 def _encode_list(value: Sequence[object], out: bytearray, depth: int) -> None:
@@ -179,28 +182,44 @@ def _encode_list(value: Sequence[object], out: bytearray, depth: int) -> None:
 def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None:
     if depth >= _MAX_DEPTH:
         raise _Unsupported(f"is nested more than {_MAX_DEPTH} levels deep (a cycle?)")
-    out += b"m"
-    out += _U32(len(value))
+    out += _TAG_LEN(109, len(value))  # b"m"
+    framed_keys = _FRAMED_KEYS
     for key, item in value.items():
-        if type(key) is not str and not isinstance(key, str):
-            raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
+        framed = framed_keys.get(key) if type(key) is str else None
+        out += framed if framed is not None else _framed_key(key)
+        # Flat strings and numbers are by far the most common: inline them.
+        kind = type(item)
         try:
-            raw = _utf8(key)
-        except _Unsupported as exc:
-            raise _Unsupported(f"has key {quoted(key)} that {exc.reason}") from None
-        out += _U32(len(raw))
-        out += raw
-        # Flat string values are by far the most common: inline them.
-        try:
-            if type(item) is str:
-                raw = _utf8(item)
+            if kind is str:
+                try:
+                    raw = item.encode("utf-8", "surrogateescape")  # type: ignore[attr-defined]
+                except UnicodeEncodeError:
+                    raw = _utf8(item)  # type: ignore[arg-type]  # raises, saying why
                 out += _TAG_LEN(115, len(raw))  # b"s"
                 out += raw
-                continue
-            _encode_value(item, out, depth + 1)
+            elif kind is float:
+                out += _TAGGED_F64(100, item)  # b"d"
+            else:
+                _encode_value(item, out, depth + 1)
         except _Unsupported as exc:
             exc.path.append(f".{key}")
             raise
+
+
+def _framed_key(key: object) -> bytes:
+    """A map key as the wire frames it (u32 length, UTF-8), remembered if a str."""
+    if not isinstance(key, str):
+        raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
+    try:
+        raw = _utf8(key)
+    except _Unsupported as exc:
+        raise _Unsupported(f"has key {quoted(key)} that {exc.reason}") from None
+    framed = _U32(len(raw)) + raw
+    if type(key) is str and len(raw) <= 256:
+        if len(_FRAMED_KEYS) >= _FRAMED_KEYS_MAX:
+            _FRAMED_KEYS.clear()
+        _FRAMED_KEYS[key] = framed
+    return framed
 
 
 def _text_bytes(text: str | bytes, name: str) -> bytes:
@@ -226,6 +245,19 @@ def encode_request(
     Texts and data maps shared between jobs (the same objects) are sent once;
     with ``kept`` (the helper's table), a text it keeps is referred to by id.
     """
+    if len(jobs) == 1 and kept is not None and bench_iterations is None:
+        # A single render of a kept text (the render loop of a property test):
+        # the same frame as below, with none of its bookkeeping.
+        job = jobs[0]
+        text_id = kept.ids.get(job.text)
+        if text_id is not None and type(job.name) is str and job.name.isascii():
+            out = bytearray(_KEPT_ONE_HEAD(0, 82, max_output_bytes, 0, 1, 114, text_id, 1))
+            _encode_datas((job.data,), out, counted=True)
+            out += b"\0\0\0\1"
+            out += _U32(len(job.name))
+            out += job.name.encode("ascii")
+            out += b"\0\0\0\0\0\0\0\0"
+            return _finish_frame(out)
     out = bytearray(b"\0\0\0\0")
     out += _OP_RENDER if bench_iterations is None else _OP_BENCH
     out += _U64(max_output_bytes)
@@ -300,8 +332,12 @@ def _new_texts(
     return raws
 
 
-def _encode_datas(datas: Sequence[Mapping[str, object]], out: bytearray) -> None:
-    out += _U32(len(datas))
+def _encode_datas(
+    datas: Sequence[Mapping[str, object]], out: bytearray, *, counted: bool = False
+) -> None:
+    """The data maps, after their count unless ``counted`` already."""
+    if not counted:
+        out += _U32(len(datas))
     for data in datas:
         if not isinstance(data, Mapping):
             raise DataTypeError(

@@ -407,7 +407,7 @@ func (s *server) answer(payload []byte) {
 		kind, err := s.execute(t, req.data[j.data], req.maxOutput)
 		if err != nil {
 			s.record(kind, []byte(err.Error()))
-		} else if back, found := same.earlier(s.buf.Bytes(), i); found {
+		} else if back, found := same.earlier(s.buf.Bytes(), i, s.more); found {
 			s.record(kindSame, binary.BigEndian.AppendUint32(nil, uint32(back)))
 		} else {
 			s.record(kind, s.buf.Bytes())

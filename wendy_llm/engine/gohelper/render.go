@@ -115,12 +115,17 @@ type sameOutputs struct {
 	held int
 }
 
-// earlier returns how many jobs back the same output was produced, if it was.
-func (o *sameOutputs) earlier(out []byte, job int) (int, bool) {
+// earlier returns how many jobs back the same output was produced, if it was,
+// and remembers this one if more jobs follow (a single render's output is
+// neither looked up nor copied).
+func (o *sameOutputs) earlier(out []byte, job int, more bool) (int, bool) {
+	if o.seen == nil && !more {
+		return 0, false
+	}
 	if k, found := o.seen[string(out)]; found {
 		return job - k, true
 	}
-	if len(out) > 4 && o.held+len(out) <= largeBytes {
+	if more && len(out) > 4 && o.held+len(out) <= largeBytes {
 		if o.seen == nil {
 			o.seen = make(map[string]int)
 		}
