@@ -84,10 +84,10 @@ def test_a_request_failing_to_encode_keeps_nothing() -> None:
 
 def test_kept_text_ids_stay_distinct_across_forgetting() -> None:
     kept = KeptTexts(max_texts=3, max_bytes=10)
-    seen: dict[int, str] = {}
+    seen: dict[int, str | bytes] = {}
     for i in range(20):
         text = f"t{i % 5}"
-        raws = {} if text in kept.ids else {text: text.encode()}
+        raws: dict[str | bytes, bytes] = {} if text in kept.ids else {text: text.encode()}
         keep = kept.plan(raws)
         forget = keep is None
         if keep is None:
