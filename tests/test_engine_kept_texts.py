@@ -95,7 +95,7 @@ def test_kept_text_ids_stay_distinct_across_forgetting() -> None:
             seen.clear()
         kept.commit(forget, keep, raws)
         for kept_text, text_id in keep.items():
-            assert text_id not in seen, f"id {text_id} reused while {seen[text_id]} holds it"
+            assert text_id not in seen, f"id {text_id} reused while {seen[text_id]!r} holds it"
             seen[text_id] = kept_text
         assert len(kept.ids) <= 3 and kept.size <= 10
         assert sorted(kept.ids.values()) == list(range(len(kept.ids)))
