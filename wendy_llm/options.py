@@ -23,6 +23,11 @@ _MIB: Final = 1 << 20
 RENDER_TIMEOUT_S: Final = 10.0
 #: Bytes one render may produce; a larger output is a runaway template.
 RENDER_MAX_OUTPUT_BYTES: Final = 64 * _MIB
+#: Bytes of output one ``render_many`` may hold (a tree, or every pick's tree
+#: for the lints; an output repeated in it counts once): the per-render cap
+#: alone let eight 60 MB files take 1 GB of memory.  Two maximal renders'
+#: worth; real trees are kilobytes.
+RENDER_MAX_BATCH_OUTPUT_BYTES: Final = 2 * RENDER_MAX_OUTPUT_BYTES
 #: Renders per request: the helper renders one batch while Python encodes the next.
 RENDER_BATCH_JOBS: Final = 64
 #: Parsed templates the helper keeps, and their estimated memory (passed on its
@@ -54,6 +59,12 @@ MAX_DOCUMENT_DEPTH: Final = 100
 #: YAML nodes after alias expansion (go-yaml's "excessive aliasing"): a billion
 #: laughs must be a parse error, not an hour of CPU.
 MAX_YAML_NODES: Final = 1_000_000
+
+#: Bytes of ``template.json`` or ``template.schema.json``, and variables in
+#: ``template.json``: decoding takes some hundred times the bytes (300,000
+#: variables took 600 MB), and real manifests are a few kilobytes.
+MANIFEST_MAX_BYTES: Final = 1 * _MIB
+MANIFEST_MAX_VARIABLES: Final = 1000
 
 # --- picks -----------------------------------------------------------------
 #: Up to this many combinations every one is a pick; beyond it, a pairwise

@@ -41,7 +41,8 @@ from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.engine.answers import bench_ns_per_render, same_output, template_error
-from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
+from wendy_llm.engine.exchange import HelperDied, HelperTimeout, OutputOverBudget
+from wendy_llm.engine.process import Helper, HelperSlot
 from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
     KIND_BAD_REQUEST,
@@ -77,7 +78,9 @@ class Renderer:
     interpreter exit.
 
     ``timeout`` is the time each render may take, in seconds (see the module
-    docstring); ``max_output_bytes`` caps each render's output.  ``helper``
+    docstring); ``max_output_bytes`` caps each render's output, and
+    ``max_batch_output_bytes`` the output of one call (a tree, or a lint's
+    every pick), which bounds the memory a call holds.  ``helper``
     overrides the helper binary (default: built by
     :func:`wendy_llm.engine.toolchain.helper_path`).
     """
@@ -87,6 +90,7 @@ class Renderer:
         *,
         timeout: float = options.RENDER_TIMEOUT_S,
         max_output_bytes: int = options.RENDER_MAX_OUTPUT_BYTES,
+        max_batch_output_bytes: int = options.RENDER_MAX_BATCH_OUTPUT_BYTES,
         helper: str | os.PathLike[str] | None = None,
     ) -> None:
         if not timeout > 0:
@@ -95,8 +99,13 @@ class Renderer:
             raise ValueError(
                 f"max_output_bytes must be between 1 and {MAX_OUTPUT_LIMIT}, got {max_output_bytes}"
             )
+        if not max_batch_output_bytes > 0:
+            raise ValueError(
+                f"max_batch_output_bytes must be positive, got {max_batch_output_bytes}"
+            )
         self.timeout = float(timeout)
         self.max_output_bytes = max_output_bytes
+        self.max_batch_output_bytes = max_batch_output_bytes
         self._binary = Path(helper) if helper is not None else None
         self._lock = threading.Lock()
         self._slot = HelperSlot()
@@ -296,7 +305,16 @@ class Renderer:
                     raise EngineError("this Renderer is closed")
                 helper = self._helper()
                 try:
-                    records, failure = helper.exchange(requests(helper), limit)
+                    records, failure = helper.exchange(
+                        requests(helper), limit, self.max_batch_output_bytes
+                    )
+                except OutputOverBudget as exc:
+                    self._discard(helper)  # mid-batch: its later records must not be read
+                    raise OutputTooLarge(
+                        f"{doing(exc.done - 1)} brought the output of one batch of renders"
+                        f" past {self.max_batch_output_bytes} bytes (the renderer's"
+                        " max_batch_output_bytes); the renders were stopped"
+                    ) from None
                 except HelperTimeout as exc:
                     self._discard(helper)
                     raise RenderTimeout(

@@ -13,12 +13,19 @@ import os
 import select
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.engine.answers import parse_records, whole_record
+from wendy_llm.engine.exchange import (
+    READ_SIZE,
+    Exchange,
+    HelperDied,
+    HelperTimeout,
+    OutputOverBudget,
+    out_of_step,
+)
 from wendy_llm.engine.kept import KeptTexts
 from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record
 from wendy_llm.errors import EngineError, WendyLlmError
@@ -27,25 +34,13 @@ TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from typing import IO, Final
 
-# Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
-_READ_SIZE: Final = 1 << 16
 _PIPE_SIZE: Final = 1 << 20
 _STDERR_TAIL_BYTES: Final = 4000
+# No exchange can hold more: records carry u32 lengths, and requests are many.
+MAX_EXCHANGE_BYTES: Final = 1 << 62
 # The helper exits when the process with this pid stops being its parent
 # (see exitWithParent in gohelper/parent_linux.go).
 PARENT_PID_ENV: Final = "WENDY_LLM_PARENT_PID"
-
-
-class HelperDied(Exception):
-    """The helper exited or the pipe broke mid-request."""
-
-
-class HelperTimeout(Exception):
-    """No progress for ``timeout`` seconds; ``done`` records had arrived."""
-
-    def __init__(self, done: int) -> None:
-        super().__init__(done)
-        self.done = done
 
 
 def _enlarge_pipe(fd: int) -> None:
@@ -101,6 +96,7 @@ class Helper:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         self.owner_pid = os.getpid()
+        self.budget = MAX_EXCHANGE_BYTES  # output bytes the exchange may still hold
         #: The texts this process keeps (a new helper keeps none).
         self.kept = KeptTexts(options.HELPER_KEPT_TEXTS, options.HELPER_KEPT_TEXT_BYTES)
 
@@ -108,9 +104,15 @@ class Helper:
         return self.proc.poll() is None
 
     def exchange(
-        self, requests: Iterator[tuple[bytearray, int]], timeout: float
+        self,
+        requests: Iterator[tuple[bytearray, int]],
+        timeout: float,
+        max_total: int = MAX_EXCHANGE_BYTES,
     ) -> tuple[list[Record], WendyLlmError | None]:
         """Send each request (with the number of records it asks for); collect the records.
+
+        Raises :class:`OutputOverBudget` as soon as the records' payloads
+        pass ``max_total`` bytes, which bounds the memory an exchange holds.
 
         Requests are pulled (encoded) lazily while the helper renders the
         previous ones, so Python's encoding overlaps Go's rendering.  If
@@ -127,6 +129,7 @@ class Helper:
         The common exchange, one request written whole, only waits for its
         records (a single render's round trip is a few system calls).
         """
+        self.budget = max_total
         try:
             first = next(requests, None)
         except WendyLlmError as exc:
@@ -149,7 +152,7 @@ class Helper:
                 failure = exc
             if following is None and failure is None:
                 return self._answers(expected, timeout), None
-        exchange = _Exchange(self, requests, timeout, expected)
+        exchange = Exchange(self, requests, timeout, expected)
         exchange.failure = failure
         if written < len(frame):
             exchange.pending, exchange.written = memoryview(frame), written
@@ -176,7 +179,7 @@ class Helper:
             if not poll(wait_ms):  # each read that moved bytes restarts the wait
                 raise HelperTimeout(len(records))
             try:
-                chunk = os.read(fd, _READ_SIZE)
+                chunk = os.read(fd, READ_SIZE)
             except BlockingIOError:
                 continue
             except OSError as exc:
@@ -187,17 +190,27 @@ class Helper:
                 record = whole_record(chunk)
                 if record is not None:
                     records.append(record)
+                    self.spend(records, len(records) - 1)
                     return records
             buf += chunk
+            done = len(records)
             pos = parse_records(buf, pos, records)
+            self.spend(records, done)
             if records and records[-1][0] == KIND_BAD_REQUEST:
                 return records
-            if pos > _READ_SIZE:
+            if pos > READ_SIZE:
                 del buf[:pos]
                 pos = 0
         if pos != len(buf):
-            raise _out_of_step(len(records), expected, len(buf) - pos)
+            raise out_of_step(len(records), expected, len(buf) - pos)
         return records
+
+    def spend(self, records: list[Record], start: int) -> None:
+        """Take the payloads of ``records[start:]`` from this exchange's budget."""
+        for index in range(start, len(records)):
+            self.budget -= len(records[index][1])
+            if self.budget < 0:
+                raise OutputOverBudget(index + 1)
 
     def interrupt(self) -> None:
         """Kill the process from another thread, leaving its pipes and reaping
@@ -288,105 +301,6 @@ class Helper:
             except ValueError:
                 return f"killed by signal {-code}"
         return f"exit status {code}"
-
-
-def _out_of_step(records: int, expected: int, stray: int) -> EngineError:
-    return EngineError(
-        f"the Go helper answered out of step ({records} records for"
-        f" {expected} renders, {stray} stray bytes)"
-    )
-
-
-class _Exchange:
-    """One exchange in flight: requests being written, records being read."""
-
-    def __init__(
-        self,
-        helper: Helper,
-        requests: Iterator[tuple[bytearray, int]],
-        timeout: float,
-        expected: int,
-    ) -> None:
-        self.helper = helper
-        self.requests = requests
-        self.timeout = timeout
-        self.records: list[Record] = []
-        self.expected = expected  # records asked for by the requests sent so far
-        self.pending: memoryview | None = None  # the request being written
-        self.written = 0
-        self.drained = False  # no more requests to pull
-        self.failure: WendyLlmError | None = None
-        self.polling_stdin = False
-        self.buf = bytearray()
-        self.pos = 0
-        self.deadline = time.monotonic() + timeout
-
-    def run(self) -> tuple[list[Record], WendyLlmError | None]:
-        helper = self.helper
-        while True:
-            self._write()
-            if (self.pending is not None) != self.polling_stdin:
-                self.polling_stdin = not self.polling_stdin
-                if self.polling_stdin:
-                    helper.poller.register(helper.stdin_fd, select.POLLOUT)
-                else:
-                    helper.poller.unregister(helper.stdin_fd)
-            if self.drained and self.pending is None and len(self.records) >= self.expected:
-                break
-            wait_ms = max(0, int((self.deadline - time.monotonic()) * 1000) + 1)
-            events = helper.poller.poll(wait_ms)
-            if not events and time.monotonic() >= self.deadline:
-                raise HelperTimeout(len(self.records))
-            if any(fd == helper.stdout_fd for fd, _ in events) and self._read():
-                return self.records, self.failure  # a rejected request: stop here
-        return self._checked()
-
-    def _checked(self) -> tuple[list[Record], WendyLlmError | None]:
-        if len(self.buf) != self.pos or len(self.records) != self.expected:
-            raise _out_of_step(len(self.records), self.expected, len(self.buf) - self.pos)
-        return self.records, self.failure
-
-    def _write(self) -> None:
-        """Write as much as the pipe takes, pulling (encoding) new requests as needed."""
-        while not self.drained or self.pending is not None:
-            if self.pending is None:
-                try:
-                    item = next(self.requests, None)
-                except WendyLlmError as exc:
-                    self.failure, self.drained = exc, True
-                    return
-                if item is None:
-                    self.drained = True
-                    return
-                self.pending, self.written = memoryview(item[0]), 0
-                self.expected += item[1]
-            try:
-                self.written += os.write(self.helper.stdin_fd, self.pending[self.written :])
-            except BlockingIOError:
-                return
-            except OSError as exc:  # BrokenPipeError and friends
-                raise HelperDied(str(exc)) from exc
-            self.deadline = time.monotonic() + self.timeout
-            if self.written == len(self.pending):
-                self.pending = None
-
-    def _read(self) -> bool:
-        """Read what the helper sent; True when it rejected a request."""
-        try:
-            chunk = os.read(self.helper.stdout_fd, _READ_SIZE)
-        except BlockingIOError:
-            return False
-        except OSError as exc:
-            raise HelperDied(str(exc)) from exc
-        if not chunk:
-            raise HelperDied("the helper closed its output")
-        self.buf += chunk
-        self.deadline = time.monotonic() + self.timeout
-        self.pos = parse_records(self.buf, self.pos, self.records)
-        if self.pos > _READ_SIZE:
-            del self.buf[: self.pos]
-            self.pos = 0
-        return bool(self.records) and self.records[-1][0] == KIND_BAD_REQUEST
 
 
 class HelperSlot:
