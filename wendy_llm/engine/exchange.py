@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         stdout_fd: int
         poller: select.poll
 
-        def spend(self, records: list[Record], start: int) -> None: ...
+        def spend(self, records: list[Record], start: int, size: int) -> None: ...
 
 
 # Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
@@ -147,9 +147,10 @@ class Exchange:
             raise HelperDied("the helper closed its output")
         self.buf += chunk
         self.deadline = time.monotonic() + self.timeout
-        done = len(self.records)
+        done, start = len(self.records), self.pos
         self.pos = parse_records(self.buf, self.pos, self.records)
-        self.helper.spend(self.records, done)
+        # A record is 4 bytes of length, a kind byte and its payload.
+        self.helper.spend(self.records, done, self.pos - start - 5 * (len(self.records) - done))
         if self.pos > READ_SIZE:
             del self.buf[: self.pos]
             self.pos = 0

@@ -190,12 +190,13 @@ class Helper:
                 record = whole_record(chunk)
                 if record is not None:
                     records.append(record)
-                    self.spend(records, len(records) - 1)
+                    self.spend(records, len(records) - 1, len(chunk) - 5)
                     return records
             buf += chunk
-            done = len(records)
+            done, start = len(records), pos
             pos = parse_records(buf, pos, records)
-            self.spend(records, done)
+            # A record is 4 bytes of length, a kind byte and its payload.
+            self.spend(records, done, pos - start - 5 * (len(records) - done))
             if records and records[-1][0] == KIND_BAD_REQUEST:
                 return records
             if pos > READ_SIZE:
@@ -205,12 +206,16 @@ class Helper:
             raise out_of_step(len(records), expected, len(buf) - pos)
         return records
 
-    def spend(self, records: list[Record], start: int) -> None:
-        """Take the payloads of ``records[start:]`` from this exchange's budget."""
-        for index in range(start, len(records)):
-            self.budget -= len(records[index][1])
-            if self.budget < 0:
-                raise OutputOverBudget(index + 1)
+    def spend(self, records: list[Record], start: int, size: int) -> None:
+        """Take ``size`` bytes, the payloads of ``records[start:]``, from this
+        exchange's budget."""
+        self.budget -= size
+        if self.budget < 0:
+            left = self.budget + size
+            for index in range(start, len(records)):
+                left -= len(records[index][1])
+                if left < 0:
+                    raise OutputOverBudget(index + 1)
 
     def interrupt(self) -> None:
         """Kill the process from another thread, leaving its pipes and reaping

@@ -14,6 +14,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.engine.job import RenderJob as RenderJob  # where callers have found it
 from wendy_llm.engine.kept import KeptTexts
 from wendy_llm.errors import DataTypeError, EngineError, TemplateParseError, quoted
 
@@ -54,35 +55,6 @@ _FRAMED_KEYS: dict[str, bytes] = {}
 _FRAMED_KEYS_MAX: Final = 4096
 
 Record = tuple[int, bytes]
-
-
-class RenderJob:
-    """One template to render: its text, its data map and its name.
-
-    ``name`` is the Go template name, i.e. the file's path relative to the
-    template root; Go error messages quote it.  A value (equal by its
-    fields, immutable); a plain class, not a dataclass, whose creation would
-    cost the command line more than a render (README, Performance).
-    """
-
-    __slots__ = ("data", "name", "text")
-
-    def __init__(
-        self, text: str | bytes, data: Mapping[str, object], name: str = "template"
-    ) -> None:
-        self.text: Final = text
-        self.data: Final = data
-        self.name: Final = name
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RenderJob):
-            return NotImplemented
-        return (self.text, self.data, self.name) == (other.text, other.data, other.name)
-
-    __hash__ = None  # type: ignore[assignment]  # its data map is not hashable
-
-    def __repr__(self) -> str:
-        return f"RenderJob(text={self.text!r}, data={self.data!r}, name={self.name!r})"
 
 
 # --- encoding ---------------------------------------------------------------
@@ -263,23 +235,37 @@ def encode_request(
     out += _U64(max_output_bytes)
     if bench_iterations is not None:
         out += _U32(bench_iterations)
+    # One pass over the jobs: the texts and data maps they use (each once),
+    # and the job section, which follows them in the frame.
     text_index: dict[str | bytes, int] = {}
+    text_names: list[str] = []  # the first job's name for each text, for errors
     data_index: dict[int, int] = {}
     datas: list[Mapping[str, object]] = []
-    refs: list[tuple[int, int]] = []
+    names: dict[str, bytes] = {}
+    tail = bytearray(_U32(len(jobs)))
     for job in jobs:
-        ti = text_index.setdefault(job.text, len(text_index))
-        di = data_index.setdefault(id(job.data), len(datas))
-        if di == len(datas):
-            datas.append(job.data)
-        refs.append((ti, di))
+        text = job.text
+        ti = text_index.get(text)
+        if ti is None:
+            ti = text_index[text] = len(text_names)
+            text_names.append(job.name)
+        data = job.data
+        di = data_index.get(id(data))
+        if di is None:
+            di = data_index[id(data)] = len(datas)
+            datas.append(data)
+        name = names.get(job.name)
+        if name is None:
+            name = names[job.name] = _framed_name(job.name)
+        tail += name
+        tail += _JOB_REF(ti, di)
     known = kept.ids if kept is not None else {}
-    raws = _new_texts(jobs, known)
+    raws = _new_texts(text_index, text_names, known)
     forget, keep = False, {}
     if kept is not None and raws:
         planned = kept.plan(raws)
         if planned is None:  # they do not fit beside those kept: forget those
-            forget, raws = True, _new_texts(jobs, {})
+            forget, raws = True, _new_texts(text_index, text_names, {})
             planned = kept.plan_afresh(raws)
         keep = planned
     out += b"\1" if forget else b"\0"
@@ -300,36 +286,30 @@ def encode_request(
             out += _U32(len(raw))
             out += raw
     _encode_datas(datas, out)
-    out += _U32(len(jobs))
-    names: dict[str, bytes] = {}
-    for job, (ti, di) in zip(jobs, refs, strict=True):
-        name = names.get(job.name)
-        if name is None:
-            try:
-                raw = _utf8(job.name)
-            except _Unsupported as exc:
-                raise TemplateParseError(
-                    f"template name {quoted(job.name)} {exc.reason}", name=job.name
-                ) from None
-            name = names[job.name] = _U32(len(raw)) + raw
-        out += name
-        out += _JOB_REF(ti, di)
+    out += tail
     frame = _finish_frame(out)
     if kept is not None and (keep or forget):
         kept.commit(forget, keep, raws)
     return frame
 
 
+def _framed_name(name: str) -> bytes:
+    try:
+        raw = _utf8(name)
+    except _Unsupported as exc:
+        raise TemplateParseError(f"template name {quoted(name)} {exc.reason}", name=name) from None
+    return _U32(len(raw)) + raw
+
+
 def _new_texts(
-    jobs: Sequence[RenderJob], known: Mapping[str | bytes, int]
+    text_index: Mapping[str | bytes, int], names: Sequence[str], known: Mapping[str | bytes, int]
 ) -> dict[str | bytes, bytes]:
-    """The bytes of each text of ``jobs`` not in ``known``, in order of first use."""
-    raws: dict[str | bytes, bytes] = {}
-    for job in jobs:
-        text = job.text
-        if text not in known and text not in raws:
-            raws[text] = _text_bytes(text, job.name)
-    return raws
+    """The bytes of each text not in ``known``, in order of first use."""
+    return {
+        text: _text_bytes(text, names[index])
+        for text, index in text_index.items()
+        if text not in known
+    }
 
 
 def _encode_datas(
@@ -339,7 +319,7 @@ def _encode_datas(
     if not counted:
         out += _U32(len(datas))
     for data in datas:
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise DataTypeError(
                 f"template data must be a mapping, not {type(data).__name__}", path=""
             )
