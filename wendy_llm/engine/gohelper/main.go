@@ -104,6 +104,26 @@ type badRequest struct{ msg string }
 type reader struct {
 	b   []byte
 	off int
+	// Short strings seen before, to share instead of allocate: map keys and
+	// template names repeat in every render of a batch (nil: no sharing).
+	intern map[string]string
+}
+
+// str decodes a string (u32 len, bytes), shared through intern if short.
+func (r *reader) str() string {
+	b := r.blob()
+	if r.intern == nil || len(b) > 64 {
+		return string(b)
+	}
+	if s, found := r.intern[string(b)]; found {
+		return s
+	}
+	if len(r.intern) >= 4096 {
+		clear(r.intern)
+	}
+	s := string(b)
+	r.intern[s] = s
+	return s
 }
 
 func (r *reader) fail(format string, args ...interface{}) {
@@ -171,7 +191,7 @@ func (r *reader) mapValue(depth int) map[string]interface{} {
 	n := r.count(5)
 	m := make(map[string]interface{}, n)
 	for i := 0; i < n; i++ {
-		key := string(r.blob())
+		key := r.str()
 		m[key] = r.value(depth + 1)
 	}
 	return m
@@ -217,8 +237,10 @@ type server struct {
 	// only then can a record wait for the flush timer (the last one is
 	// flushed when the request is done, with no timer to arm).
 	more     bool
-	busy     atomic.Bool // a request is being handled
-	watchdog *time.Timer // calls watch while busy
+	busy     atomic.Bool       // a request is being handled
+	watchdog *time.Timer       // calls watch while busy
+	same     *sameOutputs      // the current request's outputs
+	intern   map[string]string // see reader.intern
 	// Whether the watchdog is armed: it re-arms itself while requests keep
 	// coming, so a request costs no timer operation (see startWatch).
 	watching atomic.Bool
@@ -244,6 +266,8 @@ func newServer(out io.Writer, l limits) *server {
 		maxCached:     l.cachedTemplates,
 		maxCacheBytes: l.cacheBytes,
 		kept:          make(map[uint32]string),
+		same:          newSameOutputs(),
+		intern:        make(map[string]string),
 		maxKept:       l.keptTexts,
 		maxKeptBytes:  l.keptTextBytes,
 	}
@@ -255,7 +279,7 @@ func newServer(out io.Writer, l limits) *server {
 }
 
 func (s *server) decodeRequest(payload []byte) (req request) {
-	r := &reader{b: payload}
+	r := &reader{b: payload, intern: s.intern}
 	req.op = r.u8()
 	switch req.op {
 	case 'R', 'B':
@@ -293,7 +317,7 @@ func (s *server) decodeRenders(r *reader, req *request) {
 	}
 	req.jobs = make([]job, r.count(12))
 	for i := range req.jobs {
-		name := string(r.blob())
+		name := r.str()
 		t, d := int(r.u32()), int(r.u32())
 		if t >= len(req.texts) || d >= len(req.data) {
 			r.fail("job %d refers to text %d / data %d out of range", i, t, d)
@@ -392,7 +416,8 @@ func (s *server) answer(payload []byte) {
 			s.record(kindOK, answer)
 		}
 	}
-	var same sameOutputs
+	same := s.same
+	same.reset()
 	for i, j := range req.jobs {
 		s.more = i < len(req.jobs)-1
 		t, err := s.parse(j.name, req.texts[j.text])

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"strings"
 	"text/template"
 	"time"
@@ -109,28 +110,48 @@ func (s *server) execute(t *template.Template, data map[string]interface{}, maxO
 // lints render every pick, and most files come out the same for most picks
 // (two thirds of the bytes of the bundled template's lint batch).
 // Outputs no longer than a reference are not remembered, nor any once
-// largeBytes are held.
+// largeBytes are held. The outputs are copied back to back into one arena
+// and found by their hash, then compared byte for byte: a string key per
+// output cost each render of a batch an allocation and the collector's work.
+// The server keeps one, emptied for each request (its memory reused).
 type sameOutputs struct {
-	seen map[string]int // output -> the job that produced it
-	held int
+	seed  maphash.Seed
+	arena []byte
+	seen  map[uint64]seenOutput // hash -> the first output with that hash
+}
+
+type seenOutput struct{ start, end, job int }
+
+func newSameOutputs() *sameOutputs {
+	return &sameOutputs{seed: maphash.MakeSeed(), seen: make(map[uint64]seenOutput)}
+}
+
+// reset forgets the last request's outputs, dropping an arena that grew large.
+func (o *sameOutputs) reset() {
+	clear(o.seen)
+	o.arena = o.arena[:0]
+	if cap(o.arena) > largeBytes {
+		o.arena = nil
+	}
 }
 
 // earlier returns how many jobs back the same output was produced, if it was,
 // and remembers this one if more jobs follow (a single render's output is
 // neither looked up nor copied).
 func (o *sameOutputs) earlier(out []byte, job int, more bool) (int, bool) {
-	if o.seen == nil && !more {
+	if len(o.seen) == 0 && !more {
 		return 0, false
 	}
-	if k, found := o.seen[string(out)]; found {
-		return job - k, true
+	hash := maphash.Bytes(o.seed, out)
+	s, found := o.seen[hash]
+	if found && bytes.Equal(o.arena[s.start:s.end], out) {
+		return job - s.job, true
 	}
-	if more && len(out) > 4 && o.held+len(out) <= largeBytes {
-		if o.seen == nil {
-			o.seen = make(map[string]int)
-		}
-		o.seen[string(out)] = job
-		o.held += len(out)
+	// Another output with the same hash (a 2^-64 chance) is not remembered.
+	if !found && more && len(out) > 4 && len(o.arena)+len(out) <= largeBytes {
+		start := len(o.arena)
+		o.arena = append(o.arena, out...)
+		o.seen[hash] = seenOutput{start, len(o.arena), job}
 	}
 	return 0, false
 }
