@@ -70,7 +70,7 @@ def test_texts_beyond_the_bounds_are_forgotten_and_sent_again(
 
 def test_a_request_failing_to_encode_keeps_nothing() -> None:
     with Renderer() as renderer:
-        # A whole first request is sent before the second fails to encode.
+        # Whole requests are sent before the last one fails to encode.
         first = [RenderJob("a{{.A}}", {"A": 1})] * options.RENDER_BATCH_JOBS
         broken = RenderJob("b{{.A}}", {"A": object()})
         with pytest.raises(DataTypeError):

@@ -28,8 +28,13 @@ RENDER_MAX_OUTPUT_BYTES: Final = 64 * _MIB
 #: alone let eight 60 MB files take 1 GB of memory.  Two maximal renders'
 #: worth; real trees are kilobytes.
 RENDER_MAX_BATCH_OUTPUT_BYTES: Final = 2 * RENDER_MAX_OUTPUT_BYTES
-#: Renders per request: the helper renders one batch while Python encodes the next.
+#: Renders per request: the helper renders one batch while Python encodes the
+#: next; the first is smaller, so the helper starts sooner.
 RENDER_BATCH_JOBS: Final = 64
+RENDER_FIRST_BATCH_JOBS: Final = 8
+#: Seconds between ``Renderer.close()``'s kills of the helper of a render it
+#: waits for (another thread's, which may be starting a replacement).
+RENDER_CLOSE_POLL_S: Final = 0.05
 #: Parsed templates the helper keeps, and their estimated memory (passed on its
 #: command line): clearing the cache costs only a re-parse, holding too much
 #: costs the machine's memory.

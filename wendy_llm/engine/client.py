@@ -22,9 +22,11 @@ Crashes: if the helper dies (or the pipe breaks) during a call, it is
 restarted and the request retried once; a second failure raises
 :class:`EngineError` with the tail of the helper's stderr.
 
-Output cap: a render producing more than ``max_output_bytes`` is stopped
-inside the helper and raises :class:`OutputTooLarge` (for ``render_many``, the
-whole batch raises it, naming the template).
+Output caps: a render producing more than ``max_output_bytes`` is stopped
+inside the helper, and a ``render_many`` whose outputs pass
+``max_batch_output_bytes`` (a repeated output counts once) stops the helper
+as the output arrives: both raise :class:`OutputTooLarge` for the whole
+batch, naming the template.  ``close()`` from another thread stops a render.
 
 The helper is POSIX-only (it relies on ``poll`` over pipes).
 """
@@ -139,10 +141,13 @@ class Renderer:
         max_output = self.max_output_bytes
 
         def requests(helper: Helper) -> Iterator[tuple[bytearray, int]]:
-            # Chunks let the helper start rendering while Python encodes the rest.
-            for start in range(0, len(jobs), options.RENDER_BATCH_JOBS):
-                chunk = jobs[start : start + options.RENDER_BATCH_JOBS]
+            # Chunks let the helper start rendering while Python encodes the
+            # rest; a small first one starts it sooner.
+            start, size = 0, options.RENDER_FIRST_BATCH_JOBS
+            while start < len(jobs):
+                chunk = jobs[start : start + size]
                 yield encode_request(chunk, max_output, helper.kept), len(chunk)
+                start, size = start + size, options.RENDER_BATCH_JOBS
 
         records = self._request(
             requests, lambda done: f"rendering {jobs[min(done, len(jobs) - 1)].name}"
@@ -252,7 +257,7 @@ class Renderer:
         self._closed = True
         # Kill whatever helper the rendering thread uses until it lets go
         # (it may be starting a replacement right now: kill that one too).
-        while not self._lock.acquire(timeout=_CLOSE_POLL_S):
+        while not self._lock.acquire(timeout=options.RENDER_CLOSE_POLL_S):
             helper = self._slot.helper
             if helper is not None:
                 helper.interrupt()
@@ -355,9 +360,6 @@ class Renderer:
                     raise failure
                 return records
 
-
-# How often close() kills the helper of a render it waits for.
-_CLOSE_POLL_S = 0.05
 
 _shared_lock = threading.Lock()
 _shared: Renderer | None = None
