@@ -175,12 +175,15 @@ class Helper:
         records: list[Record] = []
         buf = bytearray()
         pos = 0
+        ready = True  # often is: the helper may well have answered during the write
         while len(records) < expected:
-            if not poll(wait_ms):  # each read that moved bytes restarts the wait
+            # Each read that moved bytes restarts the wait.
+            if not ready and not poll(wait_ms):
                 raise HelperTimeout(len(records))
             try:
                 chunk = os.read(fd, READ_SIZE)
             except BlockingIOError:
+                ready = False
                 continue
             except OSError as exc:
                 raise HelperDied(str(exc)) from exc
@@ -199,6 +202,7 @@ class Helper:
             self.spend(records, done, pos - start - 5 * (len(records) - done))
             if records and records[-1][0] == KIND_BAD_REQUEST:
                 return records
+            ready = False
             if pos > READ_SIZE:
                 del buf[:pos]
                 pos = 0

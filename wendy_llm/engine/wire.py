@@ -49,6 +49,8 @@ _TAGGED_F64 = struct.Struct(">Bd").pack
 # A one-job render request of a kept text, up to its data map: frame length
 # (filled in last), 'R', max output, nothing forgotten, 1 text: 'r' id, 1 map.
 _KEPT_ONE_HEAD = struct.Struct(">IBQBIBII").pack
+# The job section of a one-job request, by template name (see encode_request).
+_ONE_JOB_TAILS: dict[str, bytes] = {}
 # Map keys as framed on the wire (u32 length, UTF-8), by key: data maps
 # repeat a handful of keys in every render.
 _FRAMED_KEYS: dict[str, bytes] = {}
@@ -222,14 +224,15 @@ def encode_request(
         # the same frame as below, with none of its bookkeeping.
         job = jobs[0]
         text_id = kept.ids.get(job.text)
-        if text_id is not None and type(job.name) is str and job.name.isascii():
+        one_tail = _ONE_JOB_TAILS.get(job.name) if type(job.name) is str else None
+        if text_id is not None and one_tail is not None:
             out = bytearray(_KEPT_ONE_HEAD(0, 82, max_output_bytes, 0, 1, 114, text_id, 1))
             _encode_datas((job.data,), out, counted=True)
-            out += b"\0\0\0\1"
-            out += _U32(len(job.name))
-            out += job.name.encode("ascii")
-            out += b"\0\0\0\0\0\0\0\0"
+            out += one_tail
             return _finish_frame(out)
+        if text_id is not None and type(job.name) is str and len(_ONE_JOB_TAILS) < 4096:
+            # Known the next time: a one-job section (1 job, its name, text 0, data 0).
+            _ONE_JOB_TAILS[job.name] = _U32(1) + _framed_name(job.name) + bytes(8)
     out = bytearray(b"\0\0\0\0")
     out += _OP_RENDER if bench_iterations is None else _OP_BENCH
     out += _U64(max_output_bytes)
