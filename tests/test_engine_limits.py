@@ -114,3 +114,11 @@ def test_a_batch_is_stopped_once_its_output_passes_the_batch_budget() -> None:
         assert pid is not None and is_reaped(pid)  # stopped mid-batch, not drained
         # An output repeated in a batch is held once, and counted once.
         assert renderer.render_many([RenderJob(mib, {}, "same")] * 8) == [b"x" * (1 << 20)] * 8
+
+
+def test_a_timeout_longer_than_poll_can_wait_is_accepted() -> None:
+    # poll() takes a C int of milliseconds (24 days); a longer timeout once
+    # raised OverflowError from every render.
+    with Renderer(timeout=1e9) as renderer:
+        assert renderer.render("x", {}) == b"x"
+        assert renderer.render_many([RenderJob("y", {})] * 100) == [b"y"] * 100

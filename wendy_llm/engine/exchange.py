@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 # Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
 READ_SIZE: Final = 1 << 16
+# poll() takes a C int of milliseconds: a longer timeout waits 24 days.
+MAX_POLL_MS: Final = (1 << 31) - 1
 
 
 class HelperDied(Exception):
@@ -98,7 +100,7 @@ class Exchange:
                     helper.poller.unregister(helper.stdin_fd)
             if self.drained and self.pending is None and len(self.records) >= self.expected:
                 break
-            wait_ms = max(0, int((self.deadline - time.monotonic()) * 1000) + 1)
+            wait_ms = max(0, min(int((self.deadline - time.monotonic()) * 1000) + 1, MAX_POLL_MS))
             events = helper.poller.poll(wait_ms)
             if not events and time.monotonic() >= self.deadline:
                 raise HelperTimeout(len(self.records))

@@ -19,6 +19,7 @@ from pathlib import Path
 from wendy_llm import options
 from wendy_llm.engine.answers import parse_records, whole_record
 from wendy_llm.engine.exchange import (
+    MAX_POLL_MS,
     READ_SIZE,
     Exchange,
     HelperDied,
@@ -169,9 +170,9 @@ class Helper:
 
     def _answers(self, expected: int, timeout: float) -> list[Record]:
         """The ``expected`` records of the requests written: the common
-        exchange's only wait (what ``_Exchange`` does, without its writing)."""
+        exchange's only wait (what :class:`Exchange` does, without its writing)."""
         fd, poll = self.stdout_fd, self.poller.poll
-        wait_ms = int(timeout * 1000) + 1
+        wait_ms = min(int(timeout * 1000) + 1, MAX_POLL_MS)
         records: list[Record] = []
         buf = bytearray()
         pos = 0
