@@ -17,7 +17,8 @@ from wendy_llm import (
     TemplateExecError,
     TemplateParseError,
 )
-from wendy_llm.engine.wire import encode_request, error_location, same_output
+from wendy_llm.engine.answers import error_location, same_output
+from wendy_llm.engine.wire import encode_request
 
 
 @pytest.fixture(scope="module")

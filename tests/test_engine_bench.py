@@ -22,7 +22,9 @@ def test_the_benchmark_renders_the_llm_template_in_every_mode(
     for label in ("(a) single", "(b) batched", "(c) new helper", "(d) executed inside Go"):
         line = next(line for line in out.splitlines() if label in line)
         assert float(line.split()[-2]) > 0, line
-    assert "batched / in-Go" in out and "process-per-render / single" in out
+    assert "single / in-Go" in out and "(target <= 4x)" in out
+    assert "batched / in-Go" in out and "(target <= 1.6x)" in out
+    assert "process-per-render / single" in out and "load average" in out
     assert "cold start" in out and "warm start" in out
 
 

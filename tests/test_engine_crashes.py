@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _engine_helpers import NESTED_RANGE, calibrated_items, cpu_ticks, is_reaped, write_script
 
-from wendy_llm import EngineError, Renderer
+from wendy_llm import EngineError, Renderer, RenderJob
 from wendy_llm.engine.toolchain import helper_path
 
 # --- crashes --------------------------------------------------------------------
@@ -27,6 +27,27 @@ def test_helper_killed_between_calls_is_restarted() -> None:
         assert renderer.render("{{.A}}", {"A": 2}) == b"2"
         assert renderer.pid not in (None, pid)
         assert is_reaped(pid)
+
+
+def test_requests_do_not_poll_the_helper_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A dead helper is noticed by its pipe (above), so a request costs no
+    # waitpid: a profile of single renders once found one in each.
+    with Renderer() as renderer:
+        renderer.render("warm", {})
+        helper = renderer._slot.helper
+        assert helper is not None
+        polls: list[int | None] = []
+        poll = helper.proc.poll
+
+        def counted() -> int | None:
+            polls.append(poll())
+            return polls[-1]
+
+        monkeypatch.setattr(helper.proc, "poll", counted)
+        for i in range(50):
+            assert renderer.render("{{.A}}", {"A": i}) == str(i).encode()
+        assert renderer.render_many([RenderJob("{{.A}}", {"A": 1})] * 100) == [b"1"] * 100
+        assert polls == []
 
 
 def test_helper_killed_during_a_call_is_restarted_and_the_call_retried() -> None:

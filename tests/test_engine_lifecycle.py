@@ -1,17 +1,20 @@
 """The Renderer's lifecycle: a lazy start, close and garbage collection reap
-the helper, a forked child gets its own, settings are checked, and the
-process-wide shared renderer reopens."""
+the helper, close from another thread stops a running render, a forked
+child gets its own, settings are checked, and the process-wide shared
+renderer reopens."""
 
 from __future__ import annotations
 
 import gc
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _engine_helpers import is_reaped, write_script
+from _engine_helpers import ENDLESS, ENDLESS_DATA, cpu_ticks, is_reaped, write_script
 
 from wendy_llm import EngineError, Renderer, options, shared_renderer
 from wendy_llm.engine import toolchain
@@ -151,3 +154,42 @@ def test_shared_renderer_is_one_per_process_and_reopens() -> None:
     second = shared_renderer()
     assert second is not first
     assert second.render("{{.A}}", {"A": 2}) == b"2"
+
+
+def test_close_from_another_thread_stops_a_running_render() -> None:
+    # The render would run for hours (timeout=3600): close() must stop it,
+    # not wait for it, and the rendering thread gets a typed error.
+    renderer = Renderer(timeout=3600)
+    renderer.render("warm", {})
+    pid = renderer.pid
+    assert pid is not None
+    errors: list[Exception] = []
+
+    def render() -> None:
+        try:
+            renderer.render(ENDLESS, ENDLESS_DATA, "loop.txt")
+        except EngineError as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=render, daemon=True)
+    baseline = cpu_ticks(pid)
+    worker.start()
+    deadline = time.monotonic() + 60  # a hang guard: wait until Go renders
+    while cpu_ticks(pid) < baseline + 2:
+        assert time.monotonic() < deadline, "the helper never started rendering"
+        time.sleep(0.01)
+    closer = threading.Thread(target=renderer.close, daemon=True)
+    closer.start()
+    try:
+        closer.join(timeout=30)  # hang guards only
+        worker.join(timeout=30)
+        assert not closer.is_alive(), "close() waited for the running render"
+    finally:
+        if not is_reaped(pid):
+            os.kill(pid, signal.SIGKILL)
+    assert not worker.is_alive()
+    assert len(errors) == 1
+    assert isinstance(errors[0], EngineError)
+    assert "closed while rendering loop.txt" in str(errors[0])
+    assert is_reaped(pid)
+    assert renderer.closed and renderer.pid is None

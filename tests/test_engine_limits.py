@@ -94,3 +94,31 @@ def test_a_runaway_output_is_stopped_inside_the_helper() -> None:
         jobs = [RenderJob("fine", {}), RenderJob(template, {"L": list(range(2000))}, "huge")]
         with pytest.raises(OutputTooLarge, match="huge"):
             renderer.render_many(jobs)
+
+
+def test_a_batch_is_stopped_once_its_output_passes_the_batch_budget() -> None:
+    # Each output is far under the per-render cap; together they pass the
+    # batch's budget, which bounds what one call holds (eight 60 MB files
+    # took 1 GB of memory under the per-render cap alone).
+    mib = "{{range 1048576}}x{{end}}"
+    with Renderer(max_batch_output_bytes=3_500_000) as renderer:
+        renderer.render("warm", {})
+        pid = renderer.pid
+        jobs = [RenderJob(f"{mib}{i}", {}, f"f{i}.txt") for i in range(8)]
+        with pytest.raises(
+            OutputTooLarge,
+            match=r"^rendering f3\.txt brought the output of one batch of renders past"
+            r" 3500000 bytes \(the renderer's max_batch_output_bytes\)",
+        ):
+            renderer.render_many(jobs)
+        assert pid is not None and is_reaped(pid)  # stopped mid-batch, not drained
+        # An output repeated in a batch is held once, and counted once.
+        assert renderer.render_many([RenderJob(mib, {}, "same")] * 8) == [b"x" * (1 << 20)] * 8
+
+
+def test_a_timeout_longer_than_poll_can_wait_is_accepted() -> None:
+    # poll() takes a C int of milliseconds (24 days); a longer timeout once
+    # raised OverflowError from every render.
+    with Renderer(timeout=1e9) as renderer:
+        assert renderer.render("x", {}) == b"x"
+        assert renderer.render_many([RenderJob("y", {})] * 100) == [b"y"] * 100

@@ -59,10 +59,18 @@ def vm_rss(pid: int) -> int:
 # The parent: a Python process rendering forever.  It prints its helper's
 # pid (and, with HOLD, the pid of a process it gave a copy of the helper's
 # input, so that no end of input can reach the helper) before the render.
+# It sets SIGHUP's disposition itself, whatever the test run inherited
+# (under nohup, ignored): "default", or "ignored" and blocked, which the
+# helper then inherits.
 PARENT = textwrap.dedent(
     """
-    import os, subprocess, sys
+    import os, signal, subprocess, sys
     from wendy_llm import EngineError, Renderer
+    if sys.argv[4] == "ignored":
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    else:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
     renderer = Renderer(timeout=3600)
     renderer.render("warm", {})
     holder = 0
@@ -85,10 +93,12 @@ def reap() -> Iterator[list[int]]:
             os.kill(pid, signal.SIGKILL)
 
 
-def start_parent(mode: str, reap: list[int]) -> tuple[subprocess.Popen[str], int, int]:
+def start_parent(
+    mode: str, reap: list[int], hangup: str = "default"
+) -> tuple[subprocess.Popen[str], int, int]:
     items = len(ENDLESS_DATA["L"])  # type: ignore[arg-type]
     parent = subprocess.Popen(
-        [sys.executable, "-c", PARENT, mode, ENDLESS, str(items)],
+        [sys.executable, "-c", PARENT, mode, ENDLESS, str(items), hangup],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -110,12 +120,29 @@ def test_the_helper_dies_with_its_parent_even_mid_render(
     assert gone_within(helper, 1.0), "the helper kept rendering after its parent died"
 
 
-def test_the_parent_death_signal_stops_the_helper_when_input_stays_open(
+def test_a_hangup_stops_parent_and_helper_even_when_the_test_run_ignores_it(
     reap: list[int],
 ) -> None:
+    # As under `nohup pytest`: the parent must not inherit the ignored SIGHUP.
+    inherited = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        parent, helper, _ = start_parent("PLAIN", reap)
+    finally:
+        signal.signal(signal.SIGHUP, inherited)
+    wait_until_rendering(helper)
+    parent.send_signal(signal.SIGHUP)
+    assert parent.wait(timeout=60) == -signal.SIGHUP
+    assert gone_within(helper, 1.0), "the helper kept rendering after its parent died"
+
+
+@pytest.mark.parametrize("hangup", ["default", "ignored"])
+def test_the_parent_death_signal_stops_the_helper_when_input_stays_open(
+    hangup: str, reap: list[int]
+) -> None:
     # A process the parent started holds the helper's input open, so only
-    # the kernel's parent-death signal can tell the helper (Linux).
-    parent, helper, holder = start_parent("HOLD", reap)
+    # the kernel's parent-death signal can tell the helper (Linux), whatever
+    # SIGHUP disposition and mask the helper inherited.
+    parent, helper, holder = start_parent("HOLD", reap, hangup)
     wait_until_rendering(helper)
     parent.kill()
     parent.wait(timeout=60)

@@ -23,13 +23,29 @@ _MIB: Final = 1 << 20
 RENDER_TIMEOUT_S: Final = 10.0
 #: Bytes one render may produce; a larger output is a runaway template.
 RENDER_MAX_OUTPUT_BYTES: Final = 64 * _MIB
-#: Renders per request: the helper renders one batch while Python encodes the next.
+#: Bytes of output one ``render_many`` may hold (a tree, or every pick's tree
+#: for the lints; an output repeated in it counts once): the per-render cap
+#: alone let eight 60 MB files take 1 GB of memory.  Two maximal renders'
+#: worth; real trees are kilobytes.
+RENDER_MAX_BATCH_OUTPUT_BYTES: Final = 2 * RENDER_MAX_OUTPUT_BYTES
+#: Renders per request: the helper renders one batch while Python encodes the
+#: next; the first is smaller, so the helper starts sooner.
 RENDER_BATCH_JOBS: Final = 64
+RENDER_FIRST_BATCH_JOBS: Final = 8
+#: Seconds between ``Renderer.close()``'s kills of the helper of a render it
+#: waits for (another thread's, which may be starting a replacement).
+RENDER_CLOSE_POLL_S: Final = 0.05
 #: Parsed templates the helper keeps, and their estimated memory (passed on its
 #: command line): clearing the cache costs only a re-parse, holding too much
 #: costs the machine's memory.
 PARSE_CACHE_TEMPLATES: Final = 4096
 PARSE_CACHE_BYTES: Final = 64 * _MIB
+#: Template texts the helper keeps between requests, and their bytes, so a
+#: render refers to its text by id instead of sending it again (passed on its
+#: command line): beyond them all are forgotten and sent again, which costs
+#: one render's pipe each; the bytes are held once in the helper.
+HELPER_KEPT_TEXTS: Final = 4096
+HELPER_KEPT_TEXT_BYTES: Final = 16 * _MIB
 #: Seconds the helper gets to exit after its input closes before it is killed.
 HELPER_EXIT_WAIT_S: Final = 2.0
 #: Answers to Go calls (``Atoi``, ``%v``, ...) remembered per process, and the
@@ -48,6 +64,12 @@ MAX_DOCUMENT_DEPTH: Final = 100
 #: YAML nodes after alias expansion (go-yaml's "excessive aliasing"): a billion
 #: laughs must be a parse error, not an hour of CPU.
 MAX_YAML_NODES: Final = 1_000_000
+
+#: Bytes of ``template.json`` or ``template.schema.json``, and variables in
+#: ``template.json``: decoding takes some hundred times the bytes (300,000
+#: variables took 600 MB), and real manifests are a few kilobytes.
+MANIFEST_MAX_BYTES: Final = 1 * _MIB
+MANIFEST_MAX_VARIABLES: Final = 1000
 
 # --- picks -----------------------------------------------------------------
 #: Up to this many combinations every one is a pick; beyond it, a pairwise

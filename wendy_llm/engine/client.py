@@ -22,9 +22,11 @@ Crashes: if the helper dies (or the pipe breaks) during a call, it is
 restarted and the request retried once; a second failure raises
 :class:`EngineError` with the tail of the helper's stderr.
 
-Output cap: a render producing more than ``max_output_bytes`` is stopped
-inside the helper and raises :class:`OutputTooLarge` (for ``render_many``, the
-whole batch raises it, naming the template).
+Output caps: a render producing more than ``max_output_bytes`` is stopped
+inside the helper, and a ``render_many`` whose outputs pass
+``max_batch_output_bytes`` (a repeated output counts once) stops the helper
+as the output arrives: both raise :class:`OutputTooLarge` for the whole
+batch, naming the template.  ``close()`` from another thread stops a render.
 
 The helper is POSIX-only (it relies on ``poll`` over pipes).
 """
@@ -40,7 +42,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.engine.process import Helper, HelperDied, HelperSlot, HelperTimeout
+from wendy_llm.engine.answers import bench_ns_per_render, same_output, template_error
+from wendy_llm.engine.exchange import HelperDied, HelperTimeout, OutputOverBudget
+from wendy_llm.engine.process import Helper, HelperSlot
 from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
     KIND_BAD_REQUEST,
@@ -53,11 +57,8 @@ from wendy_llm.engine.wire import (
     MAX_OUTPUT_LIMIT,
     Record,
     RenderJob,
-    bench_ns_per_render,
     encode_calls,
     encode_request,
-    same_output,
-    template_error,
 )
 from wendy_llm.errors import (
     EngineError,
@@ -79,7 +80,9 @@ class Renderer:
     interpreter exit.
 
     ``timeout`` is the time each render may take, in seconds (see the module
-    docstring); ``max_output_bytes`` caps each render's output.  ``helper``
+    docstring); ``max_output_bytes`` caps each render's output, and
+    ``max_batch_output_bytes`` the output of one call (a tree, or a lint's
+    every pick), which bounds the memory a call holds.  ``helper``
     overrides the helper binary (default: built by
     :func:`wendy_llm.engine.toolchain.helper_path`).
     """
@@ -89,6 +92,7 @@ class Renderer:
         *,
         timeout: float = options.RENDER_TIMEOUT_S,
         max_output_bytes: int = options.RENDER_MAX_OUTPUT_BYTES,
+        max_batch_output_bytes: int = options.RENDER_MAX_BATCH_OUTPUT_BYTES,
         helper: str | os.PathLike[str] | None = None,
     ) -> None:
         if not timeout > 0:
@@ -97,8 +101,13 @@ class Renderer:
             raise ValueError(
                 f"max_output_bytes must be between 1 and {MAX_OUTPUT_LIMIT}, got {max_output_bytes}"
             )
+        if not max_batch_output_bytes > 0:
+            raise ValueError(
+                f"max_batch_output_bytes must be positive, got {max_batch_output_bytes}"
+            )
         self.timeout = float(timeout)
         self.max_output_bytes = max_output_bytes
+        self.max_batch_output_bytes = max_batch_output_bytes
         self._binary = Path(helper) if helper is not None else None
         self._lock = threading.Lock()
         self._slot = HelperSlot()
@@ -112,7 +121,15 @@ class Renderer:
         self, text: str | bytes, data: Mapping[str, object], name: str = "template"
     ) -> bytes:
         """Render one template; raise its :class:`TemplateError` on failure."""
-        result = self.render_many([RenderJob(text, data, name)])[0]
+        jobs = (RenderJob(text, data, name),)
+        max_output = self.max_output_bytes
+        records = self._request(
+            lambda helper: iter(((encode_request(jobs, max_output, helper.kept), 1),)),
+            lambda _: f"rendering {name}",
+        )
+        if records[0][0] == KIND_OK:
+            return records[0][1]
+        result = self._results(jobs, records)[0]
         if isinstance(result, TemplateError):
             raise result
         return result
@@ -123,15 +140,24 @@ class Renderer:
             return []
         max_output = self.max_output_bytes
 
-        def requests() -> Iterator[tuple[bytearray, int]]:
-            # Chunks let the helper start rendering while Python encodes the rest.
-            for start in range(0, len(jobs), options.RENDER_BATCH_JOBS):
-                chunk = jobs[start : start + options.RENDER_BATCH_JOBS]
-                yield encode_request(chunk, max_output), len(chunk)
+        def requests(helper: Helper) -> Iterator[tuple[bytearray, int]]:
+            # Chunks let the helper start rendering while Python encodes the
+            # rest; a small first one starts it sooner.
+            start, size = 0, options.RENDER_FIRST_BATCH_JOBS
+            while start < len(jobs):
+                chunk = jobs[start : start + size]
+                yield encode_request(chunk, max_output, helper.kept), len(chunk)
+                start, size = start + size, options.RENDER_BATCH_JOBS
 
         records = self._request(
             requests, lambda done: f"rendering {jobs[min(done, len(jobs) - 1)].name}"
         )
+        return self._results(jobs, records)
+
+    def _results(
+        self, jobs: Sequence[RenderJob], records: Sequence[Record]
+    ) -> list[bytes | TemplateError]:
+        """Each job's output or template error, from its record."""
         results: list[bytes | TemplateError] = []
         for job, (kind, payload) in zip(jobs, records, strict=True):
             if kind == KIND_OK:
@@ -157,10 +183,14 @@ class Renderer:
         """
         if not 0 < iterations < 1 << 32:
             raise ValueError(f"iterations must be between 1 and 2**32-1, got {iterations}")
-        request = encode_request([job], self.max_output_bytes, bench_iterations=iterations)
+        max_output = self.max_output_bytes
+
+        def request(helper: Helper) -> Iterator[tuple[bytearray, int]]:
+            yield encode_request([job], max_output, helper.kept, bench_iterations=iterations), 1
+
         # The timeout is per render, and this request renders `iterations` times.
         ((kind, payload),) = self._request(
-            lambda: iter([(request, 1)]),
+            request,
             lambda _: f"rendering {job.name}",
             timeout=self.timeout * iterations,
         )
@@ -184,7 +214,9 @@ class Renderer:
         if not calls:
             return []
         request = encode_calls(calls)
-        return self._request(lambda: iter([(request, len(calls))]), lambda _: "evaluating Go calls")
+        return self._request(
+            lambda _: iter(((request, len(calls)),)), lambda _: "evaluating Go calls"
+        )
 
     def start(self) -> None:
         """Start the helper now, if none is running, without waiting for it.
@@ -215,10 +247,24 @@ class Renderer:
         return self._closed
 
     def close(self) -> None:
-        """Stop the helper (and reap it). Further renders raise EngineError."""
-        with self._lock:
-            self._closed = True
+        """Stop the helper (and reap it). Further renders raise EngineError.
+
+        A render running in another thread is stopped, not waited for: its
+        helper is killed and that thread's call raises :class:`EngineError`
+        ("the Renderer was closed").  (Called while this thread itself is
+        rendering, e.g. from a signal handler, it would wait forever.)
+        """
+        self._closed = True
+        # Kill whatever helper the rendering thread uses until it lets go
+        # (it may be starting a replacement right now: kill that one too).
+        while not self._lock.acquire(timeout=options.RENDER_CLOSE_POLL_S):
+            helper = self._slot.helper
+            if helper is not None:
+                helper.interrupt()
+        try:
             self._finalizer()
+        finally:
+            self._lock.release()
 
     def __enter__(self) -> Renderer:
         return self
@@ -236,9 +282,10 @@ class Renderer:
     def _helper(self, binary: Path | None = None) -> Helper:
         helper = self._slot.helper
         if helper is not None:
-            if helper.owner_pid == os.getpid() and helper.alive():
+            # One that died between calls is noticed by its pipe (and replaced).
+            if helper.owner_pid == os.getpid():
                 return helper
-            # Died between calls (or inherited through fork): replace silently.
+            # Inherited through fork: replace silently.
             self._discard(helper)
         if binary is None:
             binary = self._binary if self._binary is not None else helper_path()
@@ -248,21 +295,31 @@ class Renderer:
 
     def _request(
         self,
-        requests: Callable[[], Iterator[tuple[bytearray, int]]],
+        requests: Callable[[Helper], Iterator[tuple[bytearray, int]]],
         doing: Callable[[int], str],
         timeout: float | None = None,
     ) -> list[Record]:
         """Exchange requests with the helper; ``doing(i)`` describes answer ``i``
-        in errors (``rendering NAME``)."""
+        in errors (``rendering NAME``).  ``requests(helper)`` encodes them for
+        that helper (it knows which texts the helper keeps)."""
         with self._lock:
-            if self._closed:
-                raise EngineError("this Renderer is closed")
             limit = self.timeout if timeout is None else timeout
             failures: list[str] = []
             while True:
+                if self._closed:
+                    raise EngineError("this Renderer is closed")
                 helper = self._helper()
                 try:
-                    records, failure = helper.exchange(requests(), limit)
+                    records, failure = helper.exchange(
+                        requests(helper), limit, self.max_batch_output_bytes
+                    )
+                except OutputOverBudget as exc:
+                    self._discard(helper)  # mid-batch: its later records must not be read
+                    raise OutputTooLarge(
+                        f"{doing(exc.done - 1)} brought the output of one batch of renders"
+                        f" past {self.max_batch_output_bytes} bytes (the renderer's"
+                        " max_batch_output_bytes); the renders were stopped"
+                    ) from None
                 except HelperTimeout as exc:
                     self._discard(helper)
                     raise RenderTimeout(
@@ -272,6 +329,10 @@ class Renderer:
                     ) from None
                 except HelperDied as exc:
                     tail = self._discard(helper)
+                    if self._closed:
+                        raise EngineError(
+                            f"the Renderer was closed while {doing(0)}; the Go helper was stopped"
+                        ) from None
                     failures.append(
                         f"attempt {len(failures) + 1}: {helper.exit_description()} ({exc})"
                         + (f"; stderr: {tail}" if tail else "; no stderr output")

@@ -13,37 +13,35 @@ import os
 import select
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record, parse_records
+from wendy_llm.engine.answers import parse_records, whole_record
+from wendy_llm.engine.exchange import (
+    MAX_POLL_MS,
+    READ_SIZE,
+    Exchange,
+    HelperDied,
+    HelperTimeout,
+    OutputOverBudget,
+    out_of_step,
+)
+from wendy_llm.engine.kept import KeptTexts
+from wendy_llm.engine.wire import KIND_BAD_REQUEST, Record
 from wendy_llm.errors import EngineError, WendyLlmError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from typing import IO, Final
 
-# Below malloc's mmap threshold: a bigger read buffer costs a mmap per call.
-_READ_SIZE: Final = 1 << 16
 _PIPE_SIZE: Final = 1 << 20
 _STDERR_TAIL_BYTES: Final = 4000
+# No exchange can hold more: records carry u32 lengths, and requests are many.
+MAX_EXCHANGE_BYTES: Final = 1 << 62
 # The helper exits when the process with this pid stops being its parent
 # (see exitWithParent in gohelper/parent_linux.go).
 PARENT_PID_ENV: Final = "WENDY_LLM_PARENT_PID"
-
-
-class HelperDied(Exception):
-    """The helper exited or the pipe broke mid-request."""
-
-
-class HelperTimeout(Exception):
-    """No progress for ``timeout`` seconds; ``done`` records had arrived."""
-
-    def __init__(self, done: int) -> None:
-        super().__init__(done)
-        self.done = done
 
 
 def _enlarge_pipe(fd: int) -> None:
@@ -77,6 +75,8 @@ class Helper:
                     str(binary),
                     f"-parse-cache-templates={options.PARSE_CACHE_TEMPLATES}",
                     f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
+                    f"-kept-texts={options.HELPER_KEPT_TEXTS}",
+                    f"-kept-text-bytes={options.HELPER_KEPT_TEXT_BYTES}",
                 ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -97,14 +97,23 @@ class Helper:
         self.poller = select.poll()
         self.poller.register(self.stdout_fd, select.POLLIN)
         self.owner_pid = os.getpid()
+        self.budget = MAX_EXCHANGE_BYTES  # output bytes the exchange may still hold
+        #: The texts this process keeps (a new helper keeps none).
+        self.kept = KeptTexts(options.HELPER_KEPT_TEXTS, options.HELPER_KEPT_TEXT_BYTES)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
 
     def exchange(
-        self, requests: Iterator[tuple[bytearray, int]], timeout: float
+        self,
+        requests: Iterator[tuple[bytearray, int]],
+        timeout: float,
+        max_total: int = MAX_EXCHANGE_BYTES,
     ) -> tuple[list[Record], WendyLlmError | None]:
         """Send each request (with the number of records it asks for); collect the records.
+
+        Raises :class:`OutputOverBudget` as soon as the records' payloads
+        pass ``max_total`` bytes, which bounds the memory an exchange holds.
 
         Requests are pulled (encoded) lazily while the helper renders the
         previous ones, so Python's encoding overlaps Go's rendering.  If
@@ -113,14 +122,112 @@ class Helper:
 
         Raises :class:`HelperTimeout` when no byte moved for ``timeout``
         seconds (the helper flushes each finished render within a few
-        milliseconds, so this bounds each render, not the batch).
+        milliseconds, so this bounds each render, not the batch), and
+        :class:`HelperDied` when the pipe breaks or ends: that is how a
+        helper that died between calls is noticed too, with no ``waitpid``
+        per request.
+
+        The common exchange, one request written whole, only waits for its
+        records (a single render's round trip is a few system calls).
         """
-        exchange = _Exchange(self, requests, timeout)
+        self.budget = max_total
+        try:
+            first = next(requests, None)
+        except WendyLlmError as exc:
+            return [], exc
+        if first is None:
+            return [], None
+        frame, expected = first
+        try:
+            written = os.write(self.stdin_fd, frame)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:  # BrokenPipeError: the helper is gone
+            raise HelperDied(str(exc)) from exc
+        following: tuple[bytearray, int] | None = None
+        failure: WendyLlmError | None = None
+        if written == len(frame):
+            try:
+                following = next(requests, None)
+            except WendyLlmError as exc:
+                failure = exc
+            if following is None and failure is None:
+                return self._answers(expected, timeout), None
+        exchange = Exchange(self, requests, timeout, expected)
+        exchange.failure = failure
+        if written < len(frame):
+            exchange.pending, exchange.written = memoryview(frame), written
+        elif following is not None:
+            exchange.pending = memoryview(following[0])
+            exchange.expected += following[1]
+        else:
+            exchange.drained = True
         try:
             return exchange.run()
         finally:
             if exchange.polling_stdin:
                 self.poller.unregister(self.stdin_fd)
+
+    def _answers(self, expected: int, timeout: float) -> list[Record]:
+        """The ``expected`` records of the requests written: the common
+        exchange's only wait (what :class:`Exchange` does, without its writing)."""
+        fd, poll = self.stdout_fd, self.poller.poll
+        wait_ms = min(int(timeout * 1000) + 1, MAX_POLL_MS)
+        records: list[Record] = []
+        buf = bytearray()
+        pos = 0
+        ready = True  # often is: the helper may well have answered during the write
+        while len(records) < expected:
+            # Each read that moved bytes restarts the wait.
+            if not ready and not poll(wait_ms):
+                raise HelperTimeout(len(records))
+            try:
+                chunk = os.read(fd, READ_SIZE)
+            except BlockingIOError:
+                ready = False
+                continue
+            except OSError as exc:
+                raise HelperDied(str(exc)) from exc
+            if not chunk:
+                raise HelperDied("the helper closed its output")
+            if pos == len(buf) and len(records) + 1 == expected:
+                record = whole_record(chunk)
+                if record is not None:
+                    records.append(record)
+                    self.spend(records, len(records) - 1, len(chunk) - 5)
+                    return records
+            buf += chunk
+            done, start = len(records), pos
+            pos = parse_records(buf, pos, records)
+            # A record is 4 bytes of length, a kind byte and its payload.
+            self.spend(records, done, pos - start - 5 * (len(records) - done))
+            if records and records[-1][0] == KIND_BAD_REQUEST:
+                return records
+            ready = False
+            if pos > READ_SIZE:
+                del buf[:pos]
+                pos = 0
+        if pos != len(buf):
+            raise out_of_step(len(records), expected, len(buf) - pos)
+        return records
+
+    def spend(self, records: list[Record], start: int, size: int) -> None:
+        """Take ``size`` bytes, the payloads of ``records[start:]``, from this
+        exchange's budget."""
+        self.budget -= size
+        if self.budget < 0:
+            left = self.budget + size
+            for index in range(start, len(records)):
+                left -= len(records[index][1])
+                if left < 0:
+                    raise OutputOverBudget(index + 1)
+
+    def interrupt(self) -> None:
+        """Kill the process from another thread, leaving its pipes and reaping
+        to the thread using it (which sees the pipe end: :class:`HelperDied`)."""
+        if self.owner_pid == os.getpid():
+            with contextlib.suppress(OSError):
+                self.proc.kill()  # a no-op once the process is reaped
 
     def stderr_tail(self) -> str:
         try:
@@ -204,94 +311,6 @@ class Helper:
             except ValueError:
                 return f"killed by signal {-code}"
         return f"exit status {code}"
-
-
-class _Exchange:
-    """One exchange in flight: requests being written, records being read."""
-
-    def __init__(
-        self, helper: Helper, requests: Iterator[tuple[bytearray, int]], timeout: float
-    ) -> None:
-        self.helper = helper
-        self.requests = requests
-        self.timeout = timeout
-        self.records: list[Record] = []
-        self.expected = 0  # records asked for by the requests sent so far
-        self.pending: memoryview | None = None  # the request being written
-        self.written = 0
-        self.drained = False  # no more requests to pull
-        self.failure: WendyLlmError | None = None
-        self.polling_stdin = False
-        self.buf = bytearray()
-        self.pos = 0
-        self.deadline = time.monotonic() + timeout
-
-    def run(self) -> tuple[list[Record], WendyLlmError | None]:
-        helper = self.helper
-        while True:
-            self._write()
-            if (self.pending is not None) != self.polling_stdin:
-                self.polling_stdin = not self.polling_stdin
-                if self.polling_stdin:
-                    helper.poller.register(helper.stdin_fd, select.POLLOUT)
-                else:
-                    helper.poller.unregister(helper.stdin_fd)
-            if self.drained and self.pending is None and len(self.records) >= self.expected:
-                break
-            wait_ms = max(0, int((self.deadline - time.monotonic()) * 1000) + 1)
-            events = helper.poller.poll(wait_ms)
-            if not events and time.monotonic() >= self.deadline:
-                raise HelperTimeout(len(self.records))
-            if any(fd == helper.stdout_fd for fd, _ in events) and self._read():
-                return self.records, self.failure  # a rejected request: stop here
-        if len(self.buf) != self.pos or len(self.records) != self.expected:
-            raise EngineError(
-                f"the Go helper answered out of step ({len(self.records)} records for"
-                f" {self.expected} renders, {len(self.buf) - self.pos} stray bytes)"
-            )
-        return self.records, self.failure
-
-    def _write(self) -> None:
-        """Write as much as the pipe takes, pulling (encoding) new requests as needed."""
-        while not self.drained or self.pending is not None:
-            if self.pending is None:
-                try:
-                    item = next(self.requests, None)
-                except WendyLlmError as exc:
-                    self.failure, self.drained = exc, True
-                    return
-                if item is None:
-                    self.drained = True
-                    return
-                self.pending, self.written = memoryview(item[0]), 0
-                self.expected += item[1]
-            try:
-                self.written += os.write(self.helper.stdin_fd, self.pending[self.written :])
-            except BlockingIOError:
-                return
-            except OSError as exc:  # BrokenPipeError and friends
-                raise HelperDied(str(exc)) from exc
-            self.deadline = time.monotonic() + self.timeout
-            if self.written == len(self.pending):
-                self.pending = None
-
-    def _read(self) -> bool:
-        """Read what the helper sent; True when it rejected a request."""
-        try:
-            chunk = os.read(self.helper.stdout_fd, _READ_SIZE)
-        except BlockingIOError:
-            return False
-        except OSError as exc:
-            raise HelperDied(str(exc)) from exc
-        if not chunk:
-            raise HelperDied("the helper closed its output")
-        self.buf += chunk
-        self.deadline = time.monotonic() + self.timeout
-        self.pos = parse_records(self.buf, self.pos, self.records)
-        if self.pos > _READ_SIZE:
-            del self.buf[: self.pos]
-            self.pos = 0
-        return bool(self.records) and self.records[-1][0] == KIND_BAD_REQUEST
 
 
 class HelperSlot:

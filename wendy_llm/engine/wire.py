@@ -1,10 +1,11 @@
-"""The bytes between Python and the Go helper.
+"""The bytes between Python and the Go helper: requests.
 
 The frame format is defined once, in the comment at the top of
 ``gohelper/main.go``; this module writes requests (``encode_request`` for
-renders, ``encode_call`` and ``encode_calls`` for Go function calls) and
-splits the answer into records.  Data values are tagged, so ``8080`` and
-``8080.0`` stay an ``int`` and a ``float64``; see
+renders, ``encode_call`` and ``encode_calls`` for Go function calls);
+:mod:`wendy_llm.engine.answers` splits the answers into records.  Data
+values are tagged, so ``8080`` and ``8080.0`` stay an ``int`` and a
+``float64``; see
 :mod:`wendy_llm.engine.client` for the Python-to-Go type table.
 """
 
@@ -13,14 +14,9 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping, Sequence
 
-from wendy_llm.errors import (
-    DataTypeError,
-    EngineError,
-    TemplateError,
-    TemplateExecError,
-    TemplateParseError,
-    quoted,
-)
+from wendy_llm.engine.job import RenderJob as RenderJob  # where callers have found it
+from wendy_llm.engine.kept import KeptTexts
+from wendy_llm.errors import DataTypeError, EngineError, TemplateParseError, quoted
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -44,43 +40,23 @@ KIND_CALL_ERROR: Final = 6
 KIND_SAME: Final = 7
 
 _U32 = struct.Struct(">I").pack
-_I64 = struct.Struct(">q").pack
-_F64 = struct.Struct(">d").pack
 _TAG_LEN = struct.Struct(">BI").pack
 _JOB_REF = struct.Struct(">II").pack
-_RECORD_HEADER = struct.Struct(">IB")
-_BENCH_RESULT = struct.Struct(">QQ")
+_TEXT_DEF = struct.Struct(">II").pack
+_U64 = struct.Struct(">Q").pack
+_TAGGED_I64 = struct.Struct(">Bq").pack
+_TAGGED_F64 = struct.Struct(">Bd").pack
+# A one-job render request of a kept text, up to its data map: frame length
+# (filled in last), 'R', max output, nothing forgotten, 1 text: 'r' id, 1 map.
+_KEPT_ONE_HEAD = struct.Struct(">IBQBIBII").pack
+# The job section of a one-job request, by template name (see encode_request).
+_ONE_JOB_TAILS: dict[str, bytes] = {}
+# Map keys as framed on the wire (u32 length, UTF-8), by key: data maps
+# repeat a handful of keys in every render.
+_FRAMED_KEYS: dict[str, bytes] = {}
+_FRAMED_KEYS_MAX: Final = 4096
 
 Record = tuple[int, bytes]
-
-
-class RenderJob:
-    """One template to render: its text, its data map and its name.
-
-    ``name`` is the Go template name, i.e. the file's path relative to the
-    template root; Go error messages quote it.  A value (equal by its
-    fields, immutable); a plain class, not a dataclass, whose creation would
-    cost the command line more than a render (README, Performance).
-    """
-
-    __slots__ = ("data", "name", "text")
-
-    def __init__(
-        self, text: str | bytes, data: Mapping[str, object], name: str = "template"
-    ) -> None:
-        self.text: Final = text
-        self.data: Final = data
-        self.name: Final = name
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RenderJob):
-            return NotImplemented
-        return (self.text, self.data, self.name) == (other.text, other.data, other.name)
-
-    __hash__ = None  # type: ignore[assignment]  # its data map is not hashable
-
-    def __repr__(self) -> str:
-        return f"RenderJob(text={self.text!r}, data={self.data!r}, name={self.name!r})"
 
 
 # --- encoding ---------------------------------------------------------------
@@ -123,8 +99,7 @@ def _encode_value(value: object, out: bytearray, depth: int) -> None:
     elif kind is int:
         _encode_int(value, out)  # type: ignore[arg-type]
     elif kind is float:
-        out += b"d"
-        out += _F64(value)
+        out += _TAGGED_F64(100, value)  # b"d"
     elif value is None:
         out += b"n"
     elif kind is dict:
@@ -142,8 +117,7 @@ def _encode_other(value: object, out: bytearray, depth: int) -> None:
     elif isinstance(value, int):
         _encode_int(int(value), out)
     elif isinstance(value, float):
-        out += b"d"
-        out += _F64(float(value))
+        out += _TAGGED_F64(100, float(value))  # b"d"
     elif isinstance(value, str):
         _encode_str(str(value), out)
     elif isinstance(value, bytes | bytearray | memoryview):
@@ -161,11 +135,9 @@ def _encode_other(value: object, out: bytearray, depth: int) -> None:
 
 def _encode_int(value: int, out: bytearray) -> None:
     try:
-        packed = _I64(value)
+        out += _TAGGED_I64(105, value)  # b"i"
     except struct.error:
         raise _Unsupported(f"{value} does not fit in a Go int (64-bit)") from None
-    out += b"i"
-    out += packed
 
 
 def _encode_list(value: Sequence[object], out: bytearray, depth: int) -> None:
@@ -184,28 +156,44 @@ def _encode_list(value: Sequence[object], out: bytearray, depth: int) -> None:
 def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None:
     if depth >= _MAX_DEPTH:
         raise _Unsupported(f"is nested more than {_MAX_DEPTH} levels deep (a cycle?)")
-    out += b"m"
-    out += _U32(len(value))
+    out += _TAG_LEN(109, len(value))  # b"m"
+    framed_keys = _FRAMED_KEYS
     for key, item in value.items():
-        if type(key) is not str and not isinstance(key, str):
-            raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
+        framed = framed_keys.get(key) if type(key) is str else None
+        out += framed if framed is not None else _framed_key(key)
+        # Flat strings and numbers are by far the most common: inline them.
+        kind = type(item)
         try:
-            raw = _utf8(key)
-        except _Unsupported as exc:
-            raise _Unsupported(f"has key {quoted(key)} that {exc.reason}") from None
-        out += _U32(len(raw))
-        out += raw
-        # Flat string values are by far the most common: inline them.
-        try:
-            if type(item) is str:
-                raw = _utf8(item)
+            if kind is str:
+                try:
+                    raw = item.encode("utf-8", "surrogateescape")  # type: ignore[attr-defined]
+                except UnicodeEncodeError:
+                    raw = _utf8(item)  # type: ignore[arg-type]  # raises, saying why
                 out += _TAG_LEN(115, len(raw))  # b"s"
                 out += raw
-                continue
-            _encode_value(item, out, depth + 1)
+            elif kind is float:
+                out += _TAGGED_F64(100, item)  # b"d"
+            else:
+                _encode_value(item, out, depth + 1)
         except _Unsupported as exc:
             exc.path.append(f".{key}")
             raise
+
+
+def _framed_key(key: object) -> bytes:
+    """A map key as the wire frames it (u32 length, UTF-8), remembered if a str."""
+    if not isinstance(key, str):
+        raise _Unsupported(f"has key {key!r} of type {type(key).__name__}; keys must be str")
+    try:
+        raw = _utf8(key)
+    except _Unsupported as exc:
+        raise _Unsupported(f"has key {quoted(key)} that {exc.reason}") from None
+    framed = _U32(len(raw)) + raw
+    if type(key) is str and len(raw) <= 256:
+        if len(_FRAMED_KEYS) >= _FRAMED_KEYS_MAX:
+            _FRAMED_KEYS.clear()
+        _FRAMED_KEYS[key] = framed
+    return framed
 
 
 def _text_bytes(text: str | bytes, name: str) -> bytes:
@@ -220,36 +208,121 @@ def _text_bytes(text: str | bytes, name: str) -> bytes:
 
 
 def encode_request(
-    jobs: Sequence[RenderJob], max_output_bytes: int, *, bench_iterations: int | None = None
+    jobs: Sequence[RenderJob],
+    max_output_bytes: int,
+    kept: KeptTexts | None = None,
+    *,
+    bench_iterations: int | None = None,
 ) -> bytearray:
     """The framed render request for ``jobs``.
 
-    Texts and data maps shared between jobs (the same objects) are sent once.
+    Texts and data maps shared between jobs (the same objects) are sent once;
+    with ``kept`` (the helper's table), a text it keeps is referred to by id.
     """
+    if len(jobs) == 1 and kept is not None and bench_iterations is None:
+        # A single render of a kept text (the render loop of a property test):
+        # the same frame as below, with none of its bookkeeping.
+        job = jobs[0]
+        text_id = kept.ids.get(job.text)
+        one_tail = _ONE_JOB_TAILS.get(job.name) if type(job.name) is str else None
+        if text_id is not None and one_tail is not None:
+            out = bytearray(_KEPT_ONE_HEAD(0, 82, max_output_bytes, 0, 1, 114, text_id, 1))
+            _encode_datas((job.data,), out, counted=True)
+            out += one_tail
+            return _finish_frame(out)
+        if text_id is not None and type(job.name) is str and len(_ONE_JOB_TAILS) < 4096:
+            # Known the next time: a one-job section (1 job, its name, text 0, data 0).
+            _ONE_JOB_TAILS[job.name] = _U32(1) + _framed_name(job.name) + bytes(8)
     out = bytearray(b"\0\0\0\0")
     out += _OP_RENDER if bench_iterations is None else _OP_BENCH
-    out += struct.pack(">Q", max_output_bytes)
+    out += _U64(max_output_bytes)
     if bench_iterations is not None:
         out += _U32(bench_iterations)
+    # One pass over the jobs: the texts and data maps they use (each once),
+    # and the job section, which follows them in the frame.
     text_index: dict[str | bytes, int] = {}
+    text_names: list[str] = []  # the first job's name for each text, for errors
     data_index: dict[int, int] = {}
     datas: list[Mapping[str, object]] = []
-    refs: list[tuple[int, int]] = []
+    names: dict[str, bytes] = {}
+    tail = bytearray(_U32(len(jobs)))
     for job in jobs:
-        ti = text_index.setdefault(job.text, len(text_index))
-        di = data_index.setdefault(id(job.data), len(datas))
-        if di == len(datas):
-            datas.append(job.data)
-        refs.append((ti, di))
+        text = job.text
+        ti = text_index.get(text)
+        if ti is None:
+            ti = text_index[text] = len(text_names)
+            text_names.append(job.name)
+        data = job.data
+        di = data_index.get(id(data))
+        if di is None:
+            di = data_index[id(data)] = len(datas)
+            datas.append(data)
+        name = names.get(job.name)
+        if name is None:
+            name = names[job.name] = _framed_name(job.name)
+        tail += name
+        tail += _JOB_REF(ti, di)
+    known = kept.ids if kept is not None else {}
+    raws = _new_texts(text_index, text_names, known)
+    forget, keep = False, {}
+    if kept is not None and raws:
+        planned = kept.plan(raws)
+        if planned is None:  # they do not fit beside those kept: forget those
+            forget, raws = True, _new_texts(text_index, text_names, {})
+            planned = kept.plan_afresh(raws)
+        keep = planned
+    out += b"\1" if forget else b"\0"
     out += _U32(len(text_index))
-    names_by_text = {job.text: job.name for job in reversed(jobs)}
     for text in text_index:
-        raw = _text_bytes(text, names_by_text[text])
-        out += _U32(len(raw))
-        out += raw
-    out += _U32(len(datas))
+        text_id = keep.get(text)
+        if text_id is not None:
+            raw = raws[text]
+            out += b"k"
+            out += _TEXT_DEF(text_id, len(raw))
+            out += raw
+        elif not forget and text in known:
+            out += b"r"
+            out += _U32(known[text])
+        else:
+            raw = raws[text]
+            out += b"t"
+            out += _U32(len(raw))
+            out += raw
+    _encode_datas(datas, out)
+    out += tail
+    frame = _finish_frame(out)
+    if kept is not None and (keep or forget):
+        kept.commit(forget, keep, raws)
+    return frame
+
+
+def _framed_name(name: str) -> bytes:
+    try:
+        raw = _utf8(name)
+    except _Unsupported as exc:
+        raise TemplateParseError(f"template name {quoted(name)} {exc.reason}", name=name) from None
+    return _U32(len(raw)) + raw
+
+
+def _new_texts(
+    text_index: Mapping[str | bytes, int], names: Sequence[str], known: Mapping[str | bytes, int]
+) -> dict[str | bytes, bytes]:
+    """The bytes of each text not in ``known``, in order of first use."""
+    return {
+        text: _text_bytes(text, names[index])
+        for text, index in text_index.items()
+        if text not in known
+    }
+
+
+def _encode_datas(
+    datas: Sequence[Mapping[str, object]], out: bytearray, *, counted: bool = False
+) -> None:
+    """The data maps, after their count unless ``counted`` already."""
+    if not counted:
+        out += _U32(len(datas))
     for data in datas:
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise DataTypeError(
                 f"template data must be a mapping, not {type(data).__name__}", path=""
             )
@@ -259,21 +332,6 @@ def encode_request(
             path = "".join(reversed(exc.path))
             where = f"template data {path}" if path else "template data"
             raise DataTypeError(f"{where} {exc.reason}", path=path) from None
-    out += _U32(len(jobs))
-    names: dict[str, bytes] = {}
-    for job, (ti, di) in zip(jobs, refs, strict=True):
-        name = names.get(job.name)
-        if name is None:
-            try:
-                raw = _utf8(job.name)
-            except _Unsupported as exc:
-                raise TemplateParseError(
-                    f"template name {quoted(job.name)} {exc.reason}", name=job.name
-                ) from None
-            name = names[job.name] = _U32(len(raw)) + raw
-        out += name
-        out += _JOB_REF(ti, di)
-    return _finish_frame(out)
 
 
 def _finish_frame(out: bytearray) -> bytearray:
@@ -320,73 +378,3 @@ def encode_calls(calls: Sequence[bytes]) -> bytearray:
     for call in calls:
         out += call
     return _finish_frame(out)
-
-
-# --- answers -----------------------------------------------------------------
-
-
-def error_location(message: str, name: str) -> tuple[int | None, int | None]:
-    """Line and column from Go's ``template: NAME:LINE:COL: ...`` (or ``NAME:LINE:``)."""
-    rest: str | None = None
-    prefix = f"template: {name}:"
-    if message.startswith(prefix):
-        rest = message[len(prefix) :]
-    elif message.startswith("template: "):
-        # An error inside a {{define}}d template names that template; its
-        # line numbers still count from the top of the same file.
-        body = message[len("template: ") :]
-        for start in range(len(body)):
-            if body[start] == ":" and body[start + 1 : start + 2].isdigit():
-                rest = body[start + 1 :]
-                break
-    if rest is None:
-        return None, None
-    numbers: list[int] = []
-    while len(numbers) < 2:
-        digits, sep, tail = rest.partition(":")
-        if not sep or not digits.isdigit():
-            break
-        numbers.append(int(digits))
-        rest = tail
-    if not numbers:
-        return None, None
-    return numbers[0], numbers[1] if len(numbers) > 1 else None
-
-
-def same_output(results: Sequence[bytes | TemplateError], payload: bytes) -> bytes:
-    """The output a ``KIND_SAME`` record refers back to among ``results`` (the
-    batch's results so far): ``payload`` says how many jobs back it is."""
-    back = int.from_bytes(payload, "big") if len(payload) == 4 else 0
-    found = results[-back] if 0 < back <= len(results) else None
-    if not isinstance(found, bytes):
-        raise EngineError(f"the Go helper referred to no earlier output ({payload.hex()})")
-    return found
-
-
-def template_error(kind: int, message: str, name: str) -> TemplateError:
-    line, column = error_location(message, name)
-    cls = TemplateParseError if kind == KIND_PARSE_ERROR else TemplateExecError
-    return cls(message, name=name, line=line, column=column)
-
-
-def parse_records(buf: bytearray, pos: int, records: list[Record]) -> int:
-    """Append the complete records in ``buf[pos:]``; return where the rest starts."""
-    with memoryview(buf) as view:
-        while len(buf) - pos >= 5:
-            length, kind = _RECORD_HEADER.unpack_from(buf, pos)
-            if length == 0:
-                raise EngineError("the Go helper sent an empty record")
-            end = pos + 4 + length
-            if end > len(buf):
-                break
-            records.append((kind, bytes(view[pos + 5 : end])))
-            pos = end
-            if kind == KIND_BAD_REQUEST:
-                break
-    return pos
-
-
-def bench_ns_per_render(payload: bytes) -> float:
-    """Nanoseconds per render from a bench record."""
-    count, elapsed_ns = _BENCH_RESULT.unpack(payload)
-    return float(elapsed_ns) / float(count)

@@ -13,8 +13,11 @@ import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from wendy_llm import options
 from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
+    ManifestError,
+    OutputTooLarge,
     PathCollisionError,
     RenderError,
     TemplateError,
@@ -85,15 +88,26 @@ class TemplateSource:
         files: Mapping[str, bytes],
         skipped: Sequence[SkippedEntry] = (),
     ) -> None:
+        where = str(root) if root is not None else id
         if MANIFEST_FILE not in files:
-            where = str(root) if root is not None else id
             raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", path=where)
         self.id = id
         self.name = name
         self.root = root
+        #: How messages name the template: its directory, else its id.
+        self.where = where
+        _check_manifest_sizes(files, where)
         #: Entries of the directory that are not regular files: not output, not read.
         self.skipped: tuple[SkippedEntry, ...] = tuple(skipped)
         self.manifest: Manifest = load_manifest(files[MANIFEST_FILE])
+        if len(self.manifest.variables) > options.MANIFEST_MAX_VARIABLES:
+            raise ManifestError(
+                f"{MANIFEST_FILE}: variables: {len(self.manifest.variables)} variables, more"
+                f" than the {options.MANIFEST_MAX_VARIABLES} a template may have"
+                f" (template {where})",
+                file=MANIFEST_FILE,
+                json_path="variables",
+            )
         picker_data = files.get(PICKER_FILE)
         self.picker: Picker | None = None if picker_data is None else load_picker(picker_data)
         self._all_files = dict(sorted(files.items(), key=lambda kv: walk_key(kv[0])))
@@ -174,6 +188,18 @@ class TemplateSource:
         return [next(rendered) if s.rendered else s.data for s in self.sources]
 
 
+def _check_manifest_sizes(files: Mapping[str, bytes], where: str) -> None:
+    """Refuse a manifest too large to be one, before decoding it takes the memory."""
+    for file in (MANIFEST_FILE, PICKER_FILE):
+        size = len(files.get(file, b""))
+        if size > options.MANIFEST_MAX_BYTES:
+            raise ManifestError(
+                f"{file}: {size} bytes, more than the {options.MANIFEST_MAX_BYTES} a"
+                f" manifest may have (template {where})",
+                file=file,
+            )
+
+
 def _shared_renderer() -> Renderer:
     # lazy: the engine's process handling (subprocess, threads, the toolchain)
     # costs a command 5 ms to import; listing picks never renders.
@@ -214,7 +240,10 @@ def render_many_values(
     results: list[bytes | TemplateError] = []
     if jobs:
         engine = renderer if renderer is not None else _shared_renderer()
-        results = engine.render_many(jobs)
+        try:
+            results = engine.render_many(jobs)
+        except OutputTooLarge as exc:  # the engine knows the file, not the template
+            raise OutputTooLarge(f"template {template.where}: {exc}") from None
     width = len(active)
     out: list[list[bytes | TemplateError]] = []
     for index in range(len(value_maps)):

@@ -19,9 +19,20 @@
 //
 //	'R' render, 'B' bench:
 //	  u64 max output bytes per render, ['B' only: u32 iterations],
-//	  u32 nTexts, nTexts x (u32 len, bytes),
+//	  u8 1 to forget every kept text first (else 0),
+//	  u32 nTexts, nTexts x text, where a text is one of
+//	    't' (u32 len, bytes)         the text itself, used by this request only;
+//	    'k' u32 id, (u32 len, bytes) the text, kept under id for later requests;
+//	    'r' u32 id                   the text kept under id,
 //	  u32 nData,  nData x value (each a tagged map),
 //	  u32 nJobs,  nJobs x (u32 len, name bytes, u32 text index, u32 data index).
+//
+// Kept texts spare sending a template's text with every render. The Python
+// side decides what is kept and when all is forgotten (it knows what each
+// helper holds, and a new helper holds nothing); the helper never forgets a
+// text on its own, and rejects a request that would keep more than
+// -kept-texts texts or -kept-text-bytes bytes, or refers to an unknown id.
+//
 //	'E' evaluate Go calls:
 //	  u32 nCalls, nCalls x (u8 function, arguments); see evaluate for the
 //	  functions, their arguments (strings are u32 len, bytes) and answers.
@@ -41,9 +52,10 @@
 // watch): its parent closed the pipe or died. See exitWithParent for the
 // parent-death signal.
 //
-// Command line (both required; wendy_llm/options.py holds the values):
+// Command line (all required; wendy_llm/options.py holds the values):
 // -parse-cache-templates N and -parse-cache-bytes N bound the parsed-template
-// cache: at most N templates and N bytes of estimated parse trees.
+// cache: at most N templates and N bytes of estimated parse trees;
+// -kept-texts N and -kept-text-bytes N bound the kept texts.
 package main
 
 import (
@@ -92,6 +104,26 @@ type badRequest struct{ msg string }
 type reader struct {
 	b   []byte
 	off int
+	// Short strings seen before, to share instead of allocate: map keys and
+	// template names repeat in every render of a batch (nil: no sharing).
+	intern map[string]string
+}
+
+// str decodes a string (u32 len, bytes), shared through intern if short.
+func (r *reader) str() string {
+	b := r.blob()
+	if r.intern == nil || len(b) > 64 {
+		return string(b)
+	}
+	if s, found := r.intern[string(b)]; found {
+		return s
+	}
+	if len(r.intern) >= 4096 {
+		clear(r.intern)
+	}
+	s := string(b)
+	r.intern[s] = s
+	return s
 }
 
 func (r *reader) fail(format string, args ...interface{}) {
@@ -159,7 +191,7 @@ func (r *reader) mapValue(depth int) map[string]interface{} {
 	n := r.count(5)
 	m := make(map[string]interface{}, n)
 	for i := 0; i < n; i++ {
-		key := string(r.blob())
+		key := r.str()
 		m[key] = r.value(depth + 1)
 	}
 	return m
@@ -174,7 +206,8 @@ type request struct {
 	op         byte
 	maxOutput  uint64
 	iterations int
-	texts      [][]byte
+	clearKept  bool
+	texts      []string
 	data       []map[string]interface{}
 	jobs       []job
 	calls      []call
@@ -200,16 +233,43 @@ type server struct {
 	buf           bytes.Buffer
 	// Set when a request handled or dropped largeBytes or more.
 	freeMemory bool
-	busy       atomic.Bool // a request is being handled
-	watchdog   *time.Timer // calls watch while busy
+	// Whether more records of this request follow the one being written:
+	// only then can a record wait for the flush timer (the last one is
+	// flushed when the request is done, with no timer to arm).
+	more     bool
+	busy     atomic.Bool       // a request is being handled
+	watchdog *time.Timer       // calls watch while busy
+	same     *sameOutputs      // the current request's outputs
+	intern   map[string]string // see reader.intern
+	// Whether the watchdog is armed: it re-arms itself while requests keep
+	// coming, so a request costs no timer operation (see startWatch).
+	watching atomic.Bool
+	// Texts kept between requests by id (see the protocol), and their bounds.
+	kept         map[uint32]string
+	keptBytes    uint64
+	maxKept      int
+	maxKeptBytes uint64
 }
 
-func newServer(out io.Writer, maxCached int, maxCacheBytes uint64) *server {
+// limits are the command line's bounds.
+type limits struct {
+	cachedTemplates int
+	cacheBytes      uint64
+	keptTexts       int
+	keptTextBytes   uint64
+}
+
+func newServer(out io.Writer, l limits) *server {
 	s := &server{
 		out:           bufio.NewWriterSize(out, 64<<10),
 		cache:         make(map[string]map[string]*template.Template),
-		maxCached:     maxCached,
-		maxCacheBytes: maxCacheBytes,
+		maxCached:     l.cachedTemplates,
+		maxCacheBytes: l.cacheBytes,
+		kept:          make(map[uint32]string),
+		same:          newSameOutputs(),
+		intern:        make(map[string]string),
+		maxKept:       l.keptTexts,
+		maxKeptBytes:  l.keptTextBytes,
 	}
 	s.flushTimer = time.AfterFunc(time.Hour, s.flush)
 	s.flushTimer.Stop()
@@ -218,12 +278,12 @@ func newServer(out io.Writer, maxCached int, maxCacheBytes uint64) *server {
 	return s
 }
 
-func decodeRequest(payload []byte) (req request) {
-	r := &reader{b: payload}
+func (s *server) decodeRequest(payload []byte) (req request) {
+	r := &reader{b: payload, intern: s.intern}
 	req.op = r.u8()
 	switch req.op {
 	case 'R', 'B':
-		decodeRenders(r, &req)
+		s.decodeRenders(r, &req)
 	case 'E':
 		req.calls = decodeCalls(r)
 	default:
@@ -235,14 +295,18 @@ func decodeRequest(payload []byte) (req request) {
 	return req
 }
 
-func decodeRenders(r *reader, req *request) {
+func (s *server) decodeRenders(r *reader, req *request) {
 	req.maxOutput = r.u64()
 	if req.op == 'B' {
 		req.iterations = int(r.u32())
 	}
-	req.texts = make([][]byte, r.count(4))
+	if r.u8() == 1 {
+		s.kept = make(map[uint32]string)
+		s.keptBytes = 0
+	}
+	req.texts = make([]string, r.count(5))
 	for i := range req.texts {
-		req.texts[i] = r.blob()
+		req.texts[i] = s.text(r)
 	}
 	req.data = make([]map[string]interface{}, r.count(5))
 	for i := range req.data {
@@ -253,12 +317,42 @@ func decodeRenders(r *reader, req *request) {
 	}
 	req.jobs = make([]job, r.count(12))
 	for i := range req.jobs {
-		name := string(r.blob())
+		name := r.str()
 		t, d := int(r.u32()), int(r.u32())
 		if t >= len(req.texts) || d >= len(req.data) {
 			r.fail("job %d refers to text %d / data %d out of range", i, t, d)
 		}
 		req.jobs[i] = job{name, t, d}
+	}
+}
+
+// text decodes one text of a render request (see the protocol).
+func (s *server) text(r *reader) string {
+	switch tag := r.u8(); tag {
+	case 't':
+		return string(r.blob())
+	case 'k':
+		id := r.u32()
+		text := string(r.blob())
+		if old, found := s.kept[id]; found {
+			s.keptBytes -= uint64(len(old))
+		}
+		s.kept[id] = text
+		s.keptBytes += uint64(len(text))
+		if len(s.kept) > s.maxKept || s.keptBytes > s.maxKeptBytes {
+			r.fail("kept texts exceed %d texts or %d bytes", s.maxKept, s.maxKeptBytes)
+		}
+		return text
+	case 'r':
+		id := r.u32()
+		text, found := s.kept[id]
+		if !found {
+			r.fail("no kept text %d", id)
+		}
+		return text
+	default:
+		r.fail("unknown text tag %q", tag)
+		return ""
 	}
 }
 
@@ -270,7 +364,7 @@ func (s *server) record(kind byte, payload []byte) {
 	defer s.mu.Unlock()
 	s.out.Write(hdr[:])
 	s.out.Write(payload)
-	if !s.armed {
+	if !s.armed && s.more {
 		s.armed = true
 		s.flushTimer.Reset(flushInterval)
 	}
@@ -291,7 +385,12 @@ func (s *server) flush() {
 // handle answers one request completely (records written and flushed).
 func (s *server) handle(payload []byte) {
 	s.answer(payload)
-	s.flushTimer.Stop()
+	s.mu.Lock()
+	armed := s.armed
+	s.mu.Unlock()
+	if armed {
+		s.flushTimer.Stop()
+	}
 	s.flush()
 	if s.buf.Cap() > largeBytes {
 		s.buf = bytes.Buffer{}
@@ -303,12 +402,13 @@ func (s *server) handle(payload []byte) {
 }
 
 func (s *server) answer(payload []byte) {
-	req, bad := safeDecode(payload)
+	req, bad := s.safeDecode(payload)
 	if bad != "" {
 		s.record(kindBadRequest, []byte(bad))
 		return
 	}
-	for _, c := range req.calls {
+	for i, c := range req.calls {
+		s.more = i < len(req.calls)-1
 		answer, err := evaluate(c)
 		if err != nil {
 			s.record(kindCallError, []byte(err.Error()))
@@ -316,8 +416,10 @@ func (s *server) answer(payload []byte) {
 			s.record(kindOK, answer)
 		}
 	}
-	var same sameOutputs
+	same := s.same
+	same.reset()
 	for i, j := range req.jobs {
+		s.more = i < len(req.jobs)-1
 		t, err := s.parse(j.name, req.texts[j.text])
 		if err != nil {
 			s.record(kindParseError, []byte(err.Error()))
@@ -330,7 +432,7 @@ func (s *server) answer(payload []byte) {
 		kind, err := s.execute(t, req.data[j.data], req.maxOutput)
 		if err != nil {
 			s.record(kind, []byte(err.Error()))
-		} else if back, found := same.earlier(s.buf.Bytes(), i); found {
+		} else if back, found := same.earlier(s.buf.Bytes(), i, s.more); found {
 			s.record(kindSame, binary.BigEndian.AppendUint32(nil, uint32(back)))
 		} else {
 			s.record(kind, s.buf.Bytes())
@@ -338,7 +440,7 @@ func (s *server) answer(payload []byte) {
 	}
 }
 
-func safeDecode(payload []byte) (req request, bad string) {
+func (s *server) safeDecode(payload []byte) (req request, bad string) {
 	defer func() {
 		if v := recover(); v != nil {
 			b, ok := v.(badRequest)
@@ -348,7 +450,7 @@ func safeDecode(payload []byte) (req request, bad string) {
 			bad = "malformed request " + b.msg
 		}
 	}()
-	return decodeRequest(payload), ""
+	return s.decodeRequest(payload), ""
 }
 
 // readFrame reads one request frame; the end of input ends the process.
@@ -374,22 +476,41 @@ func readFrame(in *bufio.Reader) []byte {
 // answer. (Between requests, reading sees the end of input at once.) The
 // main loop reads its input itself: handing frames over from a reader
 // goroutine cost each request a goroutine wake-up (~12 us).
+//
+// The watchdog re-arms itself while busy, and between requests that follow
+// each other closely, so a stream of quick requests costs no timer
+// operation each; it stops once it finds the helper idle.
 func (s *server) watch() {
 	if !s.busy.Load() {
-		return
-	}
-	if inputClosed(0) {
+		s.watching.Store(false)
+		// A request that started just now saw watching still true and
+		// left the arming to us.
+		if !s.busy.Load() || !s.watching.CompareAndSwap(false, true) {
+			return
+		}
+	} else if inputClosed(0) {
 		os.Exit(0)
 	}
 	s.watchdog.Reset(watchInterval)
 }
 
+// startWatch marks a request running and arms the watchdog if it is not.
+func (s *server) startWatch() {
+	s.busy.Store(true)
+	if s.watching.CompareAndSwap(false, true) {
+		s.watchdog.Reset(watchInterval)
+	}
+}
+
 func main() {
 	templates := flags.Int("parse-cache-templates", 0, "parsed templates kept (required)")
 	cacheBytes := flags.Uint64("parse-cache-bytes", 0, "bytes of parse trees kept (required)")
+	keptTexts := flags.Int("kept-texts", 0, "texts kept between requests (required)")
+	keptBytes := flags.Uint64("kept-text-bytes", 0, "bytes of texts kept (required)")
 	flags.Parse()
-	if *templates <= 0 || *cacheBytes == 0 || flags.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: wendyhelper -parse-cache-templates N -parse-cache-bytes N")
+	if *templates <= 0 || *cacheBytes == 0 || *keptTexts <= 0 || *keptBytes == 0 || flags.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: wendyhelper -parse-cache-templates N -parse-cache-bytes N"+
+			" -kept-texts N -kept-text-bytes N")
 		os.Exit(2)
 	}
 	exitWithParent()
@@ -397,14 +518,12 @@ func main() {
 	// a cheap speed-up, and the limit stops that from inflating big heaps.
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(memoryLimit)
-	s := newServer(os.Stdout, *templates, *cacheBytes)
+	s := newServer(os.Stdout, limits{*templates, *cacheBytes, *keptTexts, *keptBytes})
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	for {
 		payload := readFrame(in)
-		s.busy.Store(true)
-		s.watchdog.Reset(watchInterval)
+		s.startWatch()
 		s.handle(payload)
 		s.busy.Store(false)
-		s.watchdog.Stop()
 	}
 }

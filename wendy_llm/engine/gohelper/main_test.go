@@ -51,7 +51,7 @@ const (
 
 func newTestServer() (*server, *bytes.Buffer) {
 	out := &bytes.Buffer{}
-	return newServer(out, maxCachedTemplates, maxCacheBytes), out
+	return newServer(out, limits{maxCachedTemplates, maxCacheBytes, 16, 1 << 20}), out
 }
 
 // calls is an 'E' request of one-string-argument calls of function fn.
@@ -177,8 +177,8 @@ func TestMalformedRequestsGetOneBadRequestRecord(t *testing.T) {
 }
 
 func renderRequest(name, text string) []byte {
-	f := (&frame{}).u8('R').u64(1 << 30)
-	f.u32(1).str(text)
+	f := (&frame{}).u8('R').u64(1 << 30).u8(0)
+	f.u32(1).u8('t').str(text)
 	f.u32(1).u8('m').u32(1).str("A").u8('i').u64(7)
 	f.u32(1).str(name).u32(0).u32(0)
 	return f.b
@@ -199,8 +199,8 @@ func TestRenderAndErrorsName(t *testing.T) {
 func TestAnOutputSeenBeforeInTheRequestIsAReferenceBack(t *testing.T) {
 	s, out := newTestServer()
 	// Texts: 0 renders A (7 or 8 by the data), 1 a long constant, 2 a short one.
-	f := (&frame{}).u8('R').u64(1 << 30)
-	f.u32(3).str("value {{.A}}").str("a constant output").str("abc")
+	f := (&frame{}).u8('R').u64(1 << 30).u8(0)
+	f.u32(3).u8('t').str("value {{.A}}").u8('t').str("a constant output").u8('t').str("abc")
 	f.u32(2)
 	f.u8('m').u32(1).str("A").u8('i').u64(7)
 	f.u8('m').u32(1).str("A").u8('i').u64(8)
@@ -297,8 +297,52 @@ func TestParsedSizeCountsTextAndActions(t *testing.T) {
 		"a{{.A}}b{{.BB}}c": 16 + 2*250 + 12*(6+7),
 		"unclosed {{.A":    13 + 250 + 12*6, // to the end, as if closed
 	} {
-		if got := parsedSize([]byte(text)); got != want {
+		if got := parsedSize(text); got != want {
 			t.Errorf("parsedSize(%q) = %d, want %d", text, got, want)
 		}
+	}
+}
+
+// keptRequest renders text entry e (already framed: 't', 'k' or 'r' and its
+// fields) with data {A: 7}, after forgetting every kept text if clear.
+func keptRequest(clear bool, e func(*frame)) []byte {
+	f := (&frame{}).u8('R').u64(1 << 30)
+	if clear {
+		f.u8(1)
+	} else {
+		f.u8(0)
+	}
+	f.u32(1)
+	e(f)
+	f.u32(1).u8('m').u32(1).str("A").u8('i').u64(7)
+	f.u32(1).str("t").u32(0).u32(0)
+	return f.b
+}
+
+func TestKeptTextsAreReferredToByIdUntilForgotten(t *testing.T) {
+	s, out := newTestServer()
+	check := func(what string, payload []byte, kind byte, prefix string) {
+		t.Helper()
+		records := exchange(t, s, out, payload)
+		if len(records) != 1 || records[0].kind != kind || !strings.HasPrefix(string(records[0].payload), prefix) {
+			t.Errorf("%s: %d records %+v", what, len(records), records)
+		}
+	}
+	check("keep", keptRequest(false, func(f *frame) { f.u8('k').u32(3).str("kept {{.A}}") }), kindOK, "kept 7")
+	check("refer", keptRequest(false, func(f *frame) { f.u8('r').u32(3) }), kindOK, "kept 7")
+	check("unknown id", keptRequest(false, func(f *frame) { f.u8('r').u32(4) }), kindBadRequest,
+		"malformed request at byte 19: no kept text 4")
+	check("forget, then refer", keptRequest(true, func(f *frame) { f.u8('r').u32(3) }), kindBadRequest,
+		"malformed request at byte 19: no kept text 3")
+	// newTestServer keeps at most 16 texts and 1 MiB.
+	for i := uint32(0); i < 16; i++ {
+		check("fill", keptRequest(false, func(f *frame) { f.u8('k').u32(i).str("x") }), kindOK, "x")
+	}
+	check("one too many", keptRequest(false, func(f *frame) { f.u8('k').u32(16).str("x") }), kindBadRequest,
+		"malformed request at byte 24: kept texts exceed 16 texts or 1048576 bytes")
+	check("too many bytes", keptRequest(true, func(f *frame) { f.u8('k').u32(0).str(strings.Repeat("x", 1<<20+1)) }),
+		kindBadRequest, "malformed request at byte 1048600: kept texts exceed")
+	if len(s.kept) != 1 || s.keptBytes != 1<<20+1 {
+		t.Errorf("after the rejected requests: %d texts, %d bytes", len(s.kept), s.keptBytes)
 	}
 }

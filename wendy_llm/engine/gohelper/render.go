@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
+	"strings"
 	"text/template"
 	"time"
 )
@@ -33,15 +35,15 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 // pipelines and compose files, in a thirtieth of a parse's time. (Reading
 // the allocator's counters instead cost each helper start ~0.1 ms, and they
 // count whole spans.)
-func parsedSize(text []byte) uint64 {
+func parsedSize(text string) uint64 {
 	size := uint64(len(text))
 	for rest := text; ; {
-		start := bytes.Index(rest, []byte("{{"))
+		start := strings.Index(rest, "{{")
 		if start < 0 {
 			return size
 		}
 		rest = rest[start:]
-		end := bytes.Index(rest, []byte("}}"))
+		end := strings.Index(rest, "}}")
 		if end < 0 {
 			end = len(rest)
 		}
@@ -51,15 +53,15 @@ func parsedSize(text []byte) uint64 {
 }
 
 // parse returns the template for (name, text), parsing it only on a cache miss.
-func (s *server) parse(name string, text []byte) (*template.Template, error) {
-	if t, ok := s.cache[name][string(text)]; ok {
+func (s *server) parse(name string, text string) (*template.Template, error) {
+	if t, ok := s.cache[name][text]; ok {
 		return t, nil
 	}
-	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
+	t, err := template.New(name).Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, err
 	}
-	s.remember(name, string(text), t, parsedSize(text))
+	s.remember(name, text, t, parsedSize(text))
 	return t, nil
 }
 
@@ -108,23 +110,48 @@ func (s *server) execute(t *template.Template, data map[string]interface{}, maxO
 // lints render every pick, and most files come out the same for most picks
 // (two thirds of the bytes of the bundled template's lint batch).
 // Outputs no longer than a reference are not remembered, nor any once
-// largeBytes are held.
+// largeBytes are held. The outputs are copied back to back into one arena
+// and found by their hash, then compared byte for byte: a string key per
+// output cost each render of a batch an allocation and the collector's work.
+// The server keeps one, emptied for each request (its memory reused).
 type sameOutputs struct {
-	seen map[string]int // output -> the job that produced it
-	held int
+	seed  maphash.Seed
+	arena []byte
+	seen  map[uint64]seenOutput // hash -> the first output with that hash
 }
 
-// earlier returns how many jobs back the same output was produced, if it was.
-func (o *sameOutputs) earlier(out []byte, job int) (int, bool) {
-	if k, found := o.seen[string(out)]; found {
-		return job - k, true
+type seenOutput struct{ start, end, job int }
+
+func newSameOutputs() *sameOutputs {
+	return &sameOutputs{seed: maphash.MakeSeed(), seen: make(map[uint64]seenOutput)}
+}
+
+// reset forgets the last request's outputs, dropping an arena that grew large.
+func (o *sameOutputs) reset() {
+	clear(o.seen)
+	o.arena = o.arena[:0]
+	if cap(o.arena) > largeBytes {
+		o.arena = nil
 	}
-	if len(out) > 4 && o.held+len(out) <= largeBytes {
-		if o.seen == nil {
-			o.seen = make(map[string]int)
-		}
-		o.seen[string(out)] = job
-		o.held += len(out)
+}
+
+// earlier returns how many jobs back the same output was produced, if it was,
+// and remembers this one if more jobs follow (a single render's output is
+// neither looked up nor copied).
+func (o *sameOutputs) earlier(out []byte, job int, more bool) (int, bool) {
+	if len(o.seen) == 0 && !more {
+		return 0, false
+	}
+	hash := maphash.Bytes(o.seed, out)
+	s, found := o.seen[hash]
+	if found && bytes.Equal(o.arena[s.start:s.end], out) {
+		return job - s.job, true
+	}
+	// Another output with the same hash (a 2^-64 chance) is not remembered.
+	if !found && more && len(out) > 4 && len(o.arena)+len(out) <= largeBytes {
+		start := len(o.arena)
+		o.arena = append(o.arena, out...)
+		o.seen[hash] = seenOutput{start, len(o.arena), job}
 	}
 	return 0, false
 }
