@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from wendy_llm import phases
 from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.record import Record
@@ -299,6 +300,7 @@ def _stage_and_swap(
         staged = make_work_dir(target, TMP)
         staged.chmod(DIR_MODE)
         _write_files(items, staged)
+        phases.reached("staged")
         if not exists:
             try:
                 os.replace(staged, target)

@@ -46,7 +46,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from wendy_llm import options
+from wendy_llm import options, phases
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest import PICKER_FILE
@@ -133,15 +133,25 @@ def run_check(
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
     compose = ComposeValidator(workers=compose_workers, results=results)
     shell = ShellValidator(results=results)
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
         compose_future = pool.submit(
             timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
         )
         shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
+        phases.reached("check-tools")
         for run in runs:
             _pure_checks(run, timer)
         _attach_compose(rendered, based, compose_future)
         _attach(rendered, "shell", shell_future)
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
+        # jobs dropped at once, not each run to the end first.
+        compose.cancel()
+        shell.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
     for run in runs:
         for pick_run in run.picks:
             for each in pick_run.every_input():
