@@ -263,3 +263,38 @@ def test_sigterm_while_a_tree_is_staged_removes_the_staging_directory(
     assert [p.name for p in beside.iterdir() if p.name.startswith(".")] == []
     if command == "render":
         assert not out.exists()
+
+
+SWALLOWED = """
+import os, signal, sys
+from wendy_llm.cli import interrupts
+
+class Finalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)  # raised here, in the finalizer
+        for _ in range(100_000):
+            pass
+
+with interrupts.signals_raise():
+    try:
+        del_me = Finalized()
+        del del_me
+        print("swallowed", interrupts.received)
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100_000_000):  # a hang guard: the interrupt comes first
+            pass
+        print("not interrupted")
+    except KeyboardInterrupt as exc:
+        print("interrupted", interrupts.report(exc))
+"""
+
+
+def test_an_interrupt_a_finalizer_swallows_is_silent_and_the_next_one_raises() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWED],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+        env=cli_env(),
+    )
+    assert (done.stdout, done.stderr) == ("swallowed 2\ninterrupted 130\n", MESSAGE)

@@ -142,7 +142,7 @@ def program() -> int:
     arguments = sys.argv[1:]
     with interrupts.signals_raise():
         try:
-            return _program(arguments)
+            code = _program(arguments)
         except KeyboardInterrupt as exc:  # while a subcommand's modules import
             return interrupts.report(exc)
         except BaseException:
@@ -151,6 +151,8 @@ def program() -> int:
             # Whatever the interrupt broke on its way out (a cleanup cut
             # short, an error chained to it) is the interrupt, said once.
             return interrupts.report()
+        # An interrupt a finalizer swallowed still ends the program as one.
+        return code if interrupts.received is None else interrupts.report()
 
 
 def _program(arguments: list[str]) -> int:

@@ -9,6 +9,11 @@ directory is removed).  The command then prints ``wendy-llm: interrupted``
 and exits with the shell's status for the signal: 130 for SIGINT, 143 for
 SIGTERM.
 
+An interrupt that a finalizer swallows (Python prints "Exception ignored
+in ..." for an exception raised in ``__del__`` or a weakref callback, and
+goes on) is not printed; the next signal raises again, and the program
+still ends with the interrupt's status.
+
 Only the first signal raises.  A second one (an impatient Ctrl-C, or
 SIGTERM then SIGINT from a runner) arriving while the first one's cleanup
 runs is ignored: raised inside a ``finally``, a finalizer or a thread
@@ -52,12 +57,28 @@ def report(exc: BaseException | None = None) -> int:
     return 128 + signum
 
 
+#: An :class:`Interrupted` a finalizer swallowed (see :func:`_unraisable`).
+_swallowed = False
+
+
 def _raise_once(signum: int, frame: FrameType | None) -> None:
-    global received
-    if received is not None:
+    global received, _swallowed
+    if received is not None and not _swallowed:
         return  # see the module docstring: never twice
-    received = signum
+    received, _swallowed = signum, False
     raise Interrupted(signum)
+
+
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """An interrupt raised inside a finalizer (``__del__``, a weakref
+    callback) is swallowed there; Python would print "Exception ignored
+    in ...".  Instead, nothing is printed, the next signal raises again,
+    and :func:`wendy_llm.cli.program` ends with the interrupt's status."""
+    global _swallowed
+    if isinstance(unraisable.exc_value, Interrupted):
+        _swallowed = True
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:
@@ -76,6 +97,7 @@ def signals_raise() -> Iterator[None]:
     wanted = [signum for signum, was in previous.items() if was is not signal.SIG_IGN]
     for signum in wanted:
         signal.signal(signum, _raise_once)
+    sys.unraisablehook = _unraisable
     try:
         yield
     finally:
