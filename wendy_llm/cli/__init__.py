@@ -152,7 +152,7 @@ def program() -> int:
             # short, an error chained to it) is the interrupt, said once.
             return interrupts.report()
         # An interrupt a finalizer swallowed still ends the program as one.
-        return code if interrupts.received is None else interrupts.report()
+        return interrupts.report() if interrupts.swallowed() else code
 
 
 def _program(arguments: list[str]) -> int:

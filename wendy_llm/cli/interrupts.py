@@ -69,6 +69,11 @@ def _raise_once(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
+def swallowed() -> bool:
+    """Whether the interrupt received was swallowed by a finalizer, never raised on."""
+    return received is not None and _swallowed
+
+
 def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """An interrupt raised inside a finalizer (``__del__``, a weakref
     callback) is swallowed there; Python would print "Exception ignored
