@@ -185,20 +185,21 @@ def tool_temp_dir(prefix: str) -> Iterator[Path]:
     run ever sees it unlocked.
     """
     made = Path(tempfile.mkdtemp(prefix=_PENDING_PREFIX))
-    fd = os.open(made, _DIR_FLAGS)
+    path = made.with_name(prefix + made.name[len(_PENDING_PREFIX) :])
+    fd = None
     try:
+        fd = os.open(made, _DIR_FLAGS)
         # Shared: a tree writer working inside (``atomic.work_beside``) takes
         # a shared lock on it too; a remover needs it exclusively.
         _flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        path = made.with_name(prefix + made.name[len(_PENDING_PREFIX) :])
         os.rename(made, path)
         remove_dead_temp_dirs(path.parent)
-        try:
-            yield path
-        finally:
-            remove_tree(path)
+        yield path
     finally:
-        os.close(fd)
+        remove_tree(path)
+        remove_tree(made)  # interrupted before the rename
+        if fd is not None:
+            os.close(fd)
 
 
 def remove_dead_temp_dirs(directory: Path) -> list[Path]:
