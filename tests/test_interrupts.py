@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -298,3 +298,31 @@ def test_an_interrupt_a_finalizer_swallows_is_silent_and_the_next_one_raises() -
         env=cli_env(),
     )
     assert (done.stdout, done.stderr) == ("swallowed 2\ninterrupted 130\n", MESSAGE)
+
+
+def test_ctrl_c_while_the_dockerfile_parser_builds_its_result_is_a_keyboard_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The parser extension calls Python to build each instruction; a signal
+    # handled there once ended `check` in a SystemError chained to the
+    # KeyboardInterrupt.  The interrupt is made pending in the first call.
+    import _thread
+
+    import dockerfile
+
+    from wendy_llm.docker.syntax import parse
+
+    original: Callable[..., object] = dockerfile.Command.__new__
+    calls: list[int] = []
+
+    def interrupting(cls: type, *args: object, **kwargs: object) -> object:
+        if not calls:
+            calls.append(1)
+            _thread.interrupt_main()  # as a Ctrl-C arriving just now
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(dockerfile.Command, "__new__", staticmethod(interrupting))
+    with pytest.raises(KeyboardInterrupt) as caught:
+        parse("FROM alpine\nRUN true\n")
+    assert caught.type is KeyboardInterrupt
+    assert calls == [1]
