@@ -46,6 +46,12 @@ def _program(pid: int) -> str:
         return ""
 
 
+def _default_signals() -> None:
+    # As a terminal gives them, whatever this process inherited (nohup, `&`).
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def one_round(signum: int) -> tuple[int, float, list[str]]:
     """(exit status, seconds from the signal to the exit, temp dirs left)."""
     with tempfile.TemporaryDirectory() as temp:
@@ -55,6 +61,7 @@ def one_round(signum: int) -> tuple[int, float, list[str]]:
             env={**os.environ, "TMPDIR": temp},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            preexec_fn=_default_signals,
         )
         guard = time.monotonic() + HANG_GUARD_S
         while proc.poll() is None and time.monotonic() < guard:

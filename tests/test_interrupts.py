@@ -49,6 +49,24 @@ def ours(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if p.name.startswith("wendy-llm-"))
 
 
+def default_signals() -> None:
+    """In a child, before exec: SIGINT and SIGTERM as a terminal gives them,
+    whatever this process inherited (``nohup``, ``trap '' INT``, a background
+    job of a non-interactive shell ignores SIGINT)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Python's own SIGINT handler in this process, even if SIGINT was ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 # --- check: queued tool jobs are cancelled, running tools killed ------------
 
 
@@ -83,6 +101,7 @@ def started_pids(started: Path) -> set[int]:
     return {int(p.name.rsplit("-", 1)[1]) for p in started.iterdir()}
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_in_check_kills_the_running_tools_and_starts_no_queued_one(
     tmp_path: Path, temp_dir: Path, slow_tools: Path
 ) -> None:
@@ -156,6 +175,7 @@ class Paused:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=default_signals,
         )
 
     def wait_for_phase(self) -> None:
@@ -296,10 +316,12 @@ def test_an_interrupt_a_finalizer_swallows_is_silent_and_the_next_one_raises() -
         text=True,
         timeout=HANG_GUARD_S,
         env=cli_env(),
+        preexec_fn=default_signals,
     )
     assert (done.stdout, done.stderr) == ("swallowed 2\ninterrupted 130\n", MESSAGE)
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_while_the_dockerfile_parser_builds_its_result_is_a_keyboard_interrupt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
