@@ -27,6 +27,7 @@ from wendy_llm import phases
 from wendy_llm.golden import update_golden
 from wendy_llm.validate import compose, shell
 from wendy_llm.validate.run import run_check
+from wendy_llm.validate.toolcache import ResultCache
 
 HANG_GUARD_S = 120.0
 MESSAGE = "wendy-llm: interrupted\n"
@@ -118,11 +119,14 @@ def test_ctrl_c_in_check_kills_the_running_tools_and_starts_no_queued_one(
 
     sender = threading.Thread(target=interrupt_once_both_tools_run)
     sender.start()
+    results = ResultCache(tmp_path / "results")
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_check(templates, golden_dir=golden, golden=False, cache=False, compose_workers=2)
+            run_check(templates, golden_dir=golden, golden=False, cache=results, compose_workers=2)
     finally:
         sender.join(HANG_GUARD_S)
+    # What a killed tool said is no result: nothing is kept for a later run.
+    assert not results.directory.exists() or list(results.directory.iterdir()) == []
     # No queued job started after the interrupt (each would have run for 30 s).
     assert started_pids(slow_tools) == seen
     assert {p.name.split("-")[0] for p in slow_tools.iterdir()} == {"docker", "bash"}
