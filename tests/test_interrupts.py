@@ -352,3 +352,15 @@ def test_ctrl_c_while_the_dockerfile_parser_builds_its_result_is_a_keyboard_inte
         parse("FROM alpine\nRUN true\n")
     assert caught.type is KeyboardInterrupt
     assert calls == [1]
+
+
+def test_a_tool_killed_by_a_signal_gives_an_error_not_a_result(tmp_path: Path) -> None:
+    # A terminal's Ctrl-C reaches the tools too, often before Python's
+    # handler runs: what a killed tool printed must not become a finding
+    # (nor be kept in the result cache).
+    from wendy_llm.errors import ValidatorToolError
+    from wendy_llm.validate.tools import run_tool
+
+    killed = write_script(tmp_path / "tool", "echo half\nkill -KILL $$\nsleep 30\n")
+    with pytest.raises(ValidatorToolError, match="tool was killed by signal 9"):
+        run_tool([killed])

@@ -146,6 +146,10 @@ class ToolProcesses:
                 self._running.discard(proc)
         if self._cancelled:
             raise ToolsCancelled(f"{name} stopped: cancelled")
+        if proc.returncode < 0:
+            # Killed (a Ctrl-C reaches the whole process group, the tool first):
+            # what it printed is no answer, and must never be kept as one.
+            raise ValidatorToolError(f"{name} was killed by signal {-proc.returncode}")
         return ToolRun(
             proc.returncode, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace")
         )
