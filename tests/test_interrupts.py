@@ -180,6 +180,7 @@ class Paused:
             stderr=subprocess.PIPE,
             text=True,
             preexec_fn=default_signals,
+            start_new_session=True,  # a process group of its own, as a terminal's job
         )
 
     def wait_for_phase(self) -> None:
@@ -188,8 +189,13 @@ class Paused:
             out, err = self.proc.communicate()
             pytest.fail(f"the run ended before the phase ({self.proc.returncode}): {out}{err}")
 
-    def stop(self, signum: int) -> tuple[int, str, str]:
-        self.proc.send_signal(signum)  # to the Python process only, not its group
+    def stop(self, signum: int, *, group: bool = False) -> tuple[int, str, str]:
+        """Send ``signum`` to the Python process only (``kill PID``), or to its
+        whole process group (``group``: a terminal's Ctrl-C)."""
+        if group:
+            os.killpg(self.proc.pid, signum)
+        else:
+            self.proc.send_signal(signum)
         out, err = self.proc.communicate(timeout=HANG_GUARD_S)
         return self.proc.returncode, out, err
 
@@ -247,6 +253,24 @@ def test_sigterm_in_check_exits_143_and_leaves_no_temp_dir_tool_or_helper(
     assert ours(temp) == []
     wait_for(lambda: all(gone(pid) for pid in helpers), "the helper and the tools exit")
     assert processes_in(temp) == []
+
+
+def test_ctrl_c_in_a_terminal_during_check_says_only_interrupted(
+    tmp_path: Path, paused: list[Paused]
+) -> None:
+    # The whole process group gets SIGINT: the helper and the tools die of
+    # it too, and what they then say must not show.
+    templates, golden = write_template(tmp_path / "repo")
+    update_golden(templates, golden)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    args = ["check", str(templates), "--golden-dir", str(golden), "--no-cache"]
+    run = Paused(tmp_path, "check-tools", args, cli_env({"TMPDIR": str(temp)}))
+    paused.append(run)
+    run.wait_for_phase()
+    code, _, err = run.stop(signal.SIGINT, group=True)
+    assert (code, err) == (130, MESSAGE)
+    assert ours(temp) == []
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
