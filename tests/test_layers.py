@@ -28,7 +28,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent / "wendy_llm"
 #: Lowest first: (layer, top-level names under ``wendy_llm`` in it).
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "atomic", "bounded", "bounded_yaml", "options", "record")),
+    ("base", ("errors", "atomic", "bounded", "bounded_yaml", "options", "phases", "record")),
     ("engine", ("engine",)),
     ("docker", ("docker",)),
     ("render", ("render",)),

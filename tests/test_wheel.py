@@ -91,7 +91,7 @@ def test_the_wheel_installs_the_command_and_the_pytest_plugin(wheel: Path) -> No
     with zipfile.ZipFile(wheel) as archive:
         (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt"))
         entry_points = archive.read(name).decode()
-    assert "wendy-llm = wendy_llm.cli:program" in entry_points
+    assert "wendy-llm = wendy_llm.__main__:run" in entry_points
     assert "wendy_llm = wendy_llm.pytest_plugin" in entry_points
 
 

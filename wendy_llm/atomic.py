@@ -174,6 +174,14 @@ def move_aside(target: Path) -> Path:
     return aside
 
 
+def is_work_dir(path: Path, target: Path) -> bool:
+    """Whether ``path`` is named as a hidden work directory beside ``target``."""
+    name = os.fsencode(path.name)
+    return path.parent == target.parent and any(
+        name.startswith(work_prefix(target, kind)) for kind in (TMP, OLD)
+    )
+
+
 def _leftovers(target: Path) -> Iterator[Path]:
     prefixes = [work_prefix(target, kind) for kind in (TMP, OLD)]
     with os.scandir(os.fsencode(target.parent)) as entries:
@@ -237,3 +245,30 @@ def remove_leftovers(target: Path) -> None:
     if target.parent.is_dir():
         with work_beside(target):
             pass
+
+
+#: A work directory's name: ``.<target name>.tmp-`` or ``.old-``, then the random part.
+_WORK_NAME = re.compile(rf"\.(?P<target>.+)\.(?:{TMP}|{OLD})-[a-z0-9_]{{{_RANDOM_LEN}}}")
+
+
+def find_work_dirs(root: Path) -> list[tuple[Path, Path]]:
+    """Every work directory under ``root`` (symbolic links not followed), as
+    (work directory, its target), sorted: a dead writer's leftovers, or a
+    live writer's work (``remove_leftovers`` of the target tells them apart)."""
+    found: list[tuple[Path, Path]] = []
+    for directory, dirnames, _ in os.walk(root):
+        base = Path(directory)
+        for name in list(dirnames):
+            match = _WORK_NAME.fullmatch(name)
+            if match is not None and not (base / name).is_symlink():
+                found.append((base / name, base / match.group("target")))
+                dirnames.remove(name)  # its content is the work, not more leftovers
+    return sorted(found)
+
+
+def remove_leftovers_under(root: Path) -> list[Path]:
+    """Remove every dead writer's work directory under ``root``; those removed."""
+    found = find_work_dirs(root)
+    for target in sorted({target for _, target in found}):
+        remove_leftovers(target)
+    return [work for work, _ in found if not os.path.lexists(work)]

@@ -17,6 +17,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from wendy_llm import phases
+from wendy_llm.cli import interrupts
 from wendy_llm.cli.output import never_fail_on_text
 from wendy_llm.cli.parser import (
     EXIT_USAGE,
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 EXIT_FAILED = 1
-EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT
+EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT (143 for SIGTERM: cli/interrupts.py)
 
 
 SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
@@ -55,6 +57,7 @@ def _subcommand_modules(names: Sequence[str]) -> list[ModuleType]:
         from wendy_llm.engine.client import shared_renderer
 
         shared_renderer().start()
+    phases.reached("cli-import")
     # lazy: each subcommand imports what it runs (`check` the validators,
     # `golden` the fixtures); `render` and `picks` must not pay for them.
     return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in names]
@@ -112,10 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
     except WendyLlmError as exc:
+        if interrupts.received is not None:  # a tool or the helper got the signal too
+            return interrupts.report()
         print(f"wendy-llm: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
+        return interrupts.report(exc)
     except BrokenPipeError:
         # `wendy-llm picks --json | head`: the reader left; say nothing more.
         # Point stdout at /dev/null so the interpreter's final flush does
@@ -128,8 +133,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def program() -> int:
     """The ``wendy-llm`` program (the console script, ``python -m wendy_llm``):
-    :func:`main` in a process that exits when it returns."""
+    :func:`main` in a process that exits when it returns.
+
+    SIGTERM is handled as Ctrl-C, and either one, from the first import of
+    a subcommand to the end, ends the program with ``wendy-llm:
+    interrupted`` and no traceback (:mod:`wendy_llm.cli.interrupts`).
+    """
     arguments = sys.argv[1:]
+    with interrupts.signals_raise():
+        try:
+            code = _program(arguments)
+        except KeyboardInterrupt as exc:  # while a subcommand's modules import
+            return interrupts.report(exc)
+        except BaseException:
+            if interrupts.received is None:
+                raise
+            # Whatever the interrupt broke on its way out (a cleanup cut
+            # short, an error chained to it) is the interrupt, said once.
+            return interrupts.report()
+        # An interrupt a finalizer swallowed still ends the program as one.
+        return interrupts.report() if interrupts.swallowed() else code
+
+
+def _program(arguments: list[str]) -> int:
     # What a command imports lives until the exit and holds no garbage, so
     # the collector has nothing to find in it: its passes during the imports
     # (a tenth of a render's time) are skipped, and frozen, the objects are

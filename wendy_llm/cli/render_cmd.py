@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         copied = len(tree) - rendered
         report = f"wrote {len(tree)} files to {out} ({rendered} rendered, {copied} copied)"
     try:
-        tree.write(out, overwrite=args.force)
+        tree.write(out, overwrite=args.force, warn=_warn)
     except OutputDirNotEmpty as exc:
         raise WendyLlmError(
             f"{exc.path}: directory is not empty; pass --force to replace it"
@@ -96,3 +96,7 @@ def run(args: argparse.Namespace) -> int:
     elif not args.quiet:
         print(report)
     return 0
+
+
+def _warn(message: str) -> None:
+    print(f"wendy-llm: warning: {message}", file=sys.stderr)

@@ -91,6 +91,17 @@ def parse(text: str) -> ParsedDockerfile:
         commands = buildkit.parse_string(text)
     except buildkit.GoParseError as exc:
         raise DockerfileSyntaxError(str(exc)) from exc
+    except SystemError as exc:
+        # The extension builds its result by calling Python; a Ctrl-C handled
+        # meanwhile raises there, and the extension returns its result anyway,
+        # which Python turns into a SystemError chained to the interrupt.
+        # The interrupt is what happened: raise it, not a traceback about it.
+        cause = exc.__context__
+        while cause is not None and not isinstance(cause, KeyboardInterrupt):
+            cause = cause.__context__
+        if cause is not None:
+            raise cause from None
+        raise
     lines = text.removeprefix("\ufeff").splitlines()
     instructions: list[Instruction] = []
     previous_end = 0

@@ -10,12 +10,13 @@ together, as ``wendy-llm diff`` caps its own.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm import options
+from wendy_llm.atomic import find_work_dirs
 from wendy_llm.compare.textdiff import cap_total, counted, total_budget
 from wendy_llm.errors import GoldenError, WendyLlmError
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
@@ -53,6 +54,31 @@ class GoldenCheck:
     @property
     def ok(self) -> bool:
         return not self.problems and not self.failed
+
+
+def leftover_problems(
+    root: Path, refresh: Callable[[str | None], str], known: Collection[str]
+) -> list[GoldenProblem]:
+    """The work directories an interrupted writer left under ``root``: stale,
+    since ``git add`` would commit them; the next ``--update`` removes them
+    (``known``: the template ids the refresh command may name)."""
+    problems = []
+    for work, target in find_work_dirs(root):
+        template_id = target.relative_to(root).as_posix()
+        shown = display_path(work) + "/"
+        problems.append(
+            GoldenProblem(
+                kind="stale",
+                template_id=template_id,
+                summary=(
+                    f"stale: {shown} is what an interrupted update left "
+                    f"(`git add` would commit it); the next --update removes it"
+                ),
+                fixture=shown,
+                command=refresh(template_id if template_id in known else None),
+            )
+        )
+    return problems
 
 
 def check_golden(
@@ -154,6 +180,13 @@ def check_golden(
                         command=command,
                     )
                 )
+    checked_ids = {t.id for t, _ in plans}
+    complete = selection.complete and wanted is None
+    problems += [
+        p
+        for p in leftover_problems(root, refresh, checked_ids)
+        if complete or p.template_id in checked_ids
+    ]
     diffs, omitted = cap_total([p.diff for p in problems], total_budget(max_diff_lines))
     return GoldenCheck(
         golden_root=root,

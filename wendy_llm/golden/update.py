@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wendy_llm.atomic import remove_leftovers
+from wendy_llm.atomic import remove_leftovers, remove_leftovers_under
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
@@ -117,6 +117,9 @@ def update_golden(
                 removed=tuple(removed),
             )
         )
+    # What an interrupted update left anywhere in the golden directory (not
+    # only beside the fixtures written now), so that `git add` never sees it.
+    remove_leftovers_under(root)
     if selection.complete:
         # A template that failed still exists: its fixtures stay.
         current = {template_id for template_id, _ in fixtures} | selection.existing

@@ -20,11 +20,19 @@ import functools
 import os
 import posixpath
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from wendy_llm.atomic import TMP, make_work_dir, move_aside, remove_tree, work_beside
+from wendy_llm import phases
+from wendy_llm.atomic import (
+    TMP,
+    is_work_dir,
+    make_work_dir,
+    move_aside,
+    remove_tree,
+    work_beside,
+)
 from wendy_llm.errors import OutputDirNotEmpty, TreeWriteError, quoted
 from wendy_llm.record import Record
 from wendy_llm.render.manifest_types import MANIFEST_FILE, PICKER_FILE
@@ -153,13 +161,24 @@ class RenderedTree(Mapping[str, bytes]):
     def __repr__(self) -> str:
         return f"RenderedTree({len(self)} files)"
 
-    def write(self, out_dir: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
-        """Write the tree to ``out_dir`` atomically; returns the directory."""
+    def write(
+        self,
+        out_dir: str | os.PathLike[str],
+        *,
+        overwrite: bool = False,
+        warn: Callable[[str], None] | None = None,
+    ) -> Path:
+        """Write the tree to ``out_dir`` atomically; returns the directory.
+
+        ``warn`` is told (default: :func:`warnings.warn`) when part of a
+        replaced tree could not be removed, and where it is left.
+        """
         return write_tree(
             self._files.values(),
             Path(out_dir),
             overwrite=overwrite,
             template_root=self.template_root,
+            warn=warn,
         )
 
 
@@ -255,20 +274,24 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _swap_into_place(staged: Path, target: Path) -> None:
-    """Replace the directory ``target`` with ``staged``; remove the old tree."""
+def _swap_into_place(staged: Path, target: Path) -> Path | None:
+    """Replace the directory ``target`` with ``staged``; remove the old tree.
+
+    Returns where what could not be removed of the old tree is left, or None.
+    """
     if _exchange(staged, target):
         # `staged` now holds the old tree; the new one is in place, so a
         # failure to clean up must not be reported as a failed write.
-        remove_tree(staged)
-        return
-    backup = move_aside(target)
-    try:
-        os.replace(staged, target)
-    except BaseException:
-        os.replace(backup, target)
-        raise
-    remove_tree(backup)
+        old = staged
+    else:
+        old = move_aside(target)
+        try:
+            os.replace(staged, target)
+        except BaseException:
+            os.replace(old, target)
+            raise
+    remove_tree(old)
+    return old if os.path.lexists(old) else None
 
 
 def write_tree(
@@ -277,8 +300,14 @@ def write_tree(
     *,
     overwrite: bool = False,
     template_root: Path | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Path:
-    """Write ``files`` to ``out_dir`` atomically; see the module docstring."""
+    """Write ``files`` to ``out_dir`` atomically; see the module docstring.
+
+    When part of the replaced tree cannot be removed (a file the user may
+    not delete), the write still succeeds and ``warn`` (default:
+    :func:`warnings.warn`) is told where the rest is left.
+    """
     items = list(files)
     target = Path(os.path.abspath(out_dir))
     check_out_dir(target, template_root=template_root, exists=os.path.lexists(target))
@@ -295,40 +324,55 @@ def write_tree(
             f"{target}: cannot create {exc.filename}: {exc.strerror}", path=str(target)
         ) from None
     with work_beside(target):
-        _stage_and_swap(items, target, exists, overwrite, created)
+        left = _stage_and_swap(items, target, exists, overwrite, created)
+    if left is not None:
+        message = (
+            f"{target}: written, but part of the tree it replaced could not be removed: "
+            f"it is left in {left} (remove it by hand)"
+        )
+        if warn is None:
+            import warnings  # lazy: only a replace that could not clean up needs it
+
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
+        else:
+            warn(message)
     return target
 
 
 def _stage_and_swap(
     items: list[RenderedFile], target: Path, exists: bool, overwrite: bool, created: list[Path]
-) -> None:
+) -> Path | None:
+    """Stage the tree and put it in place; where a rest of the old tree is left, or None."""
     staged: Path | None = None
     try:
         staged = make_work_dir(target, TMP)
         staged.chmod(DIR_MODE)
         _write_files(items, staged)
+        phases.reached("staged")
         if not exists:
             try:
                 os.replace(staged, target)
-                return
+                return None
             except OSError as exc:
                 # Another writer created it meanwhile: replace it if allowed.
                 if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not overwrite:
                     raise
                 _check_target(target, overwrite)
-        _swap_into_place(staged, target)
+        return _swap_into_place(staged, target)
     except OSError as exc:
         _discard(staged, created)
         raise TreeWriteError(
-            f"{target}: writing the tree failed: {_describe(exc, staged)}", path=str(target)
+            f"{target}: writing the tree failed: {_describe(exc, staged, target)}",
+            path=str(target),
         ) from None
     except BaseException:
         _discard(staged, created)
         raise
 
 
-def _describe(exc: OSError, staged: Path | None) -> str:
-    """``exc`` in words, naming paths inside the output, not the hidden staging directory."""
+def _describe(exc: OSError, staged: Path | None, target: Path) -> str:
+    """``exc`` in words, naming paths inside the output, never a hidden work
+    directory beside it (the message already names the output)."""
     name = exc.filename
     if exc.strerror is None or not isinstance(name, str):
         return exc.strerror or str(exc)
@@ -336,6 +380,10 @@ def _describe(exc: OSError, staged: Path | None) -> str:
         inside = os.path.relpath(name, staged)
         if not inside.startswith(".."):
             return exc.strerror if inside == "." else f"{inside}: {exc.strerror}"
+    if is_work_dir(Path(name), target):
+        # Making the staging directory itself failed (a read-only or full
+        # disk): it is the output that cannot be written.
+        return exc.strerror
     return f"{name}: {exc.strerror}"
 
 

@@ -29,7 +29,6 @@ results are also kept on disk between runs, keyed by that input, the
 from __future__ import annotations
 
 import functools
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -48,7 +47,7 @@ from wendy_llm.validate.compose_run import (
 from wendy_llm.validate.documents import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
-from wendy_llm.validate.tools import content_hash, find_tool
+from wendy_llm.validate.tools import ToolProcesses, content_hash, find_tool, tool_temp_dir
 
 TreeWriter = Callable[[Mapping[str, bytes], Path], None]
 
@@ -115,7 +114,14 @@ class ComposeValidator:
         self._cache: dict[str, ComposeOutcome] = {}
         self._lock = threading.Lock()
         self._results = results
+        self._processes = ToolProcesses()
         self.runs = 0  # how many times Compose actually ran (for tests and bench)
+
+    def cancel(self) -> None:
+        """Stop at once, from any thread: kill the Compose processes running, and
+        make every queued or later run raise
+        :class:`~wendy_llm.validate.tools.ToolsCancelled`."""
+        self._processes.cancel()
 
     def validate(
         self, tree: Mapping[str, bytes], *, write: TreeWriter = write_tree
@@ -174,8 +180,7 @@ class ComposeValidator:
         self, jobs: list[_Job], trees: Sequence[Mapping[str, bytes]], write: TreeWriter
     ) -> None:
         binary = self._tool
-        with tempfile.TemporaryDirectory(prefix="wendy-llm-compose-") as tmp:
-            root = Path(tmp)
+        with tool_temp_dir("wendy-llm-compose-") as root:
             home = root / "home"
             home.mkdir()
             written: dict[int, Path] = {}
@@ -188,7 +193,9 @@ class ComposeValidator:
 
             def run(job: _Job) -> None:
                 tree_dir = written[job.tree_index]
-                found = run_compose(binary, root, tree_dir, job.compose_path, env, self._timeout)
+                found = run_compose(
+                    binary, root, tree_dir, job.compose_path, env, self._timeout, self._processes
+                )
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
@@ -197,9 +204,18 @@ class ComposeValidator:
 
             if len(jobs) == 1:
                 run(jobs[0])
-            else:
-                with ThreadPoolExecutor(max_workers=self._workers) as pool:
-                    list(pool.map(run, jobs))
+                return
+            pool = ThreadPoolExecutor(max_workers=self._workers)
+            try:
+                list(pool.map(run, jobs))
+            except BaseException as exc:
+                # One run failed: the queued runs are not started.  Interrupted
+                # (Ctrl-C, SIGTERM): the running ones are killed, not waited for.
+                if not isinstance(exc, Exception):
+                    self.cancel()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            pool.shutdown()
 
     @functools.cached_property
     def _tool(self) -> Path:

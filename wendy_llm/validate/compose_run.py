@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from wendy_llm.bounded import json_loads
 from wendy_llm.validate.compose_normal import normalise_model
 from wendy_llm.validate.findings import Finding, error, warning
-from wendy_llm.validate.tools import run_tool
+from wendy_llm.validate.tools import ToolProcesses, run_tool
 
 CHECK = "compose"
 
@@ -105,6 +105,7 @@ def run_compose(
     compose_path: str,
     env: Mapping[str, str],
     timeout: float,
+    processes: ToolProcesses | None = None,
 ) -> ComposeOutcome:
     project_dir = tree_dir / PurePosixPath(compose_path).parent
     name = PurePosixPath(compose_path).name
@@ -113,6 +114,7 @@ def run_compose(
         cwd=project_dir,
         env=env,
         timeout=timeout,
+        processes=processes,
     )
     prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
     findings: list[Finding] = []

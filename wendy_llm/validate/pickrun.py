@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from wendy_llm.device import DeviceView
-from wendy_llm.errors import RenderError, WendyLlmError
+from wendy_llm.errors import OutputTooLarge, RenderError, RenderTimeout, WendyLlmError
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.tree import RenderedTree
@@ -31,8 +31,9 @@ from wendy_llm.validate.compose import ComposeResult
 from wendy_llm.validate.device import build_view, device_findings
 from wendy_llm.validate.dockerfile import validate_dockerfiles
 from wendy_llm.validate.documents import Documents, parse_documents
-from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.leftovers import unrendered_actions
+from wendy_llm.validate.lint import lint_findings
 from wendy_llm.validate.rulerun import BaselineRender, check_rules, rule_subject
 from wendy_llm.validate.rules import Rules
 from wendy_llm.validate.wendy_json import validate_wendy_json
@@ -111,6 +112,8 @@ class TemplateRun:
     sample_values: dict[str, str] = field(default_factory=dict)  # wendy-llm.toml's
     picks: list[PickRun] = field(default_factory=list)
     findings: dict[str, list[Finding]] = field(default_factory=dict)
+    #: Why the template's renders were stopped (:func:`render_template`), or None.
+    stopped: str | None = None
 
 
 def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
@@ -124,21 +127,64 @@ def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
     return PickRun(template, pick, values, inputs=inputs)
 
 
-def render_pick(pick_run: PickRun) -> None:
-    """Render the pick and parse its documents, or record why it does not render."""
+def render_template(run: TemplateRun) -> None:
+    """Render every pick of ``run`` with every input, until one render runs away.
+
+    A render that times out or exceeds the output cap fails its own pick;
+    the template's later renders are not attempted (each would take as
+    long again: a stuck template once cost a ``check`` a timeout per pick
+    and input) and fail ``render`` saying why. Other templates are not
+    affected.
+    """
+    for pick_run in run.picks:
+        for each in pick_run.every_input():
+            if run.stopped is not None:
+                if "render" not in each.findings:
+                    each.findings["render"] = [error("render", f"not rendered: {run.stopped}")]
+                continue
+            runaway = render_pick(each)
+            if runaway is not None:
+                what = "timed out" if isinstance(runaway, RenderTimeout) else "outgrew the cap"
+                slug = pick_run.pick.slug
+                run.stopped = f"an earlier render of {run.template_id} (pick {slug}) {what}"
+
+
+def lint_template_run(run: TemplateRun) -> list[Finding]:
+    """The template's ``lint`` findings; an error (not an abort) when linting fails."""
+    if run.template is None:
+        return []
+    if run.stopped is not None:
+        # The lints render every pick again: they would run away too.
+        return [warning("lint", f"not linted: {run.stopped}")]
+    try:
+        return lint_findings(run.template, values=run.sample_values)
+    except WendyLlmError as exc:
+        return [error("lint", f"cannot lint {run.template_id}: {exc}")]
+
+
+def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
+    """Render the pick and parse its documents, or record why it does not render.
+
+    Returns the error when the render ran away (timed out, or exceeded the
+    output cap), so that the caller stops rendering the template.
+    """
     if "render" in pick_run.findings:
-        return
+        return None
     try:
         pick_run.tree = pick_run.template.render_values(pick_run.values)
+    except (RenderTimeout, OutputTooLarge) as exc:
+        pick_run.findings["render"] = [error("render", str(exc))]
+        return exc
     except RenderError as exc:
         finding = error("render", str(exc), exc.path, exc.cause.line)
         pick_run.findings["render"] = [finding]
-        return
+        return None
     except WendyLlmError as exc:
         pick_run.findings["render"] = [error("render", str(exc))]
-        return
+        return None
     pick_run.docs = parse_documents(pick_run.tree)
     pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
+    return None
 
 
 def pick_checks(pick_run: PickRun, timer: Timer) -> None:

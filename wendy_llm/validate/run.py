@@ -46,7 +46,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from wendy_llm import options
+from wendy_llm import options, phases
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest import PICKER_FILE
@@ -54,7 +54,6 @@ from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
-from wendy_llm.validate import lint as lint_check
 from wendy_llm.validate.catalog import check_catalog
 from wendy_llm.validate.compose import ComposeResult, ComposeValidator
 from wendy_llm.validate.findings import (
@@ -71,10 +70,11 @@ from wendy_llm.validate.pickrun import (
     PickRun,
     TemplateRun,
     Timer,
+    lint_template_run,
     merged_findings,
     pick_checks,
     prepare_pick,
-    render_pick,
+    render_template,
     rule_checks,
 )
 from wendy_llm.validate.rulerun import baseline_renders
@@ -121,9 +121,7 @@ def run_check(
         runs = _select_picks(runs, picks)
     with timer("render"):
         for run in runs:
-            for pick_run in run.picks:
-                for each in pick_run.every_input():
-                    render_pick(each)
+            render_template(run)  # stops at a template's first runaway render
         for run in runs:
             _baseline_renders(run, golden_root)
     every = [each for run in runs for p in run.picks for each in p.every_input()]
@@ -135,15 +133,25 @@ def run_check(
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
     compose = ComposeValidator(workers=compose_workers, results=results)
     shell = ShellValidator(results=results)
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
         compose_future = pool.submit(
             timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
         )
         shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
+        phases.reached("check-tools")
         for run in runs:
             _pure_checks(run, timer)
         _attach_compose(rendered, based, compose_future)
         _attach(rendered, "shell", shell_future)
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
+        # jobs dropped at once, not each run to the end first.
+        compose.cancel()
+        shell.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
     for run in runs:
         for pick_run in run.picks:
             for each in pick_run.every_input():
@@ -156,7 +164,8 @@ def run_check(
             attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines, full)
     with timer("baseline"):
         for run in runs:
-            attach_baseline(run, golden_root, max_diff_lines)
+            if run.stopped is None:  # its renders ran away: comparing would too
+                attach_baseline(run, golden_root, max_diff_lines)
     with timer("catalog"):
         runs += _catalog(runs, where.meta_json(), [t.id for t in found], not templates)
     timings = dict(timer.seconds)
@@ -255,7 +264,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
         else:
             run.findings.setdefault("topology", [])
     with timer("lint"):
-        run.findings["lint"] = lint_check.lint_findings(template, values=run.sample_values)
+        run.findings["lint"] = lint_template_run(run)
     for pick_run in run.picks:
         for each in pick_run.every_input():
             pick_checks(each, timer)
@@ -284,7 +293,7 @@ def _all_pick_values(
 
 def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
     """The stored baseline rendered with each input's answers, where a rule reads it."""
-    if run.rules is None:
+    if run.rules is None or run.stopped is not None:
         return
     every = [each for p in run.picks for each in p.every_input() if each.tree is not None]
     wanted = [

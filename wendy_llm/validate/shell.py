@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,13 @@ from wendy_llm import options
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.toolcache import ResultCache, code_version, tool_identity
-from wendy_llm.validate.tools import content_hash, find_tool, run_tool
+from wendy_llm.validate.tools import (
+    ToolProcesses,
+    content_hash,
+    find_tool,
+    run_tool,
+    tool_temp_dir,
+)
 
 CHECK = "shell"
 
@@ -72,7 +77,13 @@ class ShellValidator:
         self._cache: dict[str, list[_Problem]] = {}
         self._lock = threading.Lock()
         self._results = results
+        self._processes = ToolProcesses()
         self.scripts_checked = 0  # distinct scripts actually run through the tools
+
+    def cancel(self) -> None:
+        """Stop at once, from any thread: kill the tool running, and make every
+        later run raise :class:`~wendy_llm.validate.tools.ToolsCancelled`."""
+        self._processes.cancel()
 
     def validate(self, tree: Mapping[str, bytes]) -> list[Finding]:
         return self.validate_many([tree])[0]
@@ -134,7 +145,7 @@ class ShellValidator:
     def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
         shellcheck, bash = self._tools
         results: dict[str, list[_Problem]] = {}
-        with tempfile.TemporaryDirectory(prefix="wendy-llm-shell-") as tmp:
+        with tool_temp_dir("wendy-llm-shell-") as tmp:
             files: dict[str, str] = {}
             for index, (key, (path, data)) in enumerate(sorted(scripts.items())):
                 # One directory per script keeps its own base name in messages.
@@ -142,8 +153,8 @@ class ShellValidator:
                 target.parent.mkdir()
                 target.write_bytes(data)
                 files[str(target)] = key
-                results[key] = _bash_syntax(bash, target)
-            by_key = _shellcheck(shellcheck, list(files), Path(tmp))
+                results[key] = _bash_syntax(bash, target, self._processes)
+            by_key = _shellcheck(shellcheck, list(files), tmp, self._processes)
             for name, key in files.items():
                 syntax_failed = bool(results[key])
                 for code, problem in by_key.get(name, []):
@@ -172,8 +183,8 @@ def _decode(value: object) -> list[_Problem]:
     return out
 
 
-def _bash_syntax(bash: Path, script: Path) -> list[_Problem]:
-    result = run_tool([bash, "-n", script], cwd=script.parent)
+def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Problem]:
+    result = run_tool([bash, "-n", script], cwd=script.parent, processes=processes)
     if result.returncode == 0:
         return []
     problems = []
@@ -190,12 +201,13 @@ def _bash_syntax(bash: Path, script: Path) -> list[_Problem]:
 
 
 def _shellcheck(
-    shellcheck: Path, files: list[str], cwd: Path
+    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses
 ) -> dict[str, list[tuple[int, _Problem]]]:
     result = run_tool(
         [shellcheck, "--norc", "-S", "warning", "-f", "json1", *files],
         cwd=cwd,
         timeout=options.SHELLCHECK_TIMEOUT_S,
+        processes=processes,
     )
     # 0: clean, 1: findings; anything else is ShellCheck failing to run.
     if result.returncode not in (0, 1):

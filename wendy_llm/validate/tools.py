@@ -9,16 +9,21 @@ for installs that put them elsewhere.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm import options
+from wendy_llm.atomic import remove_tree
 from wendy_llm.errors import ValidatorToolError
 
 #: Which PyPI package provides each tool, for the "missing" message.
@@ -66,6 +71,90 @@ class ToolRun:
     stderr: str
 
 
+class ToolsCancelled(Exception):
+    """The validator's tool runs were cancelled (:meth:`ToolProcesses.cancel`)."""
+
+
+class ToolProcesses:
+    """The tool processes of one validator, so that all of them stop at once.
+
+    :meth:`cancel` (from any thread: ``check`` calls it when interrupted)
+    kills every process still running and makes every later :meth:`run`
+    raise :class:`ToolsCancelled` at once, so that queued jobs drain in no
+    time instead of each running its tool to the end.  A cancelled
+    instance stays cancelled.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._cancelled = False
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            running = list(self._running)
+        for proc in running:
+            with contextlib.suppress(OSError):
+                proc.kill()
+
+    def run(
+        self,
+        argv: Sequence[str | os.PathLike[str]],
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+        timeout: float = options.TOOL_TIMEOUT_S,
+    ) -> ToolRun:
+        """Run a validator tool to completion and capture its output as text."""
+        name = Path(os.fspath(argv[0])).name
+        with self._lock:
+            if self._cancelled:
+                raise ToolsCancelled(f"{name} not run: cancelled")
+            try:
+                proc = subprocess.Popen(
+                    [os.fspath(a) for a in argv],
+                    cwd=cwd,
+                    env=None if env is None else dict(env),
+                    stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            except OSError as exc:
+                raise ValidatorToolError(
+                    f"cannot run {os.fspath(argv[0])}: {exc.strerror}"
+                ) from exc
+            self._running.add(proc)
+        try:
+            with proc:
+                try:
+                    stdout, stderr = proc.communicate(stdin, timeout=timeout)
+                except subprocess.TimeoutExpired as exc:
+                    raise ValidatorToolError(f"{name} did not finish within {timeout:g} s") from exc
+                finally:
+                    # Never left behind: on a timeout, an interrupt or any error.
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.wait()
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+        if self._cancelled:
+            raise ToolsCancelled(f"{name} stopped: cancelled")
+        if proc.returncode < 0:
+            # Killed (a Ctrl-C reaches the whole process group, the tool first):
+            # what it printed is no answer, and must never be kept as one.
+            raise ValidatorToolError(f"{name} was killed by signal {-proc.returncode}")
+        return ToolRun(
+            proc.returncode, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace")
+        )
+
+
 def run_tool(
     argv: Sequence[str | os.PathLike[str]],
     *,
@@ -73,26 +162,78 @@ def run_tool(
     env: Mapping[str, str] | None = None,
     stdin: bytes | None = None,
     timeout: float = options.TOOL_TIMEOUT_S,
+    processes: ToolProcesses | None = None,
 ) -> ToolRun:
-    """Run a validator tool to completion and capture its output as text."""
+    """Run a validator tool to completion and capture its output as text
+    (one of ``processes``, when given, so that it can be cancelled)."""
+    owner = processes if processes is not None else ToolProcesses()
+    return owner.run(argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+
+
+#: The temporary directories the validators make, in the system's temp dir.
+TEMP_PREFIXES = ("wendy-llm-compose-", "wendy-llm-shell-")
+_PENDING_PREFIX = "wendy-llm-pending-"
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@contextlib.contextmanager
+def tool_temp_dir(prefix: str) -> Iterator[Path]:
+    """A new directory ``<temp dir>/<prefix>XXXXXXXX``, removed on exit.
+
+    A run killed outright (SIGKILL, a power cut) cannot remove its
+    directories, so each is locked (a shared ``flock``, dropped by the
+    kernel when its process dies, however it dies) for as long as it
+    exists, and every directory of :data:`TEMP_PREFIXES` that can be
+    locked exclusively is a dead run's and is removed first.  The directory
+    is made under a pending name and renamed once locked, so that no other
+    run ever sees it unlocked.
+    """
+    made = Path(tempfile.mkdtemp(prefix=_PENDING_PREFIX))
+    path = made.with_name(prefix + made.name[len(_PENDING_PREFIX) :])
+    fd = None
     try:
-        proc = subprocess.run(
-            [os.fspath(a) for a in argv],
-            cwd=cwd,
-            env=None if env is None else dict(env),
-            input=stdin,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise ValidatorToolError(
-            f"{Path(os.fspath(argv[0])).name} did not finish within {timeout:g} s"
-        ) from exc
-    except OSError as exc:
-        raise ValidatorToolError(f"cannot run {os.fspath(argv[0])}: {exc.strerror}") from exc
-    return ToolRun(
-        proc.returncode,
-        proc.stdout.decode("utf-8", "replace"),
-        proc.stderr.decode("utf-8", "replace"),
-    )
+        fd = os.open(made, _DIR_FLAGS)
+        # Shared: a tree writer working inside (``atomic.work_beside``) takes
+        # a shared lock on it too; a remover needs it exclusively.
+        _flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        os.rename(made, path)
+        remove_dead_temp_dirs(path.parent)
+        yield path
+    finally:
+        remove_tree(path)
+        remove_tree(made)  # interrupted before the rename
+        if fd is not None:
+            os.close(fd)
+
+
+def remove_dead_temp_dirs(directory: Path) -> list[Path]:
+    """Remove the validators' temporary directories in ``directory`` whose
+    process is dead (not locked: see :func:`tool_temp_dir`); the removed ones."""
+    removed: list[Path] = []
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.startswith(TEMP_PREFIXES)]
+    except OSError:
+        return removed
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat().st_uid != os.getuid():
+                continue
+            fd = os.open(entry.path, _DIR_FLAGS)
+        except OSError:
+            continue
+        try:
+            if _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB):
+                remove_tree(Path(entry.path))
+                removed.append(Path(entry.path))
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _flock(fd: int, operation: int) -> bool:
+    """``flock``; False when the lock is held elsewhere or unsupported."""
+    try:
+        fcntl.flock(fd, operation)
+    except OSError:
+        return False
+    return True
