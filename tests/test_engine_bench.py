@@ -19,7 +19,13 @@ def test_the_benchmark_renders_the_llm_template_in_every_mode(
     assert bench_engine.main(["--scale", "0.001", "--skip-empty-gocache"]) == 0
     out = capsys.readouterr().out
     assert "rendering templates/python/llm/docker-compose.yml" in out
-    for label in ("(a) single", "(b) batched", "(c) new helper", "(d) executed inside Go"):
+    for label in (
+        "(a) single",
+        "(b) batched",
+        "(c) new helper",
+        "(d) executed inside Go",
+        "(e) round trip alone",
+    ):
         line = next(line for line in out.splitlines() if label in line)
         assert float(line.split()[-2]) > 0, line
     assert "single / in-Go" in out and "(target <= 4x)" in out

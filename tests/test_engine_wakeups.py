@@ -57,3 +57,23 @@ def test_without_a_spin_a_render_sleeps_until_its_answer(monkeypatch: pytest.Mon
     # long as the render's timeout allows: no render looks twice.
     assert set(poller.timeouts) <= {0, 5001}
     assert poller.timeouts.count(0) == 20
+
+
+def test_records_split_anywhere_are_parsed_whole_and_in_order() -> None:
+    """The answer parser takes records however the pipe cuts them (a header,
+    a payload in pieces), and leaves an incomplete one for the next read."""
+    from wendy_llm.engine.answers import parse_records
+
+    stream = b"".join(
+        (len(payload) + 1).to_bytes(4, "big") + bytes([kind]) + payload
+        for kind, payload in ((0, b"first"), (7, b"\0\0\0\1"), (0, b""), (2, b"x" * 70_000))
+    )
+    for cut in (1, 3, 5, 9, 13, 4096, 65_536):
+        buf, pos = bytearray(), 0
+        records: list[tuple[int, bytes]] = []
+        for start in range(0, len(stream), cut):
+            buf += stream[start : start + cut]
+            pos = parse_records(buf, pos, records)
+        assert pos == len(buf) == len(stream)
+        assert records == [(0, b"first"), (7, b"\0\0\0\1"), (0, b""), (2, b"x" * 70_000)]
+        assert all(type(payload) is bytes for _, payload in records)
