@@ -39,8 +39,9 @@ RENDER_CLOSE_POLL_S: Final = 0.05
 #: any other thread between looks) before sleeping until it comes, and
 #: microseconds the helper watches for a next request before blocking, when
 #: the last one came as soon (a render loop): a process asleep in the kernel
-#: is woken on an idle CPU, which cost a single render about 10 us of its 26
-#: on each side on the bench machine (docs/performance.md).
+#: is woken on an idle CPU, slowly. A single render took 27 to 32 us on a
+#: calm bench machine without these waits, 13 to 14 with them; under load,
+#: about the same either way (docs/performance.md).
 RENDER_ANSWER_SPIN_S: Final = 30e-6
 HELPER_REQUEST_SPIN_US: Final = 30
 #: Parsed templates the helper keeps, and their estimated memory (passed on its
