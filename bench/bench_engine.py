@@ -6,6 +6,8 @@ Measures, side by side on the llm template's ``docker-compose.yml``:
 (b) batched renders (``Renderer.render_many``),
 (c) a new helper process per render (``with Renderer() as r: r.render(...)``),
 (d) the same template executed N times inside Go (the helper's bench mode),
+(e) single renders of an empty template with empty data: the round trip
+    alone, the floor under (a) that no template work can lower,
 
 plus the helper's cold start (a build into an empty cache) and warm start
 (cached binary). Each figure is the best of seven rounds in which the modes
@@ -47,6 +49,7 @@ class Figures:
     batched_us: float
     process_us: float
     in_go_us: float
+    round_trip_us: float
     cold_start_s: float
     cold_start_empty_gocache_s: float | None
     warm_start_ms: float
@@ -98,8 +101,10 @@ def process_per_render(text: str, maps: Sequence[Mapping[str, object]]) -> None:
             renderer.render(text, data, TEMPLATE_NAME)
 
 
-def measure_steady(text: str, scale: float, rounds: int = 7) -> tuple[float, float, float, float]:
-    """Seconds per render for (a), (b), (c), (d): the best round of each.
+def measure_steady(
+    text: str, scale: float, rounds: int = 7
+) -> tuple[float, float, float, float, float]:
+    """Seconds per render for (a), (b), (c), (d), (e): the best round of each.
 
     The modes take turns within each round, so a noisy moment on a shared
     machine does not favour one of them.
@@ -112,7 +117,8 @@ def measure_steady(text: str, scale: float, rounds: int = 7) -> tuple[float, flo
     process_maps = data_maps(max(5, int(40 * scale)))
     go_iterations = max(100, int(20000 * scale))
     go_job = RenderJob(text, data_maps(1)[0], TEMPLATE_NAME)
-    best = [float("inf")] * 4
+    empty_maps: list[dict[str, object]] = [{} for _ in single_maps]
+    best = [float("inf")] * 5
     with Renderer() as renderer:
         renderer.render(go_job.text, go_job.data, TEMPLATE_NAME)  # start the helper
         for _ in range(rounds):
@@ -121,9 +127,10 @@ def measure_steady(text: str, scale: float, rounds: int = 7) -> tuple[float, flo
                 timed(lambda: batched_renders(renderer, batches)) / len(jobs),
                 timed(lambda: process_per_render(text, process_maps)) / len(process_maps),
                 renderer.benchmark_in_go(go_job, go_iterations) / 1e9,
+                timed(lambda: single_renders(renderer, "", empty_maps)) / len(empty_maps),
             )
             best = [min(b, f) for b, f in zip(best, figures, strict=True)]
-    return best[0], best[1], best[2], best[3]
+    return best[0], best[1], best[2], best[3], best[4]
 
 
 def measure_cold_start(*, empty_gocache: bool) -> float:
@@ -162,7 +169,7 @@ def measure_warm_start(text: str, data: Mapping[str, object]) -> float:
 def measure(scale: float, *, empty_gocache: bool) -> Figures:
     text, _ = load_template()
     helper_path()  # build outside the timings
-    single, batched, process, in_go = measure_steady(text, scale)
+    single, batched, process, in_go, round_trip = measure_steady(text, scale)
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     warm = measure_warm_start(text, data_maps(1)[0])
     cold = measure_cold_start(empty_gocache=False)
@@ -172,6 +179,7 @@ def measure(scale: float, *, empty_gocache: bool) -> Figures:
         batched_us=batched * 1e6,
         process_us=process * 1e6,
         in_go_us=in_go * 1e6,
+        round_trip_us=round_trip * 1e6,
         cold_start_s=cold,
         cold_start_empty_gocache_s=cold_empty,
         warm_start_ms=warm * 1e3,
@@ -190,6 +198,7 @@ def report(figures: Figures, source: str) -> list[str]:
         f"  (b) batched renders ({BATCH} per batch)   {figures.batched_us:10.1f} us/render",
         f"  (c) new helper process per render     {figures.process_us:10.1f} us/render",
         f"  (d) executed inside Go (bench mode)   {figures.in_go_us:10.1f} us/render",
+        f"  (e) round trip alone (empty template) {figures.round_trip_us:10.1f} us/render",
         f"  single / in-Go              {single_vs_go:6.2f}x  (target <= {TARGET_SINGLE_VS_GO:g}x)"
         f"  {'ok' if single_vs_go <= TARGET_SINGLE_VS_GO else 'MISSED'}",
         f"  batched / in-Go             {batch_vs_go:6.2f}x  (target <= {TARGET_BATCH_VS_GO:g}x)"
@@ -198,6 +207,9 @@ def report(figures: Figures, source: str) -> list[str]:
         f"{TARGET_SINGLE_VS_PROCESS:g}x)"
         f"  {'ok' if process_vs_single >= TARGET_SINGLE_VS_PROCESS else 'MISSED'}",
         f"  single / batched            {figures.single_us / figures.batched_us:6.1f}x",
+        f"  single = round trip {figures.round_trip_us:.1f} us"
+        f" + the rest {figures.single_us - figures.round_trip_us:.1f} us"
+        f" (the in-Go render {figures.in_go_us:.1f})",
         f"  cold start: helper build into an empty cache    {figures.cold_start_s:7.2f} s"
         " (Go's build cache as found)",
     ]

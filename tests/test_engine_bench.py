@@ -19,7 +19,13 @@ def test_the_benchmark_renders_the_llm_template_in_every_mode(
     assert bench_engine.main(["--scale", "0.001", "--skip-empty-gocache"]) == 0
     out = capsys.readouterr().out
     assert "rendering templates/python/llm/docker-compose.yml" in out
-    for label in ("(a) single", "(b) batched", "(c) new helper", "(d) executed inside Go"):
+    for label in (
+        "(a) single",
+        "(b) batched",
+        "(c) new helper",
+        "(d) executed inside Go",
+        "(e) round trip alone",
+    ):
         line = next(line for line in out.splitlines() if label in line)
         assert float(line.split()[-2]) > 0, line
     assert "single / in-Go" in out and "(target <= 4x)" in out
@@ -35,3 +41,15 @@ def test_the_data_maps_are_the_picks_values_with_distinct_app_ids() -> None:
         m["OLLAMA_MODEL"] for m in bench_engine._pick_values()
     }
     assert all(isinstance(m["PORT"], float) for m in maps)  # a JSON default, as in the CLI
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the pingpong program is Linux only")
+def test_the_pipe_benchmark_times_every_way_of_waiting(capsys: pytest.CaptureFixture[str]) -> None:
+    import bench_pipe
+
+    assert bench_pipe.main(["--scale", "0.001"]) == 0
+    out = capsys.readouterr().out
+    assert "load average" in out
+    for mode in ("sleep", "go awake", "python awake", "both awake"):
+        line = next(line for line in out.splitlines() if f"round trip, {mode} " in line)
+        assert float(line.split()[-2]) > 0, line

@@ -34,6 +34,7 @@ def test_the_helper_takes_its_cache_bounds_from_the_options_module() -> None:
             f"-parse-cache-bytes={options.PARSE_CACHE_BYTES}",
             f"-kept-texts={options.HELPER_KEPT_TEXTS}",
             f"-kept-text-bytes={options.HELPER_KEPT_TEXT_BYTES}",
+            f"-request-spin-us={options.HELPER_REQUEST_SPIN_US}",
         ]
         assert helper.alive()
     finally:

@@ -35,6 +35,15 @@ RENDER_FIRST_BATCH_JOBS: Final = 8
 #: Seconds between ``Renderer.close()``'s kills of the helper of a render it
 #: waits for (another thread's, which may be starting a replacement).
 RENDER_CLOSE_POLL_S: Final = 0.05
+#: Seconds a request waits for its answer awake (polling, giving the CPU to
+#: any other thread between looks) before sleeping until it comes, and
+#: microseconds the helper watches for a next request before blocking, when
+#: the last one came as soon (a render loop): a process asleep in the kernel
+#: is woken on an idle CPU, slowly. A single render took 27 to 32 us on a
+#: calm bench machine without these waits, 13 to 14 with them; under load,
+#: about the same either way (docs/performance.md).
+RENDER_ANSWER_SPIN_S: Final = 30e-6
+HELPER_REQUEST_SPIN_US: Final = 30
 #: Parsed templates the helper keeps, and their estimated memory (passed on its
 #: command line): clearing the cache costs only a re-parse, holding too much
 #: costs the machine's memory.

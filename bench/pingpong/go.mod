@@ -1,0 +1,3 @@
+module pingpong
+
+go 1.22
