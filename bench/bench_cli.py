@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm.engine.toolchain import build_env, cache_dir, find_go
-from wendy_llm.render import tree as rules
+from wendy_llm.render.files import tree as rules
 from wendy_llm.render.template import load_template
 
 ROOT = Path(__file__).resolve().parent.parent

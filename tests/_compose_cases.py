@@ -1,4 +1,4 @@
-"""How a compose case is written and checked (tests/test_compose_facts_table.py).
+"""How a compose case is written and checked (tests/device/test_compose_facts_table.py).
 
 A case is a small compose project (the compose text, and files beside it),
 the fact of wendy-run.md section 3 it tests, and the expected device view

@@ -4,7 +4,7 @@ fact test expects in it."""
 from __future__ import annotations
 
 from wendy_llm.device import DeviceFinding, DeviceView
-from wendy_llm.validate.device import build_view
+from wendy_llm.validate.checks.device import build_view
 
 COMPOSE = "docker-compose.yml"
 DOCKERFILE = 'FROM ubuntu:24.04\nENV GREETING=hello\nENTRYPOINT ["/run.sh"]\n'

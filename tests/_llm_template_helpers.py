@@ -19,8 +19,8 @@ import yaml
 
 from wendy_llm.docker.model import Dockerfile
 from wendy_llm.docker.syntax import parse as parse_dockerfile
+from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.template import Template
-from wendy_llm.render.tree import RenderedTree
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_DIR = ROOT / "templates" / "python" / "llm"

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from wendy_llm.validate.compose import ComposeValidator
+from wendy_llm.validate.checks.compose import ComposeValidator
+from wendy_llm.validate.checks.topology import check_topology
 from wendy_llm.validate.rulerun import subject_for
-from wendy_llm.validate.rules import parse_rules
-from wendy_llm.validate.topology import check_topology
+from wendy_llm.validate.rules.file import parse_rules
 
 COMPOSE_RUNS = ComposeValidator()
 VALUES: Mapping[str, object] = {"APP_ID": "my.app", "PORT": 3000, "MODEL": "m:1"}

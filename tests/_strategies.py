@@ -24,12 +24,12 @@ from typing import Literal
 from hypothesis import strategies as st
 
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.render.manifest import Question, Variable
+from wendy_llm.render.manifest.load import Question, Variable
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.values import check_app_id
 from wendy_llm.repo.layout import rules_path
-from wendy_llm.validate.rules import Rules, load_rules
+from wendy_llm.validate.rules.file import Rules, load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_ID = "python/llm"

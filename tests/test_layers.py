@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-PACKAGE_DIR = Path(__file__).resolve().parent.parent / "wendy_llm"
+from _imports import LAZY_MARK, PACKAGE_DIR, Import, all_imports, all_modules, imports_of
 
 #: Lowest first: (layer, top-level names under ``wendy_llm`` in it).
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
@@ -37,124 +34,39 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("repo", ("repo",)),
     ("compare", ("compare",)),
     ("golden", ("golden",)),
+    # validate/ is layered inside too (issue 18): what the checks report, the
+    # parsed documents, the external tools, the rules language, the
+    # Dockerfile checks, the stored comparisons, the checks, and last the
+    # orchestration (every other module of validate/: run, pickrun, ...).
+    ("validate: findings", ("validate.findings", "validate.schema")),
+    ("validate: documents", ("validate.documents",)),
+    ("validate: tools", ("validate.tools",)),
+    ("validate: rules", ("validate.rules",)),
+    ("validate: dockerfiles", ("validate.dockerfiles",)),
+    ("validate: stored", ("validate.stored",)),
+    ("validate: checks", ("validate.checks",)),
     ("validate", ("validate",)),
     ("reports", ("reports",)),
     ("entry points", ("cli", "pytest_plugin", "__main__", "")),
 )
 
-LAZY_MARK = "# lazy:"
-
-
-@dataclass(frozen=True)
-class Import:
-    """One import statement's target, as written in ``module``."""
-
-    module: str  # the importing module, e.g. "wendy_llm.render.lint"
-    target: str  # the imported module, e.g. "wendy_llm.render.template"
-    file: Path
-    line: int
-    in_function: bool
-    documented_lazy: bool
-
-    def where(self) -> str:
-        return f"{self.file.relative_to(PACKAGE_DIR.parent)}:{self.line}"
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def all_modules() -> dict[str, Path]:
-    return {module_name(path): path for path in sorted(PACKAGE_DIR.rglob("*.py"))}
-
-
-def _is_module(name: str, modules: dict[str, Path]) -> bool:
-    return name in modules
-
-
-def _targets(node: ast.Import | ast.ImportFrom, modules: dict[str, Path]) -> Iterator[str]:
-    if isinstance(node, ast.Import):
-        for alias in node.names:
-            if alias.name.split(".")[0] == "wendy_llm":
-                yield alias.name
-        return
-    if node.level or not node.module or node.module.split(".")[0] != "wendy_llm":
-        return
-    for alias in node.names:
-        # `from wendy_llm.engine import gofuncs` imports the submodule.
-        submodule = f"{node.module}.{alias.name}"
-        yield submodule if _is_module(submodule, modules) else node.module
-
-
-def _lazy_documented(lines: list[str], node: ast.stmt, body: list[ast.stmt]) -> bool:
-    """The import, or the run of imports it belongs to, carries ``# lazy:``:
-    on one of its lines or on the comment lines right above the run."""
-    index = body.index(node)
-    first = index
-    while first > 0 and isinstance(body[first - 1], ast.Import | ast.ImportFrom):
-        first -= 1
-    last = index
-    while last + 1 < len(body) and isinstance(body[last + 1], ast.Import | ast.ImportFrom):
-        last += 1
-    start, end = body[first].lineno, body[last].end_lineno or body[last].lineno
-    if any(LAZY_MARK in line for line in lines[start - 1 : end]):
-        return True
-    above = start - 2
-    while above >= 0 and lines[above].strip().startswith("#"):
-        if LAZY_MARK in lines[above]:
-            return True
-        above -= 1
-    return False
-
-
-def imports_of(module: str, path: Path, modules: dict[str, Path]) -> Iterator[Import]:
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-
-    def visit(body: list[ast.stmt], in_function: bool) -> Iterator[Import]:
-        for node in body:
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                lazy = in_function and _lazy_documented(lines, node, body)
-                targets = list(_targets(node, modules))
-                if in_function and not targets:
-                    targets = [""]  # a standard-library or third-party module
-                for target in targets:
-                    yield Import(module, target, path, node.lineno, in_function, lazy)
-                continue
-            nested = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                children = getattr(node, field, None)
-                if isinstance(children, list):
-                    stmts = [c for c in children if isinstance(c, ast.stmt)]
-                    handlers = [c for c in children if isinstance(c, ast.ExceptHandler)]
-                    yield from visit(stmts, in_function or nested)
-                    for handler in handlers:
-                        yield from visit(handler.body, in_function or nested)
-            if isinstance(node, ast.Match):
-                for case in node.cases:
-                    yield from visit(case.body, in_function)
-
-    yield from visit(ast.parse(text, filename=str(path)).body, False)
-
-
-def all_imports() -> list[Import]:
-    modules = all_modules()
-    return [imp for name, path in modules.items() for imp in imports_of(name, path, modules)]
-
 
 def layer_of(module: str) -> int:
-    """The index in :data:`LAYERS` of ``module`` (``wendy_llm.x.y`` -> ``x``'s)."""
-    top = module.split(".")[1] if "." in module else ""
-    for index, (_, names) in enumerate(LAYERS):
-        if top in names:
-            return index
-    raise AssertionError(
-        f"{module}: wendy_llm.{top} is in no layer; add it to LAYERS in tests/test_layers.py "
-        "and to the README's architecture section"
-    )
+    """The index in :data:`LAYERS` of ``module``: the layer naming the longest
+    prefix of its name (``wendy_llm.validate.rules.file`` -> ``validate.rules``)."""
+    name = module.removeprefix("wendy_llm").removeprefix(".")
+    best: tuple[int, int] | None = None  # (prefix length, layer index)
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            matches = name == prefix or (prefix and name.startswith(prefix + "."))
+            if matches and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), index)
+    if best is None:
+        raise AssertionError(
+            f"{module}: in no layer; add it to LAYERS in tests/test_layers.py "
+            "and to the README's architecture section"
+        )
+    return best[1]
 
 
 def test_every_module_has_a_layer() -> None:
@@ -178,11 +90,11 @@ def test_no_layer_imports_a_higher_one() -> None:
 
 
 def test_an_import_of_a_higher_layer_is_named() -> None:
-    file = PACKAGE_DIR / "render" / "lint.py"
-    up = Import("wendy_llm.render.lint", "wendy_llm.validate.run", file, 7, False, False)
-    down = Import("wendy_llm.validate.run", "wendy_llm.render.lint", file, 8, False, False)
+    file = PACKAGE_DIR / "render" / "lints" / "checks.py"
+    up = Import("wendy_llm.render.lints.checks", "wendy_llm.validate.run", file, 7, False, False)
+    down = Import("wendy_llm.validate.run", "wendy_llm.render.lints.checks", file, 8, False, False)
     assert layer_violations([up, down]) == [
-        "wendy_llm/render/lint.py:7: wendy_llm.render.lint (render) imports "
+        "wendy_llm/render/lints/checks.py:7: wendy_llm.render.lints.checks (render) imports "
         "wendy_llm.validate.run (validate), a higher layer"
     ]
 
@@ -337,4 +249,139 @@ def test_a_module_over_the_line_limit_is_named(tmp_path: Path) -> None:
     (tmp_path / "wendy_llm" / "notes.txt").write_text("x\n" * 1000)
     assert oversized_modules(tmp_path) == [
         "tests/harness/long.py: 401 lines, over 400: split it into modules of one job each"
+    ]
+
+
+#: About a dozen modules a folder (issue 18): past that, a concern has sub-concerns.
+MAX_FOLDER_MODULES = 12
+
+
+def crowded_folders(package: Path, limit: int = MAX_FOLDER_MODULES) -> list[str]:
+    found = []
+    for folder in sorted({path.parent for path in package.rglob("*.py")}):
+        modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+        if len(modules) > limit:
+            found.append(
+                f"{folder.relative_to(package.parent)}: {len(modules)} modules, over {limit}: "
+                "give its sub-concerns folders of their own"
+            )
+    return found
+
+
+def test_no_folder_holds_more_than_a_dozen_modules() -> None:
+    crowded = crowded_folders(PACKAGE_DIR)
+    assert not crowded, "\n".join(crowded)
+
+
+def test_a_crowded_folder_is_named(tmp_path: Path) -> None:
+    for index in range(13):
+        (tmp_path / "pkg" / "big").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "pkg" / "big" / f"m{index}.py").write_text("")
+    (tmp_path / "pkg" / "big" / "__init__.py").write_text("")
+    assert crowded_folders(tmp_path / "pkg") == [
+        "pkg/big: 13 modules, over 12: give its sub-concerns folders of their own"
+    ]
+
+
+# --- the test tree mirrors the package (issue 18) ---------------------------------
+
+TESTS_DIR = PACKAGE_DIR.parent / "tests"
+BASE_MODULES = ("errors", "atomic", "bounded", "bounded_yaml", "options", "phases", "record")
+#: tests/<folder>/ for each layer of the package: its tests import that layer.
+LAYER_TEST_FOLDERS = (
+    "base",
+    "engine",
+    "docker",
+    "render",
+    "wendycli",
+    "device",
+    "repo",
+    "compare",
+    "golden",
+    "validate",
+    "reports",
+    "cli",
+)
+#: Folders for what spans the layers.
+SPANNING_TEST_FOLDERS = {
+    "e2e": "the command line and the library end to end: adoption, the gate, the docs",
+    "templates": "the bundled templates: their files, entrypoints, properties, mutants",
+    "bench": "the benchmarks' and the fuzzer's own tests",
+}
+
+
+def folder_of_module(module: str) -> str:
+    """The tests/ folder of a package module (``wendy_llm.render.files.tree`` -> ``render``)."""
+    parts = module.split(".")[1:]
+    if not parts or parts[0] in ("cli", "pytest_plugin", "__main__"):
+        return "cli"
+    return "base" if parts[0] in BASE_MODULES else parts[0]
+
+
+def public_names() -> dict[str, str]:
+    """The public API's names and the modules that define them (``wendy_llm/__init__.py``)."""
+    tree = ast.parse((PACKAGE_DIR / "__init__.py").read_text(encoding="utf-8"))
+    return {
+        alias.asname or alias.name: node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+
+
+def folders_imported(path: Path, names: dict[str, str], seen: set[Path] | None = None) -> set[str]:
+    """The layers a test module imports: directly, or through a helper module
+    of tests/ (``_device_helpers``) that imports them."""
+    seen = seen if seen is not None else set()
+    seen.add(path)
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        for module in modules:
+            if module == "wendy_llm" and isinstance(node, ast.ImportFrom):
+                found |= {folder_of_module(names.get(a.name, module)) for a in node.names}
+            elif module.split(".")[0] == "wendy_llm":
+                found.add(folder_of_module(module))
+            helper = TESTS_DIR / f"{module.split('.')[0]}.py"
+            if module.startswith("_") and helper.is_file() and helper not in seen:
+                found |= folders_imported(helper, names, seen)
+    return found
+
+
+def misplaced_tests(tests: Path, names: dict[str, str]) -> list[str]:
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        folder = path.parent.relative_to(tests).as_posix()
+        where = path.relative_to(tests.parent).as_posix()
+        if folder == "." and path.name == "test_layers.py":
+            continue  # the package's shape as a whole
+        if folder in SPANNING_TEST_FOLDERS or folder.startswith(("harness", "_realrepo")):
+            continue
+        if folder not in LAYER_TEST_FOLDERS:
+            found.append(f"{where}: tests/{folder}/ mirrors no folder of wendy_llm/")
+        elif folder not in folders_imported(path, names):
+            found.append(
+                f"{where}: imports nothing of the {folder} layer: move it beside what it tests"
+            )
+    return found
+
+
+def test_every_test_module_lives_beside_what_it_tests() -> None:
+    misplaced = misplaced_tests(TESTS_DIR, public_names())
+    assert not misplaced, "\n".join(misplaced)
+
+
+def test_a_misplaced_test_module_is_named(tmp_path: Path) -> None:
+    (tmp_path / "tests" / "engine").mkdir(parents=True)
+    (tmp_path / "tests" / "misc").mkdir()
+    (tmp_path / "tests" / "engine" / "test_ok.py").write_text("from wendy_llm import Renderer\n")
+    (tmp_path / "tests" / "engine" / "test_no.py").write_text("from wendy_llm.render import x\n")
+    (tmp_path / "tests" / "misc" / "test_x.py").write_text("")
+    names = {"Renderer": "wendy_llm.engine.client"}
+    assert misplaced_tests(tmp_path / "tests", names) == [
+        "tests/engine/test_no.py: imports nothing of the engine layer: "
+        "move it beside what it tests",
+        "tests/misc/test_x.py: tests/misc/ mirrors no folder of wendy_llm/",
     ]

@@ -62,15 +62,15 @@ if TYPE_CHECKING:
     from wendy_llm.golden import TemplateUpdate as TemplateUpdate
     from wendy_llm.golden import check_golden as check_golden
     from wendy_llm.golden import update_golden as update_golden
-    from wendy_llm.render.lint import LintWarning as LintWarning
+    from wendy_llm.render.files.readdir import SkippedEntry as SkippedEntry
+    from wendy_llm.render.files.tree import RenderedFile as RenderedFile
+    from wendy_llm.render.files.tree import RenderedTree as RenderedTree
+    from wendy_llm.render.lints.checks import LintWarning as LintWarning
     from wendy_llm.render.picks import CANONICAL_APP_ID as CANONICAL_APP_ID
     from wendy_llm.render.picks import Pick as Pick
-    from wendy_llm.render.readdir import SkippedEntry as SkippedEntry
     from wendy_llm.render.template import Template as Template
     from wendy_llm.render.template import load_template as load_template
     from wendy_llm.render.template import template_from_files as template_from_files
-    from wendy_llm.render.tree import RenderedFile as RenderedFile
-    from wendy_llm.render.tree import RenderedTree as RenderedTree
     from wendy_llm.repo.config import Settings as Settings
     from wendy_llm.repo.config import load_settings as load_settings
     from wendy_llm.repo.gitsource import template_at_revision as template_at_revision
@@ -104,7 +104,7 @@ _EXPORTS: dict[str, str] = {
     "GoldenUpdateRefused": "wendy_llm.errors",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
-    "LintWarning": "wendy_llm.render.lint",
+    "LintWarning": "wendy_llm.render.lints.checks",
     "ManifestError": "wendy_llm.errors",
     "MissingValueError": "wendy_llm.errors",
     "NoTemplateAtRevision": "wendy_llm.errors",
@@ -121,15 +121,15 @@ _EXPORTS: dict[str, str] = {
     "RenderError": "wendy_llm.errors",
     "RenderJob": "wendy_llm.engine.client",
     "RenderTimeout": "wendy_llm.errors",
-    "RenderedFile": "wendy_llm.render.tree",
-    "RenderedTree": "wendy_llm.render.tree",
+    "RenderedFile": "wendy_llm.render.files.tree",
+    "RenderedTree": "wendy_llm.render.files.tree",
     "Renderer": "wendy_llm.engine.client",
     "Report": "wendy_llm.validate.findings",
     "RulesError": "wendy_llm.errors",
     "Settings": "wendy_llm.repo.config",
     "SettingsError": "wendy_llm.errors",
     "Side": "wendy_llm.compare.diff",
-    "SkippedEntry": "wendy_llm.render.readdir",
+    "SkippedEntry": "wendy_llm.render.files.readdir",
     "Template": "wendy_llm.render.template",
     "TemplateDiff": "wendy_llm.compare.diff",
     "TemplateDir": "wendy_llm.repo.layout",

@@ -6,7 +6,7 @@
 - :func:`work_beside`, :func:`make_work_dir`, :func:`move_aside`: hidden
   work directories beside a target directory (``.<name>.tmp-`` and eight
   random characters for a tree being staged, ``.<name>.old-`` and eight
-  for one being replaced or removed), used by :mod:`wendy_llm.render.tree` and
+  for one being replaced or removed), used by :mod:`wendy_llm.render.files.tree` and
   :mod:`wendy_llm.golden.fsops`.
 - :func:`remove_tree`: ``shutil.rmtree(path, ignore_errors=True)`` without
   importing ``shutil``, which brings bz2, lzma and zlib (2 ms, as long as a

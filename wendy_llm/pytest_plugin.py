@@ -50,9 +50,9 @@ from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import GoldenUpdateRefused, WendyLlmError
 from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
+from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.template import Template, load_template
-from wendy_llm.render.tree import RenderedTree
 from wendy_llm.repo.layout import Layout, find_layout
 from wendy_llm.reports.golden import check_text, update_text
 

@@ -1,6 +1,6 @@
 """The pinned device views of python/llm (``tests/data/device_views/``), and how to refresh them.
 
-``tests/test_device_view_llm.py`` compares the ``plan --json`` document of
+``tests/templates/test_device_view_llm.py`` compares the ``plan --json`` document of
 each pick in :data:`PINNED` with its committed file and fails on any
 difference.  When a change is intended (the template, the device facts or
 the view's shape changed), review the diff the test prints, then rewrite
@@ -11,7 +11,7 @@ the files and commit them with the change that explains why::
 Nothing rewrites them otherwise.
 
 The template README lists, per pick, what a device ignores (the device
-check's warnings); ``tests/test_llm_device.py`` compares that list with the
+check's warnings); ``tests/templates/test_llm_device.py`` compares that list with the
 device view of every pick.  To regenerate it from the view (each distinct
 list once, with the picks it holds for)::
 
@@ -29,7 +29,7 @@ from wendy_llm.device import PROFILES, DeviceView, Ignored
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.reports.json import dumps, plan_json
-from wendy_llm.validate.device import build_view
+from wendy_llm.validate.checks.device import build_view
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "templates" / "python" / "llm"

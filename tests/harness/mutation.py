@@ -51,7 +51,7 @@ from wendy_llm.errors import MutantError, WendyLlmError
 from wendy_llm.render.template import load_template
 from wendy_llm.repo.layout import rules_path
 from wendy_llm.validate.findings import CHECK_IDS
-from wendy_llm.validate.rules import load_rules
+from wendy_llm.validate.rules.file import load_rules
 from wendy_llm.validate.run import run_check
 
 #: The checks whose failure never kills a mutant (see the module docstring).
@@ -232,7 +232,7 @@ _NOT_READ = "(wendy.json is not read on the compose path"
 #: ``wendy.json`` on the compose path (the file, with its backend's gpu
 #: entitlement, its readiness check and its post-start hook, is lost) and
 #: never runs the vLLM ``healthcheck``; the template README lists exactly
-#: these per pick (issue 14 item 7, ``tests/test_llm_device.py``).  Anything
+#: these per pick (issue 14 item 7, ``tests/templates/test_llm_device.py``).  Anything
 #: else fails the control: a compose ``environment`` the image does not
 #: carry, any other device warning, any warning of another check.
 EXPECTED_WARNINGS: Final[tuple[ExpectedWarning, ...]] = (

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from wendy_llm.validate.tools import find_tool
+from wendy_llm.validate.tools.programs import find_tool
 
 SYSTEM_PATH: Final = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 _STUB_PROGRAM: Final = Path(__file__).with_name("scriptstub.py")

@@ -34,7 +34,7 @@ from wendy_llm.compare.diff import (
 )
 from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
-from wendy_llm.render.manifest import MANIFEST_FILE
+from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
@@ -45,7 +45,7 @@ from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
-from wendy_llm.validate.baseline import sentinels_of
+from wendy_llm.validate.stored.baseline import sentinels_of
 
 HELP = "compare every pick with a git revision or a baseline directory"
 DESCRIPTION = (

@@ -20,7 +20,7 @@ from wendy_llm.render.template import load_template
 from wendy_llm.reports.json import dumps, plan_json
 from wendy_llm.reports.plan import format_plan
 from wendy_llm.reports.terminal import use_colour
-from wendy_llm.validate.device import build_view
+from wendy_llm.validate.checks.device import build_view
 from wendy_llm.wendycli import REVISION
 
 _NAMES = ", ".join(p.name for p in PROFILES)

@@ -61,8 +61,8 @@ from wendy_llm.render.variants import CANONICAL, Inputs, gate_inputs
 if TYPE_CHECKING:
     from wendy_llm.compare.sides import Key
     from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.files.tree import RenderedTree
     from wendy_llm.render.template import Template
-    from wendy_llm.render.tree import RenderedTree
 
 __all__ = [
     "PICK_STATUSES",

@@ -21,8 +21,8 @@ from wendy_llm.render.canonical import PickRender, pick_render
 if TYPE_CHECKING:
     from wendy_llm.compare.pairing import Pairing
     from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.files.tree import RenderedTree
     from wendy_llm.render.template import Template
-    from wendy_llm.render.tree import RenderedTree
     from wendy_llm.render.variants import Inputs
 
 #: (pick slug, input label)

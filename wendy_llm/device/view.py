@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from wendy_llm.device.compose_view import compose_services
+from wendy_llm.device.compose.view import compose_services
 from wendy_llm.device.model import DeviceView
 from wendy_llm.device.notes import Document, Notes
-from wendy_llm.device.other_paths import Deployment, other_paths
+from wendy_llm.device.paths.deployment import Deployment, other_paths
 from wendy_llm.device.profiles import PROFILES, DeviceProfile
 from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import project_name

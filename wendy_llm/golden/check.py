@@ -32,8 +32,8 @@ from wendy_llm.repo.selection import (
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.files.tree import RenderedTree
     from wendy_llm.render.template import Template
-    from wendy_llm.render.tree import RenderedTree
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wendy_llm.atomic import move_aside, work_beside
-from wendy_llm.render.tree import RenderedFile, write_tree
+from wendy_llm.render.files.tree import RenderedFile, write_tree
 
 
 def write_tree_atomically(target: Path, files: Mapping[str, bytes]) -> None:

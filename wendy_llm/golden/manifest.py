@@ -47,9 +47,9 @@ from wendy_llm.compare.textdiff import sha256_hex
 from wendy_llm.errors import GoldenError, GoldenManifestError, quoted
 from wendy_llm.golden.layout import MANIFEST_NAME, pick_path, shared_path
 from wendy_llm.render.canonical import PickRender
+from wendy_llm.render.files.tree import FILE_MODE
+from wendy_llm.render.manifest.schemawords import json_text
 from wendy_llm.render.picks import CANONICAL_APP_ID
-from wendy_llm.render.schemawords import json_text
-from wendy_llm.render.tree import FILE_MODE
 
 FORMAT_VERSION = 1
 OTHER_VARIABLES = "default"

@@ -19,8 +19,8 @@ from wendy_llm.render.picks import CANONICAL_APP_ID
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.files.tree import RenderedTree
     from wendy_llm.render.template import Template
-    from wendy_llm.render.tree import RenderedTree
 
 # A slug names a directory in the fixtures, so it must be one safe path
 # component, and it must not collide with the shared-files directory.

@@ -19,7 +19,7 @@ from wendy_llm import options
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import PickError, ValuesError, quoted
 from wendy_llm.record import Record
-from wendy_llm.render.manifest import Manifest, Picker, Question
+from wendy_llm.render.manifest.load import Manifest, Picker, Question
 from wendy_llm.render.slugs import finish_slug, slugify, unique_slugs
 from wendy_llm.render.values import (
     APP_ID,

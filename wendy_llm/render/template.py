@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wendy_llm.errors import TemplateLoadError
-from wendy_llm.render.lint import lint_template
-from wendy_llm.render.lintwarning import LintWarning
+from wendy_llm.render.files.readdir import check_manifest_file, read_template_dir
+from wendy_llm.render.files.source import TemplateSource
+from wendy_llm.render.lints.checks import lint_template
+from wendy_llm.render.lints.warning import LintWarning
 from wendy_llm.render.numbers import is_written
 from wendy_llm.render.picks import Pick, enumerate_picks, find_pick
-from wendy_llm.render.readdir import check_manifest_file, read_template_dir
-from wendy_llm.render.source import TemplateSource
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:

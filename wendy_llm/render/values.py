@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import AppIdError, DataTypeError, MissingValueError, ValuesError
-from wendy_llm.render.manifest import Manifest, Picker, Question, Variable, When
+from wendy_llm.render.manifest.load import Manifest, Picker, Question, Variable, When
 
 APP_ID = "APP_ID"
 

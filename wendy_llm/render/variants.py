@@ -44,7 +44,7 @@ from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.values import convert_override, template_variables
 
 if TYPE_CHECKING:
-    from wendy_llm.render.manifest import Variable
+    from wendy_llm.render.manifest.load import Variable
     from wendy_llm.render.template import Template
 
 #: The variant's app id: dots and dashes, unlike ``llm-app``.

@@ -189,7 +189,7 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
         raise SettingsError(f"{where}: not valid TOML: {exc}", path=shown, line=line) from exc
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a settings file, never by `render`.
-    from wendy_llm.render.schemawords import validator_for
+    from wendy_llm.render.manifest.schemawords import validator_for
 
     lines = key_lines(text)
     errors = sorted(
@@ -226,7 +226,7 @@ def _schema_error(error: ValidationError, lines: Mapping[Keys, int], shown: str)
     # lazy: as in parse_settings
     from jsonschema.exceptions import best_match
 
-    from wendy_llm.render.schemawords import violation_text
+    from wendy_llm.render.manifest.schemawords import violation_text
 
     best = best_match([error])
     keys: list[str | int] = list(best.absolute_path)

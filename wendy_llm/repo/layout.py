@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wendy_llm.errors import CheckSelectionError, LayoutError, TemplateLoadError, quoted
-from wendy_llm.render.manifest import MANIFEST_FILE
+from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.config import (
     SETTINGS_FILE,

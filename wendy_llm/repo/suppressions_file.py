@@ -32,7 +32,7 @@ from wendy_llm.errors import SuppressionsError
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-    from wendy_llm.render.jsonpos import JsonPath
+    from wendy_llm.render.manifest.jsonpos import JsonPath
 
 SUPPRESSIONS_FILE = "wendy-llm-suppressions.json"
 SCHEMA = "suppressions.schema.json"
@@ -105,8 +105,8 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
         raise SuppressionsError(message, path=shown, line=exc.lineno) from exc
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a suppressions file.
-    from wendy_llm.render.jsonpos import value_positions
-    from wendy_llm.render.schemawords import validator_for
+    from wendy_llm.render.manifest.jsonpos import value_positions
+    from wendy_llm.render.manifest.schemawords import validator_for
 
     positions = value_positions(text)
     errors = sorted(
@@ -171,7 +171,7 @@ def _schema_error(
     # lazy: as in parse_suppressions
     from jsonschema.exceptions import best_match
 
-    from wendy_llm.render.schemawords import violation_text
+    from wendy_llm.render.manifest.schemawords import violation_text
 
     best = best_match([error])
     where: JsonPath = tuple(best.absolute_path)

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from wendy_llm.device import DeviceProfile, DeviceView
     from wendy_llm.golden.check import GoldenCheck
     from wendy_llm.golden.update import GoldenUpdate
-    from wendy_llm.render.lint import LintWarning
-    from wendy_llm.render.tree import RenderedTree
+    from wendy_llm.render.files.tree import RenderedTree
+    from wendy_llm.render.lints.checks import LintWarning
     from wendy_llm.repo.selection import TemplateFailure
     from wendy_llm.validate.findings import Finding, Report
 

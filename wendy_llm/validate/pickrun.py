@@ -23,20 +23,20 @@ from typing import TypeVar
 
 from wendy_llm.device import DeviceView
 from wendy_llm.errors import OutputTooLarge, RenderError, RenderTimeout, WendyLlmError
+from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
-from wendy_llm.render.tree import RenderedTree
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.compose import ComposeResult
-from wendy_llm.validate.device import build_view, device_findings
-from wendy_llm.validate.dockerfile import validate_dockerfiles
-from wendy_llm.validate.documents import Documents, parse_documents
+from wendy_llm.validate.checks.device import build_view, device_findings
+from wendy_llm.validate.checks.leftovers import unrendered_actions
+from wendy_llm.validate.checks.lint import lint_findings
+from wendy_llm.validate.checks.wendy_json import validate_wendy_json
+from wendy_llm.validate.dockerfiles.check import validate_dockerfiles
+from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
-from wendy_llm.validate.leftovers import unrendered_actions
-from wendy_llm.validate.lint import lint_findings
 from wendy_llm.validate.rulerun import BaselineRender, check_rules, rule_subject
-from wendy_llm.validate.rules import Rules
-from wendy_llm.validate.wendy_json import validate_wendy_json
+from wendy_llm.validate.rules.file import Rules
+from wendy_llm.validate.tools.compose_run import ComposeResult
 
 _T = TypeVar("_T")
 

@@ -22,14 +22,15 @@ from wendy_llm.errors import EngineError, ToolchainError, WendyLlmError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.layout import baseline_dir, display_path
-from wendy_llm.validate.compose import ComposeResult, ComposeValidator
-from wendy_llm.validate.device import build_view
-from wendy_llm.validate.documents import Documents, parse_documents
+from wendy_llm.validate.checks.compose import ComposeValidator
+from wendy_llm.validate.checks.device import build_view
+from wendy_llm.validate.checks.picker import check_sentinel_renders
+from wendy_llm.validate.checks.topology import check_topology
+from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding
-from wendy_llm.validate.picker import check_sentinel_renders
-from wendy_llm.validate.rules import Rules
-from wendy_llm.validate.subject import Subject, make_subject
-from wendy_llm.validate.topology import check_topology
+from wendy_llm.validate.rules.file import Rules
+from wendy_llm.validate.rules.subject import Subject, make_subject
+from wendy_llm.validate.tools.compose_run import ComposeResult
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ and each render's compose file and ``wendy.json`` parsed once.  Then:
 - per pick, canonical only: ``golden`` (fixtures are the canonical render);
 - per template (the ``(template)`` row): ``picker`` (load + lint),
   ``catalog`` (the repository's ``meta.json`` lists it, for its platform;
-  ``validate/catalog.py``; with a ``(repository)`` row for the rest),
+  ``validate/checks/catalog.py``; with a ``(repository)`` row for the rest),
   ``topology`` (the rules file itself, and rules naming unknown picks or
   selecting none), ``lint`` (``Template.lint()``, warnings) and ``golden``
   (problems spanning picks: shared files, layout, stale fixtures) and
@@ -49,13 +49,16 @@ from typing import TypeVar
 from wendy_llm import options, phases
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
-from wendy_llm.render.manifest import PICKER_FILE
+from wendy_llm.render.manifest.load import PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
-from wendy_llm.validate.catalog import check_catalog
-from wendy_llm.validate.compose import ComposeResult, ComposeValidator
+from wendy_llm.validate.checks.catalog import check_catalog
+from wendy_llm.validate.checks.compose import ComposeValidator
+from wendy_llm.validate.checks.picker import lint_picker
+from wendy_llm.validate.checks.shell import ShellValidator
+from wendy_llm.validate.checks.topology import rule_coverage
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     REPOSITORY,
@@ -65,7 +68,6 @@ from wendy_llm.validate.findings import (
     Report,
     error,
 )
-from wendy_llm.validate.picker import lint_picker
 from wendy_llm.validate.pickrun import (
     PickRun,
     TemplateRun,
@@ -78,11 +80,10 @@ from wendy_llm.validate.pickrun import (
     rule_checks,
 )
 from wendy_llm.validate.rulerun import baseline_renders
-from wendy_llm.validate.rules import load_rules
-from wendy_llm.validate.shell import ShellValidator
-from wendy_llm.validate.stored import attach_baseline, attach_golden
-from wendy_llm.validate.toolcache import ResultCache
-from wendy_llm.validate.topology import rule_coverage
+from wendy_llm.validate.rules.file import load_rules
+from wendy_llm.validate.stored_rows import attach_baseline, attach_golden
+from wendy_llm.validate.tools.cache import ResultCache
+from wendy_llm.validate.tools.compose_run import ComposeResult
 
 _Result = TypeVar("_Result")
 

@@ -1,5 +1,5 @@
 """Loading the package's JSON Schemas and turning violations into readable text
-(:mod:`wendy_llm.render.schemawords` words them)."""
+(:mod:`wendy_llm.render.manifest.schemawords` words them)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from wendy_llm.render.schemawords import validator_for as validator_for
-from wendy_llm.render.schemawords import violation_text
+from wendy_llm.render.manifest.schemawords import validator_for as validator_for
+from wendy_llm.render.manifest.schemawords import violation_text
 
 
 def json_path(path: Iterable[str | int]) -> str:

@@ -2,7 +2,7 @@
 
 ``{"templates": [{name, description, targets?, languages?}], "languages":
 [{key, name}]}`` at the root of a templates repository, decoded with Go's
-``encoding/json`` (:mod:`wendy_llm.render.gojson`; unknown keys ignored).
+``encoding/json`` (:mod:`wendy_llm.render.manifest.gojson`; unknown keys ignored).
 
 - ``wendy init --template NAME`` refuses a name that is not listed;
 - an entry's ``languages``, when given, lists where the template exists
@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from wendy_llm.render.gojson import Decoded, decode
-from wendy_llm.render.gotypes import STRING, Slice, struct
-from wendy_llm.render.jsonpos import JsonPath
+from wendy_llm.render.manifest.gojson import Decoded, decode
+from wendy_llm.render.manifest.gotypes import STRING, Slice, struct
+from wendy_llm.render.manifest.jsonpos import JsonPath
 
 META_FILE: Final = "meta.json"
 #: The target (and ``wendy.json`` platform) of Wendy Lite microcontroller apps.

@@ -2,7 +2,7 @@
 
 The CLI decodes the file with ``encoding/json`` into :data:`APP_CONFIG`
 (unknown keys ignored, keys matched case-insensitively, a value of the
-wrong type a decode error: :mod:`wendy_llm.render.gojson`), then validates
+wrong type a decode error: :mod:`wendy_llm.render.manifest.gojson`), then validates
 it.  :func:`judge` returns both, each
 :class:`Problem` with the JSON path it concerns; a file with decode errors
 is not validated (the CLI stops at the first decode error).
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from wendy_llm.errors import quoted
-from wendy_llm.render.gojson import Decoded, GoJsonSyntaxError, decode
-from wendy_llm.render.gotypes import ANY, BOOL, INT, STRING, Map, Pointer, Slice, struct
-from wendy_llm.render.jsonpos import JsonPath, format_json_path
+from wendy_llm.render.manifest.gojson import Decoded, GoJsonSyntaxError, decode
+from wendy_llm.render.manifest.gotypes import ANY, BOOL, INT, STRING, Map, Pointer, Slice, struct
+from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path
 
 FILE: Final = "wendy.json"
 

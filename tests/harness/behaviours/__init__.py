@@ -12,7 +12,7 @@ wrong arguments, missing log lines.  An empty list means the behaviour holds.
 every pick; ``PORT`` is given as ``--var PORT=3000`` because the Open WebUI
 script embeds it) and :func:`run_behaviours` runs behaviours against that
 tree in parallel.  The
-tests (``tests/test_entrypoints.py``) and the mutation check
+tests (``tests/templates/test_entrypoints.py``) and the mutation check
 (``python -m harness.mutants``) both run exactly these behaviours.
 
 Expected values are the spec's (``spec/llm-template.md``): serve arguments,

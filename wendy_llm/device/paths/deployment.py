@@ -1,0 +1,113 @@
+"""The paths other than compose: which one ``wendy run`` takes, and why (section 1).
+
+Every non-compose path loads ``wendy.json`` (its absence fails ``wendy run``
+with the CLI's message when it has no terminal: a warning, since with one
+the facts do not say), validates it (an invalid one fails: the
+``wendy-json`` check says why), then on a WendyOS device:
+
+- non-empty ``services``: the multi-service path (:mod:`multi_service`),
+  whatever the top level holds;
+- else docker, python and swift projects: the single-container path
+  (:mod:`single_container`);
+- else an "unknown" project fails with the CLI's message.
+
+What the facts leave open is said, never judged: a Wendy Lite app
+(``platform`` ``wendy-lite``) runs on a microcontroller, not a WendyOS
+device; an Xcode project is not one of the single-container kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from wendy_llm.device.model import DeployPath, PostStart, Readiness, Service
+from wendy_llm.device.notes import Document, Notes
+from wendy_llm.device.paths.multi_service import multi_services
+from wendy_llm.device.paths.single_container import post_start, readiness, single_service
+from wendy_llm.device.profiles import DeviceProfile
+from wendy_llm.render.manifest.gojson import Decoded
+from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path
+from wendy_llm.wendycli.catalog import WENDY_LITE
+from wendy_llm.wendycli.project import (
+    SINGLE_CONTAINER_KINDS,
+    UNKNOWN_PROJECT,
+    WENDY_JSON_NOT_FOUND,
+    ProjectPath,
+)
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
+from wendy_llm.wendycli.wendy_json import read, validate
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """How a non-compose project is deployed (``deploy`` None: it is not)."""
+
+    deploy: DeployPath | None
+    reason: str
+    services: tuple[Service, ...] = ()
+    readiness: Readiness | None = None
+    post_start: PostStart | None = None
+
+
+def other_paths(
+    path: ProjectPath,
+    tree: Mapping[str, bytes],
+    wendy: Document | None,
+    devices: Sequence[DeviceProfile],
+    notes: Notes,
+) -> Deployment:
+    """What ``wendy run`` deploys for a project that has no compose file."""
+    kind = f"project type {path.kind}" + (f" ({path.file})" if path.file else "")
+    if WENDY_JSON not in tree or wendy is None:
+        # The facts give the CLI's answer without a terminal only: a warning.
+        notes.warn(f"without a terminal, wendy run fails: {WENDY_JSON_NOT_FOUND}")
+        notes.unknown(f"what wendy run does without {WENDY_JSON} when it has a terminal")
+        return Deployment(None, f"{kind} without {WENDY_JSON}: {WENDY_JSON_NOT_FOUND}")
+    decoded = read(tree[WENDY_JSON]) if wendy.ok else None
+    refused = _refused(decoded)
+    if refused is not None or decoded is None:
+        message, where = refused or ("it is not JSON", ())
+        line = wendy.line(*where) if where else None
+        notes.error(f"wendy run refuses {WENDY_JSON}: {message}", WENDY_JSON, line)
+        return Deployment(None, f"wendy run refuses {WENDY_JSON}: {message}")
+    config = decoded.value
+    assert isinstance(config, Mapping)
+    if config["platform"] == WENDY_LITE:
+        why = f"a Wendy Lite app ({WENDY_JSON} platform {WENDY_LITE}) runs on a microcontroller"
+        notes.unknown(f"{why}: the facts do not say how wendy run deploys it")
+        return Deployment(None, f"{why}, not on a WendyOS device")
+    if config["services"]:
+        names = ", ".join(config["services"])
+        reason = f"{WENDY_JSON} services ({names}), no compose file; {kind}"
+        found = multi_services(tree, wendy, decoded, devices, notes)
+        return Deployment("multi-service", reason, found or ())
+    if path.kind in SINGLE_CONTAINER_KINDS:
+        service = single_service(path, tree, decoded, devices, notes)
+        generated = "; wendy run generates its Dockerfile" if path.kind == "python" else ""
+        return Deployment(
+            "single-container",
+            f"{kind}, {WENDY_JSON} without services{generated}",
+            (service,),
+            readiness(wendy, decoded),
+            post_start(wendy, decoded),
+        )
+    if path.kind == "xcode":
+        why = f"{kind}: the facts name docker, python and swift as single-container projects"
+        notes.unknown(f"{why}, not an Xcode project")
+        return Deployment(None, f"{why}; what wendy run does with it is not modelled")
+    notes.error(f"wendy run fails: {UNKNOWN_PROJECT}")
+    return Deployment(None, f"{kind} and no {WENDY_JSON} services: {UNKNOWN_PROJECT}")
+
+
+def _refused(decoded: Decoded | None) -> tuple[str, JsonPath] | None:
+    """The first reason the CLI refuses ``wendy.json``, and where (None: it accepts it)."""
+    if decoded is None:
+        return ("it is not JSON", ())
+    if decoded.errors:
+        first = decoded.errors[0]
+        return f"{format_json_path(first.path)}: {first.message}", decoded.raw_path(first.path)
+    errors = [p for p in validate(decoded) if p.severity == "error"]
+    if not errors:
+        return None
+    return str(errors[0]), decoded.raw_path(errors[0].path)

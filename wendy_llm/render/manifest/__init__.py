@@ -1,0 +1,3 @@
+"""``template.json`` and ``template.schema.json`` decoded as the Wendy CLI
+decodes them (Go's ``encoding/json``), with positions.
+"""

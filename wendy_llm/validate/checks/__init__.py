@@ -1,0 +1,1 @@
+"""One module per ``check`` column: each judges one aspect of a pick's render."""

@@ -1,0 +1,252 @@
+"""The ``catalog`` check: ``meta.json`` agrees with the template directories.
+
+When the repository has a ``meta.json``
+(:meth:`wendy_llm.repo.layout.Layout.meta_json` finds it), each template
+``<language>/<name>/`` gets a ``catalog`` row:
+
+- it is reachable: ``meta.json`` lists ``name`` (else ``wendy init
+  --template name`` refuses it), and the entry's ``languages``, when given,
+  include ``language``;
+- the entry's ``targets`` agree with the ``platform`` its renders'
+  ``wendy.json`` declares: a ``wendy-lite`` app is offered under the
+  ``wendy-lite`` target (an entry without targets is offered to WendyOS
+  devices only, where it cannot run), and an entry offered to
+  ``wendy-lite`` holds only ``wendy-lite`` apps;
+- the entry's description is not empty (``wendy init`` lists it);
+- the entry's ``targets``, when given, name a target the CLI knows
+  (``wendyos`` or ``wendy-lite``): else the picker never offers the
+  template (a warning: ``--template NAME`` still reaches it).
+
+What belongs to no template goes on the repository row: a ``meta.json``
+Go cannot decode, an entry that exists in no language (or lists a
+language where it does not exist), an entry listed twice, and a
+``languages`` list that does not match the language folders holding
+templates.  Every finding names ``meta.json`` and, where it can, the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wendy_llm.errors import quoted
+from wendy_llm.render.manifest.gojson import GoJsonSyntaxError, decode
+from wendy_llm.render.manifest.jsonpos import JsonPath, value_positions
+from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.wendycli.catalog import (
+    KNOWN_TARGETS,
+    META_FILE,
+    WENDY_LITE,
+    Catalog,
+    Entry,
+    load_catalog,
+)
+from wendy_llm.wendycli.wendy_json import APP_CONFIG
+from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
+
+CHECK = "catalog"
+
+
+@dataclass
+class CatalogFindings:
+    """Findings per template id, and those of the repository row."""
+
+    templates: dict[str, list[Finding]] = field(default_factory=dict)
+    repository: list[Finding] = field(default_factory=list)
+    #: meta.json could not be decoded: nothing else was judged.
+    unreadable: bool = False
+
+
+def rendered_platform(tree: Mapping[str, bytes]) -> str:
+    """The ``platform`` a render's ``wendy.json`` declares, as the CLI decodes it ("": none)."""
+    data = tree.get(WENDY_JSON)
+    if data is None:
+        return ""
+    try:
+        config = decode(APP_CONFIG, data).value
+    except GoJsonSyntaxError:
+        return ""  # the wendy-json check reports it
+    return str(config["platform"]) if isinstance(config, Mapping) else ""
+
+
+def check_catalog(
+    path: Path | None,
+    template_ids: Sequence[str],
+    renders: Mapping[str, Mapping[str, Mapping[str, bytes]]],
+    *,
+    complete: bool,
+) -> CatalogFindings | None:
+    """The catalog check of a run (None: the repository has no ``meta.json``,
+    ``path``).
+
+    ``renders`` maps each checked template id to its picks' renders.  A run
+    of some templates only (``complete`` false) has no repository row: what
+    stops ``meta.json`` from being read goes on each checked template's row.
+    """
+    if path is None:
+        return None
+    platforms = {
+        template_id: {slug: rendered_platform(tree) for slug, tree in picks.items()}
+        for template_id, picks in renders.items()
+    }
+    found = catalog_findings(path.read_bytes(), template_ids, platforms)
+    if not complete:
+        for template_id in renders if found.unreadable else ():
+            found.templates[template_id] = list(found.repository)
+        found.repository = []
+    return found
+
+
+@dataclass
+class _Judge:
+    catalog: Catalog
+    positions: Mapping[JsonPath, tuple[int, int]]
+    file: str
+
+    def line(self, path: JsonPath) -> int | None:
+        raw = self.catalog.decoded.raw_path(path)
+        while raw and raw not in self.positions:
+            raw = raw[:-1]
+        found = self.positions.get(raw)
+        return None if found is None else found[0]
+
+    def error(self, message: str, path: JsonPath = ()) -> Finding:
+        return error(CHECK, message, self.file, self.line(path))
+
+    def warning(self, message: str, path: JsonPath = ()) -> Finding:
+        return warning(CHECK, message, self.file, self.line(path))
+
+
+def catalog_findings(
+    meta: bytes,
+    template_ids: Sequence[str],
+    platforms: Mapping[str, Mapping[str, str]],
+    *,
+    file: str = META_FILE,
+) -> CatalogFindings:
+    """Judge ``meta`` (the file's bytes) against every template directory found.
+
+    ``template_ids`` are every ``<language>/<name>`` of the repository;
+    ``platforms`` maps a template id to each checked pick's rendered
+    ``wendy.json`` platform (``""`` without one).
+    """
+    out = CatalogFindings({template_id: [] for template_id in template_ids})
+    text = meta.decode("utf-8", errors="replace")
+    try:
+        catalog = load_catalog(text)
+    except GoJsonSyntaxError as exc:
+        out.repository.append(error(CHECK, f"JSON: {exc.message}", file, exc.line))
+        out.unreadable = True
+        return out
+    judge = _Judge(catalog, value_positions(text), file)
+    if catalog.decoded.errors:
+        out.repository += [judge.error(str(e), e.path) for e in catalog.decoded.errors]
+        out.unreadable = True
+        return out
+    for template_id in template_ids:
+        language, name = template_id.split("/", 1)
+        out.templates[template_id] = _template(judge, language, name, platforms.get(template_id))
+    out.repository = _repository(judge, template_ids)
+    return out
+
+
+def _template(
+    judge: _Judge, language: str, name: str, platforms: Mapping[str, str] | None
+) -> list[Finding]:
+    entry = judge.catalog.entry(name)
+    if entry is None:
+        message = (
+            f"{language}/{name} is not listed in {judge.file}: "
+            f"`wendy init --template {name}` refuses it"
+        )
+        return [judge.error(message, ("templates",))]
+    found: list[Finding] = []
+    if not entry.offers(language):
+        message = (
+            f"{language}/{name}: {judge.file} lists {name} for {', '.join(entry.languages or ())}"
+            f", not {language}: wendy init does not offer it in {language}"
+        )
+        found.append(judge.error(message, (*entry.path, "languages")))
+    if not entry.description.strip():
+        message = f"{language}/{name}: the {judge.file} entry of {name} has no description"
+        found.append(judge.error(message, entry.path))
+    return (
+        found
+        + _unknown_targets(judge, entry, language)
+        + _targets(judge, entry, language, platforms or {})
+    )
+
+
+def _unknown_targets(judge: _Judge, entry: Entry, language: str) -> list[Finding]:
+    if entry.offered_by_picker:
+        return []
+    known = " nor ".join(KNOWN_TARGETS)
+    message = (
+        f"{language}/{entry.name}: its {judge.file} targets ({', '.join(entry.targets)}) name "
+        f"neither {known}, the only targets wendy init knows: its picker never offers "
+        f"{entry.name}, which only `wendy init --template {entry.name}` reaches"
+    )
+    return [judge.warning(message, (*entry.path, "targets"))]
+
+
+def _targets(
+    judge: _Judge, entry: Entry, language: str, platforms: Mapping[str, str]
+) -> list[Finding]:
+    where = (*entry.path, "targets")
+    lite = sorted(slug for slug, platform in platforms.items() if platform == WENDY_LITE)
+    other = sorted(slug for slug, platform in platforms.items() if platform != WENDY_LITE)
+    template = f"{language}/{entry.name}"
+    if lite and not entry.for_wendy_lite:
+        message = (
+            f"{template} renders a {WENDY_LITE} app (picks: {', '.join(lite)}), but its "
+            f"{judge.file} targets do not include {WENDY_LITE} ({entry.describe_targets()}): "
+            "wendy init offers it where it cannot run"
+        )
+        return [judge.error(message, where)]
+    if other and entry.for_wendy_lite:
+        shown = ", ".join(f"{slug} ({platforms[slug] or 'no platform'})" for slug in other)
+        message = (
+            f"{template} is offered for {WENDY_LITE} by {judge.file}, but renders apps that "
+            f"are not {WENDY_LITE} apps (picks: {shown})"
+        )
+        return [judge.error(message, where)]
+    return []
+
+
+def _repository(judge: _Judge, template_ids: Sequence[str]) -> list[Finding]:
+    found: list[Finding] = []
+    existing = {tuple(t.split("/", 1)) for t in template_ids}
+    folders = sorted({language for language, _ in existing})
+    seen: set[str] = set()
+    for entry in judge.catalog.entries:
+        if entry.name in seen:
+            message = f"{entry.name} is listed more than once; wendy init uses the first entry"
+            found.append(warning(CHECK, message, judge.file, judge.line(entry.path)))
+        seen.add(entry.name)
+        where = list(entry.languages or folders)
+        present = [lang for lang in where if (lang, entry.name) in existing]
+        if not present:
+            places = ", ".join(f"{lang}/{entry.name}/" for lang in where) or "no language folder"
+            message = f"{judge.file} lists {entry.name}, which exists in no language ({places})"
+            found.append(judge.error(message, entry.path))
+        elif entry.languages is not None:
+            for lang in sorted(set(entry.languages) - set(present)):
+                message = (
+                    f"{judge.file} lists {entry.name} for {lang}, but {lang}/{entry.name}/ "
+                    "is not a template"
+                )
+                found.append(judge.error(message, (*entry.path, "languages")))
+    keys = judge.catalog.languages
+    if keys is not None:
+        for lang in folders:
+            if lang not in keys:
+                message = (
+                    f"the language folder {lang}/ holds templates, but {judge.file}'s "
+                    "languages do not list it"
+                )
+                found.append(judge.error(message, ("languages",)))
+        for lang in sorted(set(keys) - set(folders)):
+            message = f"{judge.file}'s languages list {quoted(lang)}, which holds no template"
+            found.append(judge.error(message, ("languages",)))
+    return found

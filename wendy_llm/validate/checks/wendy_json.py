@@ -1,0 +1,108 @@
+"""The ``wendy-json`` validator: a render's ``wendy.json`` judged as the Wendy CLI judges it.
+
+The CLI's reading (:mod:`wendy_llm.wendycli.wendy_json`): Go's decoder into
+its struct, then its validation.  What that gives, each finding with the
+JSON path in its message and the line in the file:
+
+- invalid JSON, a decode error (a value of the wrong type) and a
+  validation error: errors (``wendy run`` refuses the app);
+- the CLI's own warnings (a deprecated or over-specified entitlement, a
+  platform-specific ``postStart`` command): warnings;
+- a key set twice (the CLI silently keeps the last): a warning, since the
+  first value is lost without a word;
+- a key the CLI does not read: a **note**.  The CLI ignores unknown keys by
+  design (``$schema``, comments, keys of newer CLIs), so it is not a defect
+  and must not fail ``check --strict``; it is still shown, because a
+  misspelt key (``entitlement``) is silently dropped.
+- ``appId`` not containing the app id the render was made for: a warning.
+  The CLI accepts any non-empty ``appId`` (``wendy init`` just renders the
+  file), so it is no failure, but a template that ignores ``{{.APP_ID}}``
+  gives every project made from it the same id.
+
+These hold on every path ``wendy run`` may take: the file is the CLI's
+format wherever it ships.  Nothing is cross-checked with the compose file:
+on the compose path the CLI does not read ``wendy.json`` at all (what the
+device gets there is the compose file's business), and on the other paths
+there is no compose file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from wendy_llm.errors import quoted
+from wendy_llm.render.manifest.gojson import Decoded, GoJsonSyntaxError
+from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path, value_positions
+from wendy_llm.validate.findings import Finding, error, note, warning
+from wendy_llm.wendycli.wendy_json import FILE, judge
+
+CHECK = "wendy-json"
+
+LineOf = Callable[[JsonPath], int | None]
+
+
+def validate_wendy_json(tree: Mapping[str, bytes], app_id: str) -> list[Finding]:
+    """Judge the render's ``wendy.json`` (no findings when it has none)."""
+    data = tree.get(FILE)
+    if data is None:
+        return []
+    text = data.decode("utf-8", errors="replace")
+    try:
+        judged = judge(text)
+    except GoJsonSyntaxError as exc:
+        where = "" if exc.line is None else f" (line {exc.line}, column {exc.column})"
+        return [error(CHECK, f"JSON: {exc.message}{where}", FILE, exc.line)]
+    positions = value_positions(text)
+    decoded = judged.decoded
+
+    def line(path: JsonPath) -> int | None:
+        raw = decoded.raw_path(path)
+        while raw not in positions and raw:
+            raw = raw[:-1]
+        found = positions.get(raw)
+        return None if found is None else found[0]
+
+    findings = [
+        (error if p.severity == "error" else warning)(CHECK, str(p), FILE, line(p.path))
+        for p in judged.problems
+    ]
+    findings += _repeated(decoded, line)
+    findings += _ignored(decoded, line)
+    config = decoded.value
+    if not decoded.errors and isinstance(config, Mapping):
+        findings += _app_id(str(config["appId"]), app_id, line(("appId",)))
+    return findings
+
+
+def _at(path: JsonPath, key: str) -> str:
+    return format_json_path((*path, key))
+
+
+def _repeated(decoded: Decoded, line: LineOf) -> list[Finding]:
+    return [
+        warning(
+            CHECK,
+            f"{_at(path, key)}: set more than once; the Wendy CLI keeps only the last",
+            FILE,
+            line((*path, key)),
+        )
+        for path, key in decoded.repeated
+    ]
+
+
+def _ignored(decoded: Decoded, line: LineOf) -> list[Finding]:
+    out = []
+    for path, key in decoded.ignored:
+        message = f"{_at(path, key)}: not a key the Wendy CLI reads (it ignores it)"
+        out.append(note(CHECK, message, FILE, line((*path, key))))
+    return out
+
+
+def _app_id(rendered: str, app_id: str, line: int | None) -> list[Finding]:
+    if not rendered or app_id in rendered:
+        return []
+    message = (
+        f"appId: {quoted(rendered)} does not contain the app id {quoted(app_id)}: every project "
+        "made from this template gets the same appId (render it from {{.APP_ID}})"
+    )
+    return [warning(CHECK, message, FILE, line)]

@@ -1,0 +1,1 @@
+"""Dockerfile checks: a Dockerfile fails only where ``docker build`` would."""

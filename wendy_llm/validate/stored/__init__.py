@@ -1,0 +1,3 @@
+"""Comparisons with stored renders: the golden fixtures and the stored
+baseline.
+"""

@@ -1,0 +1,81 @@
+"""The ``golden`` check: the committed fixtures match fresh renders.
+
+A thin wrapper: :func:`wendy_llm.golden.check_golden` does the work and
+this module turns its problems into findings (``grouped.py``, as for the
+baseline check): a problem about one pick goes to that pick's row; one
+about several picks or the whole template goes to the template-wide row,
+and each pick it names also fails with a pointer to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wendy_llm import options
+from wendy_llm.golden.check import check_golden
+from wendy_llm.validate.findings import Finding
+from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
+
+if TYPE_CHECKING:
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.render.files.tree import RenderedTree
+    from wendy_llm.render.template import Template
+
+CHECK = "golden"
+
+
+def golden_findings(
+    templates: Sequence[Template],
+    golden_dir: Path,
+    *,
+    pick_slugs: Collection[str] | None,
+    existing: Collection[str],
+    complete: bool,
+    trees: Mapping[str, Mapping[str, RenderedTree]] | None = None,
+    renderer: Renderer | None = None,
+    max_diff_lines: int | None = options.DIFF_MAX_LINES,
+    sample_values: Mapping[str, Mapping[str, str]] | None = None,
+    full: bool = False,
+) -> list[Finding]:
+    """Findings attributed to (template, pick); pick ``""`` for template-wide ones.
+
+    ``templates`` are the templates the run checks; ``pick_slugs`` narrows
+    the picks, as ``golden --check --pick`` does.  Fixtures of a template
+    that is not checked are called stale only when the run covers every
+    template (``complete``) and no such template exists (``existing`` is
+    every template id found on disk, loadable or not).  ``trees`` (template
+    id -> pick slug -> render) are renders the caller already made, with
+    ``sample_values`` (template id -> values), which the fixtures record;
+    ``full``: the fixtures copy every rendered file (the repository's
+    ``golden-fixtures`` setting; else lean).
+    """
+    result = check_golden(
+        templates,
+        golden_dir,
+        pick_slugs=pick_slugs,
+        renderer=renderer,
+        trees=trees,
+        max_diff_lines=max_diff_lines,
+        sample_values=sample_values,
+        full=full,
+    )
+    checked = {t.id for t in templates}
+    shown = [
+        p
+        for p in result.problems
+        if p.template_id in checked or (complete and p.template_id not in existing)
+    ]
+    grouped = [
+        GroupedChange(
+            p.template_id,
+            p.picks,
+            "\n".join([p.summary, *p.diff]),
+            p.fix,
+            p.fixture,
+            f"{p.kind}: {p.path or p.fixture}",
+        )
+        for p in shown
+    ]
+    return grouped_findings(CHECK, grouped, result.omitted_diff_lines)

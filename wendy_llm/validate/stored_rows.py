@@ -1,0 +1,110 @@
+"""``check``'s comparisons with what is stored, attached to the run's rows.
+
+The golden fixtures (:mod:`wendy_llm.validate.stored.golden`: the canonical
+render of every pick) and the stored baseline
+(:mod:`wendy_llm.validate.stored.baseline`: every pick, canonical and variant
+inputs) are compared with the renders ``check`` already made; their
+findings go to the pick's row, or to the template's when they span picks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from wendy_llm.compare.scope import FileScope
+from wendy_llm.errors import WendyLlmError
+from wendy_llm.validate.findings import error
+from wendy_llm.validate.pickrun import TemplateRun
+from wendy_llm.validate.stored import golden as golden_check
+from wendy_llm.validate.stored.baseline import baseline_findings, declared_sentinels
+
+
+def attach_golden(
+    runs: Sequence[TemplateRun],
+    golden_root: Path,
+    picks: Sequence[str],
+    existing: Sequence[str],
+    complete: bool,
+    max_diff_lines: int | None,
+    full: bool = False,
+) -> None:
+    """The ``golden`` findings of every run (canonical renders only); ``full``:
+    the fixtures copy every rendered file (else lean)."""
+    # A template with a pick that does not render cannot be compared (the
+    # render check already fails); the others are.
+    comparable = [
+        run
+        for run in runs
+        if run.template is not None and all(p.tree is not None for p in run.picks)
+    ]
+    loaded = [run.template for run in comparable if run.template is not None]
+    trees = {
+        run.template_id: {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
+        for run in comparable
+    }
+    by_id = {run.template_id: run for run in runs}
+    for run in comparable:
+        run.findings.setdefault("golden", [])
+        for pick_run in run.picks:
+            pick_run.findings["golden"] = []
+    slugs = {slug for run_trees in trees.values() for slug in run_trees}
+    wanted = [slug for slug in picks if slug in slugs]
+    if not loaded or (picks and not wanted):
+        return
+    try:
+        found = golden_check.golden_findings(
+            loaded,
+            golden_root,
+            pick_slugs=wanted or None,
+            existing=existing,
+            complete=complete,
+            trees=trees,
+            max_diff_lines=max_diff_lines,
+            sample_values={run.template_id: run.sample_values for run in comparable},
+            full=full,
+        )
+    except WendyLlmError as exc:
+        for run in comparable:
+            run.findings["golden"].append(error("golden", str(exc)))
+        return
+    for finding in found:
+        # Fixtures of a template that no longer exists have no row of their
+        # own: they are shown on the first template's row.
+        owner = by_id.get(finding.template, runs[0])
+        target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
+        bucket = target.findings if target is not None else owner.findings
+        bucket.setdefault("golden", []).append(finding)
+
+
+def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
+    """The ``baseline`` findings of one template with a stored baseline (both inputs)."""
+    template = run.template
+    if template is None:
+        return
+    # The picks that rendered with every input are compared, with the
+    # renders made above; the others already fail `render`.
+    complete = [p for p in run.picks if len(p.renders()) == len(p.every_input())]
+    trees = {key: tree for p in complete for key, tree in p.renders().items()}
+    scope = None  # a rules file that did not load: the validator reads its gate itself
+    if run.rules is not None:
+        scope = FileScope(run.rules.gate_files, run.rules.path)
+    result = baseline_findings(
+        template,
+        golden_root,
+        pick_slugs={p.pick.slug for p in complete},
+        trees=trees,
+        # the inputs the picks were rendered with (``_load`` derived them once)
+        inputs=[each.inputs for each in run.picks[0].every_input()] if run.picks else None,
+        scope=scope,
+        sentinels=declared_sentinels(run.rules),
+        max_diff_lines=max_diff_lines,
+        rules_file=run.rules_file,
+    )
+    if result is None:
+        return
+    run.findings["baseline"] = result.template
+    for pick_run in run.picks:
+        found = result.picks.get(pick_run.pick.slug)
+        if found is not None:
+            pick_run.findings["baseline"] = found
