@@ -91,7 +91,8 @@ func (s *server) remember(name, text string, t *template.Template, cost uint64) 
 // execute renders into s.buf and returns the record kind.
 func (s *server) execute(t *template.Template, data map[string]interface{}, maxOutput uint64) (byte, error) {
 	s.buf.Reset()
-	err := t.Execute(&limitWriter{&s.buf, maxOutput}, data)
+	s.limit = limitWriter{&s.buf, maxOutput} // the server's: no allocation per render
+	err := t.Execute(&s.limit, data)
 	if s.buf.Len() >= largeBytes {
 		s.freeMemory = true
 	}
