@@ -79,6 +79,7 @@ def test_values_round_trip_exactly(renderer: Renderer) -> None:
         ({"a": {"b": [1, object()]}}, ".a.b[1]", "has type object"),
         ({"a": {1: "x"}}, ".a", "keys must be str"),
         ({"big": 2**63}, ".big", "does not fit in a Go int"),
+        ({"a": {"b": "x\ud800"}}, ".a.b", "lone surrogate"),
     ],
 )
 def test_unrepresentable_data_names_the_path(
@@ -88,6 +89,14 @@ def test_unrepresentable_data_names_the_path(
         renderer.render("x", data)
     assert caught.value.path == path
     assert path in str(caught.value)
+
+
+def test_string_values_past_the_encoding_cache_bound_render_exactly(renderer: Renderer) -> None:
+    # wire.py remembers the encoding of short str values, up to a bound: more
+    # distinct values than that, twice over, must each still render as itself.
+    values = [f"v{i}" for i in range(9000)] * 2
+    jobs = [RenderJob("{{.v}}", {"v": value}) for value in values]
+    assert renderer.render_many(jobs) == [value.encode() for value in values]
 
 
 def test_cyclic_data_is_an_error_not_a_crash(renderer: Renderer) -> None:

