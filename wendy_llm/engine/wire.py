@@ -242,7 +242,14 @@ def encode_request(
         one_tail = _ONE_JOB_TAILS.get(job.name) if type(job.name) is str else None
         if text_id is not None and one_tail is not None:
             out = bytearray(_KEPT_ONE_HEAD(0, 82, max_output_bytes, 0, 1, 114, text_id, 1))
-            _encode_datas((job.data,), out, counted=True)
+            data = job.data
+            if type(data) is dict:  # _encode_datas's work, one call fewer: 0.2 us
+                try:
+                    _encode_map(data, out, 0)
+                except _Unsupported as exc:
+                    raise _data_map_error(exc) from None
+            else:
+                _encode_datas((data,), out, counted=True)
             out += one_tail
             return _finish_frame(out)
         if text_id is not None and type(job.name) is str and len(_ONE_JOB_TAILS) < 4096:
@@ -344,9 +351,13 @@ def _encode_datas(
         try:
             _encode_map(data, out, 0)
         except _Unsupported as exc:
-            path = "".join(reversed(exc.path))
-            where = f"template data {path}" if path else "template data"
-            raise DataTypeError(f"{where} {exc.reason}", path=path) from None
+            raise _data_map_error(exc) from None
+
+
+def _data_map_error(exc: _Unsupported) -> DataTypeError:
+    path = "".join(reversed(exc.path))
+    where = f"template data {path}" if path else "template data"
+    return DataTypeError(f"{where} {exc.reason}", path=path)
 
 
 def _finish_frame(out: bytearray) -> bytearray:
