@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -17,6 +18,29 @@ func BenchmarkHandleSingleRender(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.handle(payload)
+	}
+}
+
+// BenchmarkHandleBatch64 is one chunk of a batched render (options.py's
+// RENDER_BATCH_JOBS jobs, each with its own data map); ns/op is per chunk.
+func BenchmarkHandleBatch64(b *testing.B) {
+	s, _ := benchRequest(b)
+	f := &frame{}
+	f.u8('R').u64(1 << 20).u8(0).u32(1).u8('r').u32(1).u32(64)
+	for i := 0; i < 64; i++ {
+		f.u8('m').u32(3)
+		f.str("APP_ID").u8('s').str(fmt.Sprintf("app-%d", i))
+		f.str("PORT").u8('d').u64(math.Float64bits(8080))
+		f.str("OLLAMA_MODEL").u8('s').str("gemma4:e2b")
+	}
+	f.u32(64)
+	for i := 0; i < 64; i++ {
+		f.str("docker-compose.yml").u32(0).u32(uint32(i))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.handle(f.b)
 	}
 }
 
