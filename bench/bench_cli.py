@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wendy_llm.engine.toolchain import build_env, cache_dir, find_go
+from gobuild import build_go_program
+
 from wendy_llm.render.files import tree as rules
 from wendy_llm.render.template import load_template
 
@@ -97,18 +98,7 @@ def go_config(app_id: str = APP_ID, pick: str = PICK) -> dict[str, object]:
 
 def build_go(out_dir: Path) -> Path:
     """``bench/gorender`` built with the toolchain that builds the helper."""
-    go = find_go()
-    binary = out_dir / "gorender"
-    env = build_env(go, cache_dir())
-    env["GOFLAGS"] = "-mod=mod"  # standard library only: no go.sum
-    subprocess.run(
-        [str(go), "build", "-o", str(binary), "."],
-        cwd=GO_SOURCE,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    return binary
+    return build_go_program(GO_SOURCE, out_dir)
 
 
 def read_tree(root: Path) -> dict[str, bytes]:

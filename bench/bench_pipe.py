@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from wendy_llm.engine.toolchain import build_env, cache_dir, find_go
+from gobuild import build_go_program
 
 GO_SOURCE = Path(__file__).resolve().parent / "pingpong"
 FRAME = (130).to_bytes(4, "big") + bytes(130)
@@ -39,18 +39,7 @@ AWAKE_S = 30e-6
 
 def build_pingpong(out_dir: Path) -> Path:
     """``bench/pingpong`` built with the toolchain that builds the helper."""
-    go = find_go()
-    binary = out_dir / "pingpong"
-    env = build_env(go, cache_dir())
-    env["GOFLAGS"] = "-mod=mod"  # standard library only: no go.sum
-    subprocess.run(
-        [str(go), "build", "-o", str(binary), "."],
-        cwd=GO_SOURCE,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    return binary
+    return build_go_program(GO_SOURCE, out_dir)
 
 
 class Peer:
