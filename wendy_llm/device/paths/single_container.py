@@ -94,10 +94,10 @@ def readiness(wendy: Document, decoded: Decoded) -> Readiness | None:
     config = decoded.value
     assert isinstance(config, Mapping)
     found = config["readiness"]
-    if not isinstance(found, Mapping):
-        return None
-    socket = found["tcpSocket"]
-    port = socket["port"] if isinstance(socket, Mapping) else 0
+    socket = found["tcpSocket"] if isinstance(found, Mapping) else None
+    if not isinstance(found, Mapping) or not isinstance(socket, Mapping):
+        return None  # no tcpSocket: the CLI waits for nothing (section 2)
+    port = socket["port"]
     timeout = found["timeoutSeconds"] or DEFAULT_READINESS_TIMEOUT
     line = wendy.line(*decoded.raw_path(("readiness",)))
     return Readiness(int(port or 0), int(timeout), line)
