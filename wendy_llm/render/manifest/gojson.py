@@ -10,8 +10,9 @@ reproduces what ``Unmarshal`` does with it:
 - a value of the wrong JSON kind for its field (a string for an ``int``,
   an object for a ``string``) is a decode error; so is a number that is not
   an ``int`` (``8080.5``, ``1e3``, ``8080.0``) for an ``int`` field, one
-  outside 0..65535 for a ``uint16`` (a port), or that overflows (``1e400``) a ``float64``; Go keeps decoding the rest and
-  reports the first, :func:`decode` reports each;
+  outside 0..65535 for a ``uint16`` (a port), or that overflows
+  (``1e400``) a ``float64``; Go keeps decoding the rest and reports the
+  first, :func:`decode` reports each;
 - ``null`` leaves a string, number, bool or struct field as it was (zero)
   and makes a pointer, slice, map or ``interface{}`` nil (None);
 - repeated keys: the last wins; an object decoded into a struct that
