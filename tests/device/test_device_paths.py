@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 from _cli_helpers import validate_report
-from _device_path_cases import CASES, DEVICES, Case, projection, value_at, wendy
+from _device_path_cases import CASES as PATH_CASES
+from _device_path_cases import DEVICES, Case, projection, value_at, wendy
+from _device_path_cases_cli import CLI_CASES
 
 from wendy_llm.device import DeviceView, profiles
 from wendy_llm.reports.json import dumps, plan_json
 from wendy_llm.reports.plan import format_plan
 from wendy_llm.validate.checks.device import build_view
+
+CASES = {**PATH_CASES, **CLI_CASES}
 
 
 def view_of(case: Case) -> DeviceView:

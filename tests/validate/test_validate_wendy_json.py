@@ -125,8 +125,27 @@ ERRORS = {
     ),
     "service-context-escapes": (
         app(services={"web": {"context": "web/../../x"}}),
-        'services.web.context: context "web/../../x" escapes the project with ".."',
+        'services.web.context: context "web/../../x" is refused: cleaned ("../x") it starts '
+        'with ".."',
         5,
+    ),
+    "service-context-cleaned-starts-with-dotdot": (  # s2: filepath.Clean(context), ".." prefix
+        app(services={"web": {"context": "./..data"}}),
+        'services.web.context: context "./..data" is refused: cleaned ("..data") it starts '
+        'with ".."',
+        5,
+    ),
+    "network-port-string": (  # s2: ports values decode into uint16
+        app(entitlements=[{"type": "network", "ports": [{"host": 80, "container": "80"}]}]),
+        "entitlements[0].ports[0].container: json: cannot unmarshal string into Go value of "
+        "type uint16",
+        9,
+    ),
+    "network-port-above-65535": (
+        app(entitlements=[{"type": "network", "ports": [{"host": 65536, "container": 80}]}]),
+        "entitlements[0].ports[0].host: json: cannot unmarshal number 65536 into Go value of "
+        "type uint16",
+        8,
     ),
     "depends-on-unknown": (
         app(services={"web": {"context": "web", "dependsOn": ["db"]}}),
@@ -138,11 +157,6 @@ ERRORS = {
         app(readiness={"tcpSocket": {"port": 0}}),
         "readiness.tcpSocket.port: readiness tcpSocket port 0 is outside 1..65535",
         5,
-    ),
-    "readiness-without-socket": (
-        app(readiness={"timeoutSeconds": 5}),
-        "readiness: readiness tcpSocket port 0 is outside 1..65535",
-        3,
     ),
     "readiness-timeout": (
         app(readiness={"tcpSocket": {"port": 80}, "timeoutSeconds": -1}),
@@ -199,7 +213,7 @@ def test_each_warning_of_the_cli_warns(case: str) -> None:
 
 def test_every_known_entitlement_with_its_keys_is_valid() -> None:
     entitlements = [
-        {"type": "network", "mode": "host", "ports": [8080]},
+        {"type": "network", "mode": "host", "ports": [{"host": 8080, "container": 80}]},
         {"type": "bluetooth", "mode": "le"},
         {"type": "camera", "mode": "ro", "allowlist": ["/dev/video0"]},
         {"type": "gpu"},
@@ -294,11 +308,30 @@ def test_null_leaves_a_field_at_its_zero_value() -> None:
     assert found(check('{\n  "appId": null\n}\n')) == [("error", "appId: appId is required", 2)]
 
 
+REPEATED = (
+    "appId: set more than once; the Wendy CLI accepts it and decodes each into the same "
+    "value (a plain value takes the last; objects, maps and lists of objects merge field "
+    "by field)"
+)
+
+
 def test_a_repeated_key_keeps_the_last_with_a_warning() -> None:
     text = '{\n  "appId": "",\n  "appId": "app"\n}\n'
-    assert found(check(text)) == [
-        ("warning", "appId: set more than once; the Wendy CLI keeps only the last", 3)
-    ]
+    assert found(check(text)) == [("warning", REPEATED, 3)]
+
+
+def test_a_readiness_without_tcp_socket_is_valid() -> None:
+    """s2: the port is checked only when tcpSocket is given; without it nothing is waited for."""
+    assert check(app(readiness={"timeoutSeconds": 5})) == []
+
+
+def test_a_repeated_object_merges_and_is_valid() -> None:
+    """s2: readiness given twice is merged: the port of the first is kept (valid)."""
+    text = (
+        '{\n  "appId": "app",\n  "readiness": {"tcpSocket": {"port": 80}},\n'
+        '  "readiness": {"timeoutSeconds": 5}\n}\n'
+    )
+    assert [f.severity for f in check(text)] == ["warning"]
 
 
 def test_syntax_error_has_line_and_column() -> None:

@@ -1,6 +1,6 @@
 """The images ``wendy run`` makes on the single-container path without a render's Dockerfile.
 
-Section 5 of ``wendy-run.md``:
+Section 5 of the facts (``docs/device-paths.md``):
 
 - a **python** project without a ``Dockerfile`` gets a generated one, always
   the same (:func:`python_dockerfile`): ``FROM python:3.11-slim``,

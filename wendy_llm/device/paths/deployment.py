@@ -120,7 +120,7 @@ def _report_run_args(wendy: Document, decoded: Decoded, notes: Notes) -> None:
         dotted(path),
         f"never added to the argv on a device ({' '.join(map(str, run['args']))}): only the "
         "macOS SwiftPM and Xcode paths read it; the container runs the image's "
-        "ENTRYPOINT + CMD (wendy-run.md section 5)",
+        "ENTRYPOINT + CMD",
         WENDY_JSON,
         wendy.line(*path),
     )

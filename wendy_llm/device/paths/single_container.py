@@ -100,15 +100,14 @@ def _generated_python(
     if entry not in top:
         notes.error(
             f'{generated} ends CMD ["python", "{entry}"], and the render has no {entry} '
-            "(nor main.py) at its root: the container exits at once (wendy-run.md section 5)",
+            "(nor main.py) at its root: the container exits at once",
             path.file,
         )
     if "requirements.txt" not in top:
         markers = ", ".join(m for m in PYTHON_MARKERS if m in top)
         notes.warn(
             f"{generated} installs dependencies only from requirements.txt, which the render "
-            f"does not hold ({markers} is not read): nothing is installed "
-            "(wendy-run.md section 5)",
+            f"does not hold ({markers} is not read): nothing is installed",
             path.file,
         )
     return generated_image(python_dockerfile(top), devices)

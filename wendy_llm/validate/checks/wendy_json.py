@@ -9,8 +9,8 @@ JSON path in its message and the line in the file:
 - the CLI's own warnings (a deprecated or over-specified entitlement, a
   platform-specific ``postStart`` command): warnings;
 - a key set twice (the CLI accepts it: a plain value takes the last, an
-  object, map or list of objects given twice merges, ``wendy-run.md``
-  section 2): a warning, since what the CLI ends up with is not what either
+  object, map or list of objects given twice merges: section 2 of
+  the facts): a warning, since what the CLI ends up with is not what either
   one says;
 - a key the CLI does not read: a **note**.  The CLI ignores unknown keys by
   design (``$schema``, comments, keys of newer CLIs), so it is not a defect

@@ -139,7 +139,7 @@ def parse_json(
     become findings.
 
     ``wendy.json`` is parsed with ``duplicates``: the Wendy CLI accepts a key
-    given twice (``wendy-run.md`` section 2: Go's decoder fills in the first
+    given twice (section 2 of the facts: Go's decoder fills in the first
     value from the later one), so the file still parses; ``data`` then holds
     the last value of each key, and the ``wendy-json`` check says what the CLI
     makes of the repeat.
