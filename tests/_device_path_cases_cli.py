@@ -78,6 +78,30 @@ CLI_CASES: dict[str, Case] = {
         not_modelled=("the swift container plugin builds this Swift package's image",),
         at={"services/0/build/builder": "swift-container-plugin", "services/0/build/args": []},
     ),
+    "single-container-swift-executable-target-is-the-product": Case(
+        "s5: the plugin's image is named after the product; with no product declared, "
+        "SwiftPM's product is the one executable target",
+        {
+            "Package.swift": b'let package = Package(name: "x", targets: [\n'
+            b'  .executableTarget(name: "My.Api", path: "Sources/My.Api")])\n',
+            "wendy.json": wendy(),
+        },
+        "single-container",
+        "swift",
+        [{**sc(dockerfile=""), "image": "localhost:5000/my.api:latest"}],
+    ),
+    "single-container-swift-product-unknown": Case(
+        "s5: two executable products: which one the plugin builds is not in the facts",
+        {
+            "Package.swift": b'products: [.executable(name: "A", targets: ["A"]),\n'
+            b'  .executable(name: "B", targets: ["B"])]\n',
+            "wendy.json": wendy(),
+        },
+        "single-container",
+        "swift",
+        [{**sc(dockerfile=""), "image": None}],
+        not_modelled=("the image the swift container plugin pushes",),
+    ),
     "unknown-project-without-wendy-json-fails": Case(
         "s1/s5: nothing detected and no wendy.json: wendy run fails with or without a "
         "terminal (unable to detect project type), an error",

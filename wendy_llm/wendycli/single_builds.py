@@ -13,8 +13,9 @@ Section 5 of the facts (``docs/device-paths.md``):
   with no Wendy build args, and pushed as
   ``localhost:5000/<lowercased product name>:latest`` (:func:`swift_image`).
   The facts do not say how the CLI finds the product; :func:`swift_product`
-  reads the one executable product ``Package.swift`` declares, when it
-  declares exactly one, and gives None (unknown) otherwise;
+  reads the one executable product ``Package.swift`` declares, else (no
+  product declared) the one executable target, which SwiftPM exposes as an
+  executable product of the same name, and gives None (unknown) otherwise;
 - an **Xcode** project goes to the macOS path (:data:`XCODE_PATH`), not to
   a device.
 """
@@ -36,6 +37,8 @@ XCODE_PATH: Final = (
 )
 #: ``.executable(name: "X"`` in ``Package.swift`` (a product declaration).
 _EXECUTABLE_PRODUCT: Final = re.compile(r"\.executable\s*\(\s*name\s*:\s*\"([^\"\\]+)\"")
+#: ``.executableTarget(name: "X"``: SwiftPM makes it a product when none is declared.
+_EXECUTABLE_TARGET: Final = re.compile(r"\.executableTarget\s*\(\s*name\s*:\s*\"([^\"\\]+)\"")
 
 
 def python_entry(top: Collection[str]) -> str:
@@ -56,8 +59,11 @@ def python_dockerfile(top: Collection[str]) -> str:
 
 
 def swift_product(package_swift: str) -> str | None:
-    """The executable product ``Package.swift`` declares (None: none, or several)."""
+    """The executable product ``Package.swift`` declares, else its one executable
+    target (None: none, or several)."""
     found = set(_EXECUTABLE_PRODUCT.findall(package_swift))
+    if not found:
+        found = set(_EXECUTABLE_TARGET.findall(package_swift))
     return next(iter(found)) if len(found) == 1 else None
 
 

@@ -119,7 +119,8 @@ def _swift_image(tree: Mapping[str, bytes], notes: Notes) -> str | None:
     if product is None:
         notes.unknown(
             "the image the swift container plugin pushes (localhost:5000/<lowercased product "
-            "name>:latest): Package.swift does not declare exactly one executable product"
+            "name>:latest): Package.swift declares neither exactly one executable product nor, "
+            "with none, exactly one executable target"
         )
         return None
     return swift_image(product)
