@@ -255,16 +255,10 @@ def test_keys_match_fields_case_insensitively() -> None:
     assert check('{\n  "APPID": "app",\n  "Entitlements": [{"type": "gpu"}]\n}\n') == []
 
 
-def test_an_entitlement_key_in_another_case_is_decoded_but_warned_about() -> None:
-    # Go's decoder reads "TYPE" as type; the CLI's allowed-key list is written in
-    # lower case, so the key is still named (assumption: wendycli/wendy_json.py).
-    assert found(check('{\n  "appId": "app",\n  "entitlements": [{"TYPE": "gpu"}]\n}\n')) == [
-        (
-            "warning",
-            'entitlements[0].TYPE: "TYPE" is not a key of a gpu entitlement (it takes type)',
-            3,
-        )
-    ]
+def test_an_entitlement_type_key_in_another_case_is_decoded_without_warnings() -> None:
+    """s2: Go's decoder reads "TYPE" as type; the CLI's warnings read the raw keys
+    case-sensitively, so an entitlement without a "type" key gets none."""
+    assert check('{\n  "appId": "app",\n  "entitlements": [{"TYPE": "gpu"}]\n}\n') == []
 
 
 @pytest.mark.parametrize(
@@ -318,6 +312,26 @@ REPEATED = (
 def test_a_repeated_key_keeps_the_last_with_a_warning() -> None:
     text = '{\n  "appId": "",\n  "appId": "app"\n}\n'
     assert found(check(text)) == [("warning", REPEATED, 3)]
+
+
+def test_warnings_read_the_raw_keys_case_sensitively() -> None:
+    """s2: "Type" decodes but its entitlement gets no warnings; "MODE" is applied (an
+    invalid mode is refused) and warned about as an unknown key."""
+    quiet = check(app(entitlements=[{"Type": "video", "x": 1}]))
+    assert [f.severity for f in quiet] == ["note"]  # x: a key nothing reads, not a warning
+    assert found(check(app(entitlements=[{"type": "network", "MODE": "bogus"}]))) == [
+        (
+            "warning",
+            'entitlements[0].MODE: "MODE" is not a key of a network entitlement (it takes '
+            "mode, ports, type)",
+            6,
+        ),
+        (
+            "error",
+            'entitlements[0].mode: network mode "bogus" is not valid (empty, "host" or "none")',
+            6,
+        ),
+    ]
 
 
 def test_a_readiness_without_tcp_socket_is_valid() -> None:

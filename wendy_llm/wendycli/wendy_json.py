@@ -24,7 +24,9 @@ lenient reading, so a valid file is never refused):
 - the platform-specific ``hooks.postStart.cli`` is one whose first word
   is ``open``, ``xdg-open`` or ``start``;
 - entitlement keys are compared with the allowed set as written (a key
-  differing only in case is decoded, but still warned about).
+  differing only in case is decoded, but still warned about: ``"MODE"``),
+  and only in an object whose type key is spelt ``type`` (section 2: a
+  ``"Type"`` decodes, but the entitlement gets no warnings).
 """
 
 from __future__ import annotations
@@ -191,11 +193,14 @@ def _entitlements(decoded: Decoded, items: object, path: JsonPath) -> list[Probl
             message = f"unknown entitlement type {quoted(kind)} (known: {known})"
             out.append(Problem("error", (*at, "type"), message))
             continue
-        if kind in DEPRECATED_ENTITLEMENTS:
+        # The CLI's warnings read the raw object's keys as written: without a key
+        # spelt exactly "type" (a "Type" decodes all the same) it warns of nothing.
+        raw_keys = decoded.keys.get(at, ())
+        if "type" in raw_keys and kind in DEPRECATED_ENTITLEMENTS:
             instead = quoted(DEPRECATED_ENTITLEMENTS[kind])
             message = f"entitlement {quoted(kind)} is deprecated: use {instead}"
             out.append(Problem("warning", (*at, "type"), message))
-        for key in decoded.keys.get(at, ()):
+        for key in raw_keys if "type" in raw_keys else ():
             if key not in allowed:
                 message = (
                     f"{quoted(key)} is not a key of a {kind} entitlement "
