@@ -143,7 +143,7 @@ def _service(number: int, s: Service, *, compose: bool = True) -> list[str]:
         shown = built if b.found or b.generated is not None else f"{built}: not in the render"
         out += _field("image", [shown])
         if b.generated is not None:
-            out += _field("generated", [f"| {line}" for line in b.generated.splitlines()])
+            out += _field("generated", [f" | {line}" for line in b.generated.splitlines()])
         if b.base_images:
             out += _field("base", [", ".join(b.base_images)])
         own = [a for a in b.args if a.source == "compose"]
