@@ -129,24 +129,6 @@ ERRORS = {
         'with ".."',
         5,
     ),
-    "service-context-cleaned-starts-with-dotdot": (  # s2: filepath.Clean(context), ".." prefix
-        app(services={"web": {"context": "./..data"}}),
-        'services.web.context: context "./..data" is refused: cleaned ("..data") it starts '
-        'with ".."',
-        5,
-    ),
-    "network-port-string": (  # s2: ports values decode into uint16
-        app(entitlements=[{"type": "network", "ports": [{"host": 80, "container": "80"}]}]),
-        "entitlements[0].ports[0].container: json: cannot unmarshal string into Go value of "
-        "type uint16",
-        9,
-    ),
-    "network-port-above-65535": (
-        app(entitlements=[{"type": "network", "ports": [{"host": 65536, "container": 80}]}]),
-        "entitlements[0].ports[0].host: json: cannot unmarshal number 65536 into Go value of "
-        "type uint16",
-        8,
-    ),
     "depends-on-unknown": (
         app(services={"web": {"context": "web", "dependsOn": ["db"]}}),
         'services.web.dependsOn[0]: service "web" depends on "db", which is not a service '
@@ -312,40 +294,6 @@ REPEATED = (
 def test_a_repeated_key_keeps_the_last_with_a_warning() -> None:
     text = '{\n  "appId": "",\n  "appId": "app"\n}\n'
     assert found(check(text)) == [("warning", REPEATED, 3)]
-
-
-def test_warnings_read_the_raw_keys_case_sensitively() -> None:
-    """s2: "Type" decodes but its entitlement gets no warnings; "MODE" is applied (an
-    invalid mode is refused) and warned about as an unknown key."""
-    quiet = check(app(entitlements=[{"Type": "video", "x": 1}]))
-    assert [f.severity for f in quiet] == ["note"]  # x: a key nothing reads, not a warning
-    assert found(check(app(entitlements=[{"type": "network", "MODE": "bogus"}]))) == [
-        (
-            "warning",
-            'entitlements[0].MODE: "MODE" is not a key of a network entitlement (it takes '
-            "mode, ports, type)",
-            6,
-        ),
-        (
-            "error",
-            'entitlements[0].mode: network mode "bogus" is not valid (empty, "host" or "none")',
-            6,
-        ),
-    ]
-
-
-def test_a_readiness_without_tcp_socket_is_valid() -> None:
-    """s2: the port is checked only when tcpSocket is given; without it nothing is waited for."""
-    assert check(app(readiness={"timeoutSeconds": 5})) == []
-
-
-def test_a_repeated_object_merges_and_is_valid() -> None:
-    """s2: readiness given twice is merged: the port of the first is kept (valid)."""
-    text = (
-        '{\n  "appId": "app",\n  "readiness": {"tcpSocket": {"port": 80}},\n'
-        '  "readiness": {"timeoutSeconds": 5}\n}\n'
-    )
-    assert [f.severity for f in check(text)] == ["warning"]
 
 
 def test_syntax_error_has_line_and_column() -> None:
