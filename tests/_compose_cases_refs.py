@@ -9,6 +9,9 @@ C = "command row + argv consequence"
 I = "image row"  # noqa: E741
 P = "ports row"
 
+TOP_LEVEL_NETWORK = '{"appId": "a", "entitlements": [{"type": "network"}]}\n'
+TOP_LEVEL_HOST_NETWORK = '{"appId": "a", "entitlements": [{"type": "network", "mode": "host"}]}\n'
+
 IMAGE: list[Case] = [
     case(
         "img-latest",
@@ -207,6 +210,30 @@ PORTS: list[Case] = [
         "entitlements: network_mode host wins over ports",
         svc("image: x", "network_mode: host", "ports: ['80:80']"),
         ent=["network host"],
+    ),
+    case(
+        "wendy-json-top-level-network-granted-by-ports",
+        "entitlements: parsed ports -> network (host networking), so wendy.json's top-level "
+        "network entitlement, not read, is granted the same: not lost (issue 32)",
+        (svc("image: x", "ports: ['8080:80']"), {"wendy.json": TOP_LEVEL_NETWORK}),
+        ent=["network 8080:80"],
+        nowarn="lost on a device",
+    ),
+    case(
+        "wendy-json-top-level-host-network-granted-by-network-mode",
+        "entitlements: network_mode host -> network host, as wendy.json's top-level asks",
+        (svc("image: x", "network_mode: host"), {"wendy.json": TOP_LEVEL_HOST_NETWORK}),
+        ent=["network host"],
+        nowarn="lost on a device",
+    ),
+    case(
+        "wendy-json-top-level-network-lost-where-a-service-has-none",
+        "entitlements: none kept -> no network entitlement: the app's network is lost for b",
+        (
+            svc("image: x", "ports: ['80:80']") + "  b:\n    image: y\n",
+            {"wendy.json": TOP_LEVEL_NETWORK},
+        ),
+        warning="the network entitlement of the app is lost on a device",
     ),
 ]
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wendy_llm.wendycli.project import UNKNOWN_PROJECT, WENDY_JSON_NOT_FOUND
+from wendy_llm.wendycli.single_builds import XCODE_PATH
 
 SERVE = b'FROM python:3.12-slim\nENTRYPOINT ["/srv/serve"]\nCMD ["--port", "80"]\n'
 #: The profiles the cases are evaluated for: one per WENDY_PLATFORM value.
@@ -70,6 +71,17 @@ class Case:
     readiness: tuple[int, int] | None = None
     post_start: dict[str, str | None] | None = None
     not_modelled: tuple[str, ...] = ()  # a substring of each expected entry
+    # More of the plan's view: "services/0/build/generated" (a path of keys and list
+    # indexes in ``plan --json``'s ``view``) -> the value there.
+    at: Mapping[str, object] = field(default_factory=dict)
+
+
+def value_at(view: Mapping[str, Any], path: str) -> object:
+    """The value at a ``/``-separated path of keys and list indexes of ``view``."""
+    found: Any = view
+    for part in path.split("/"):
+        found = found[int(part)] if isinstance(found, list) else found[part]
+    return found
 
 
 def projection(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -107,6 +119,8 @@ MS_TWO = {
     "db/Dockerfile": b"FROM postgres:16\n",
 }
 READY = {"tcpSocket": {"port": 8080}, "timeoutSeconds": 90}
+
+
 HOOK = {"postStart": {"openURL": "http://${WENDY_HOSTNAME}:8080"}}
 
 CASES: dict[str, Case] = {
@@ -275,22 +289,6 @@ CASES: dict[str, Case] = {
         [sc(["/srv/serve", "--port", "80"])],
         readiness=(9000, 30),
     ),
-    "single-container-python-generated-dockerfile": Case(
-        "s1: a python project without a Dockerfile gets a generated one",
-        {"requirements.txt": b"flask\n", "app.py": b"", "wendy.json": wendy()},
-        "single-container",
-        "python",
-        [sc()],
-        not_modelled=("wendy run generates a Dockerfile for this Python project",),
-    ),
-    "single-container-swift": Case(
-        "s1/s5: a swift project takes the single-container path",
-        {"Package.swift": b"// swift-tools-version:6.0\n", "wendy.json": wendy()},
-        "single-container",
-        "swift",
-        [sc(dockerfile="")],
-        not_modelled=("wendy run builds this Swift package's image",),
-    ),
     "single-container-uninjected-wendy-arg": Case(
         "s6: the ARG WENDY_* warning on the single-container path too",
         {"Dockerfile": b"ARG WENDY_ARCH=arm64\nFROM alpine\n", "wendy.json": wendy()},
@@ -324,11 +322,12 @@ CASES: dict[str, Case] = {
         not_modelled=("a Wendy Lite app",),
     ),
     "xcode-is-not-single-container": Case(
-        "s1: docker, python and swift are the single-container kinds; xcode is not",
+        "s5: an Xcode project goes to the macOS path, not to a device",
         {"App.xcodeproj/project.pbxproj": b"", "wendy.json": wendy()},
         None,
         "xcode",
         [],
-        not_modelled=("not an Xcode project",),
+        not_modelled=("goes to the macOS path",),
+        at={"deploy_reason": "project type xcode (App.xcodeproj): " + XCODE_PATH},
     ),
 }

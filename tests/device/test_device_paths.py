@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 from _cli_helpers import validate_report
-from _device_path_cases import CASES, DEVICES, Case, projection, wendy
+from _device_path_cases import CASES as PATH_CASES
+from _device_path_cases import DEVICES, Case, projection, value_at, wendy
+from _device_path_cases_cli import CLI_CASES
 
 from wendy_llm.device import DeviceView, profiles
 from wendy_llm.reports.json import dumps, plan_json
 from wendy_llm.reports.plan import format_plan
 from wendy_llm.validate.checks.device import build_view
+
+CASES = {**PATH_CASES, **CLI_CASES}
 
 
 def view_of(case: Case) -> DeviceView:
@@ -51,6 +55,8 @@ def test_the_device_view_follows_the_facts(name: str) -> None:
     for (severity, text, file, line), got in zip(case.findings, found, strict=True):
         assert (severity, file, line) == (got[0], got[2], got[3]), (case.fact, got)
         assert text in got[1], (case.fact, got)
+    for path, want in case.at.items():
+        assert value_at(document, path) == want, (case.fact, path)
     for text in case.not_modelled:
         assert any(text in entry for entry in view.not_modelled), (case.fact, view.not_modelled)
     # plan says the path, and why there is none.
@@ -95,8 +101,8 @@ def test_plan_says_the_path_what_runs_after_the_start_and_why_there_is_none() ->
     assert "wendy.json:8: waits up to 90 s for a TCP connect to the device's port 8080" in single
     assert "then runs hooks.postStart: openURL http://${WENDY_HOSTNAME}:8080" in single
     assert "restart  unless-stopped (the device default)" in single
-    # Off the compose path WENDY_DEBUG is passed only when debugging.
-    assert "WENDY_DEBUG" not in single
+    # s5: the single-container path always passes WENDY_DEBUG (false on a plain run).
+    assert "WENDY_DEBUG=false" in single
     multi = plan_text("multi-service-creation-order")
     assert "path: multi-service (wendy.json services (web, api, db), no compose file" in multi
     assert [line.split(" -> ")[0] for line in multi.splitlines() if " -> app " in line] == [
@@ -104,5 +110,18 @@ def test_plan_says_the_path_what_runs_after_the_start_and_why_there_is_none() ->
         "2. web",
         "3. api",
     ]
+    # s4: the multi-service path passes WENDY_DEBUG only when debugging.
+    assert "WENDY_DEBUG" not in multi
+    python = plan_text("single-container-python-generated-dockerfile")
+    assert "built from the Dockerfile wendy run generates (context ." in python
+    assert '| CMD ["python", "app.py"]' in python
+    swift = plan_text("single-container-swift")
+    assert "localhost:5000/helloserver:latest, built from the swift container plugin" in swift
+    assert "none: the swift container plugin gets no Wendy build args" in swift
+    xcode = plan_text("xcode-is-not-single-container")
+    assert (
+        "path: none (project type xcode (App.xcodeproj): an Xcode project goes to the macOS"
+        in xcode
+    )
     none = plan_text("unknown-project-fails")
     assert "path: none (project type unknown and no wendy.json services: unable to" in none

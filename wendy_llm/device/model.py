@@ -68,6 +68,12 @@ class Build:
     args: tuple[BuildArg, ...]
     stage: str | None  # the stage built: its AS name, else its index (``target`` is not read)
     base_images: tuple[str, ...]  # the external images the built stage ends on, per device
+    # The Dockerfile wendy run generates (a python project without one), judged like
+    # any other; None: the render's own, or none.
+    generated: str | None = None
+    # What builds the image: a Dockerfile, or the swift container plugin (no Dockerfile,
+    # no Wendy build args).
+    builder: Literal["dockerfile", "swift-container-plugin"] = "dockerfile"
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ table value (``6.1``) or the ``L4T <release>`` text (``L4T 38.2.1``).  What
 a profile *assumes* is the report: the type a Thor or a Spark writes in
 ``/etc/wendyos/device-type`` (the CLI does not name one), the L4T and CUDA
 releases installed.  ``WENDY_DEBUG`` is ``false``: a ``wendy run`` without
-its debug option (the compose path passes it; the other paths only when
-debugging, see :func:`without_debug`).
+its debug option (the compose and single-container paths pass it; the
+multi-service path only when debugging, see :func:`without_debug`).
 
 The device view is computed for several profiles at once (by default those
 of :data:`PROFILES`): what is the same on every one is stated plainly, what
@@ -45,7 +45,8 @@ def profile(name: str, label: str, report: DeviceReport) -> DeviceProfile:
 
 
 def without_debug(device: DeviceProfile) -> DeviceProfile:
-    """``device`` on a path that passes ``WENDY_DEBUG`` only when debugging (it is not)."""
+    """``device`` on the multi-service path, which passes ``WENDY_DEBUG`` only when
+    debugging (a plain ``wendy run`` is not)."""
     if "WENDY_DEBUG" not in device.build_args:
         return device
     args = {k: v for k, v in device.build_args.items() if k != "WENDY_DEBUG"}

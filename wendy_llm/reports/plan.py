@@ -46,7 +46,7 @@ def format_plan(
         f"Wendy CLI {view.revision}; path: {_path(view)}; project {view.project}",
         "Devices, and the Wendy build args each gets (what a device reports is assumed; "
         "the args follow the CLI's rules):",
-        *(_device(d, debug=view.deploy in (None, "compose")) for d in devices),
+        *(_device(d, debug=view.deploy != "multi-service") for d in devices),
         "",
     ]
     if view.services and view.creation_order == "dependencies-first":
@@ -88,7 +88,8 @@ def _path(view: DeviceView) -> str:
 
 
 def _device(profile: DeviceProfile, *, debug: bool = True) -> str:
-    # Off the compose path WENDY_DEBUG is passed only when debugging.
+    # The multi-service path passes WENDY_DEBUG only when debugging; the compose and
+    # single-container paths always pass it (false on a plain run): section 3, 4, 5.
     shown = {k: v for k, v in profile.build_args.items() if debug or k != "WENDY_DEBUG"}
     args = " ".join(f"{k}={v}" for k, v in shown.items()) or "(none)"
     return f"  {profile.name} ({profile.label}): {args}"
@@ -131,15 +132,26 @@ def _service(number: int, s: Service, *, compose: bool = True) -> list[str]:
     out = [f"{number}. {s.name} -> app {s.app}"]
     if s.build is not None:
         b = s.build
-        built = f"{s.image}, built from {b.dockerfile or b.context} (context {b.context}"
+        image = s.image or "(unknown)"
+        source = b.dockerfile or b.context
+        if b.generated is not None:
+            source = "the Dockerfile wendy run generates"
+        elif b.builder == "swift-container-plugin":
+            source = "the swift container plugin"
+        built = f"{image}, built from {source} (context {b.context}"
         built += f", stage {b.stage})" if b.stage is not None else ")"
-        out += _field("image", [built if b.found else f"{built}: not in the render"])
+        shown = built if b.found or b.generated is not None else f"{built}: not in the render"
+        out += _field("image", [shown])
+        if b.generated is not None:
+            out += _field("generated", [f" | {line}" for line in b.generated.splitlines()])
         if b.base_images:
             out += _field("base", [", ".join(b.base_images)])
         own = [a for a in b.args if a.source == "compose"]
         args = [f"{a.name}={a.value} (its build.args, winning)" for a in own]
         if any(a.source == "wendy" for a in b.args):
             args.insert(0, "each device's Wendy build args (above)")
+        elif b.builder == "swift-container-plugin":
+            args.insert(0, "none: the swift container plugin gets no Wendy build args")
         out += _field("args", args)
     else:
         out += _field("image", [s.image or "(none)"])

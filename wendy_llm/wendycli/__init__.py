@@ -4,7 +4,9 @@ The facts are read off the CLI's source (see :data:`REVISION`); when the CLI
 changes, these modules change, and nothing else in the package encodes a
 Wendy behaviour.  ``project`` says which path ``wendy run`` takes for a
 project directory; ``wendy_json`` is ``wendy.json``'s Go struct and the
-CLI's validation of it; ``catalog`` is the ``meta.json`` catalog
+CLI's validation of it; ``single_builds`` the images ``wendy run`` makes
+without a render's Dockerfile (the generated python Dockerfile, the swift
+container plugin's image); ``catalog`` is the ``meta.json`` catalog
 ``wendy init`` offers templates from.
 """
 

@@ -10,31 +10,46 @@ is not validated (the CLI stops at the first decode error).
 Assumptions where the CLI's source gives no type or leaves a rule open (each the
 lenient reading, so a valid file is never refused):
 
-- entitlement ``ports``, ``pins`` and ``allowlist`` are decoded as
-  ``interface{}`` (any JSON value); ``port`` (mcp) is an ``int``;
-- ``readiness`` present (not null) needs ``tcpSocket.port`` in 1..65535
-  (absent is port 0); ``timeoutSeconds`` 0 means the default (30);
+- entitlement ``pins`` and ``allowlist`` are decoded as ``interface{}``
+  (any JSON value); ``port`` (mcp) is an ``int``; ``ports`` is a list of
+  ``{host, container}`` ``uint16`` pairs (section 2: a string, a negative
+  number or one above 65535 is a decode error);
+- ``readiness.tcpSocket.port`` must be in 1..65535 only when ``tcpSocket``
+  is given (a ``readiness`` without it is valid and waits for nothing);
+  ``timeoutSeconds`` 0 means the default (30);
 - ``files[].to`` may be empty; when given it follows ``path``'s rules;
-- a service ``context`` escapes when, cleaned, it is ``..`` or starts
-  with ``../`` (``a/../b`` stays inside); paths are absolute when they
-  start with ``/``;
+- a service ``context`` is refused when Go's ``filepath.Clean`` of it starts
+  with ``..`` (section 2: ``..data`` too; ``a/../b`` stays inside), asked of
+  the Go helper; paths are absolute when they start with ``/``;
 - the platform-specific ``hooks.postStart.cli`` is one whose first word
   is ``open``, ``xdg-open`` or ``start``;
 - entitlement keys are compared with the allowed set as written (a key
-  differing only in case is decoded, but still warned about).
+  differing only in case is decoded, but still warned about: ``"MODE"``),
+  and only in an object whose type key is spelt ``type`` (section 2: a
+  ``"Type"`` decodes, but the entitlement gets no warnings).
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from wendy_llm.engine import gofuncs
 from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.gojson import Decoded, GoJsonSyntaxError, decode
-from wendy_llm.render.manifest.gotypes import ANY, BOOL, INT, STRING, Map, Pointer, Slice, struct
+from wendy_llm.render.manifest.gotypes import (
+    ANY,
+    BOOL,
+    INT,
+    STRING,
+    UINT16,
+    Map,
+    Pointer,
+    Slice,
+    struct,
+)
 from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path
 
 FILE: Final = "wendy.json"
@@ -44,7 +59,7 @@ ENTITLEMENT: Final = struct(
     "Entitlement",
     type=STRING,
     mode=STRING,
-    ports=ANY,
+    ports=Slice(struct("PortMapping", host=UINT16, container=UINT16)),
     allowlist=ANY,
     name=STRING,
     path=STRING,
@@ -178,11 +193,14 @@ def _entitlements(decoded: Decoded, items: object, path: JsonPath) -> list[Probl
             message = f"unknown entitlement type {quoted(kind)} (known: {known})"
             out.append(Problem("error", (*at, "type"), message))
             continue
-        if kind in DEPRECATED_ENTITLEMENTS:
+        # The CLI's warnings read the raw object's keys as written: without a key
+        # spelt exactly "type" (a "Type" decodes all the same) it warns of nothing.
+        raw_keys = decoded.keys.get(at, ())
+        if "type" in raw_keys and kind in DEPRECATED_ENTITLEMENTS:
             instead = quoted(DEPRECATED_ENTITLEMENTS[kind])
             message = f"entitlement {quoted(kind)} is deprecated: use {instead}"
             out.append(Problem("warning", (*at, "type"), message))
-        for key in decoded.keys.get(at, ()):
+        for key in raw_keys if "type" in raw_keys else ():
             if key not in allowed:
                 message = (
                     f"{quoted(key)} is not a key of a {kind} entitlement "
@@ -232,11 +250,11 @@ def _readiness(readiness: object) -> list[Problem]:
         return []
     out: list[Problem] = []
     socket = readiness["tcpSocket"]
-    port = socket["port"] if isinstance(socket, Mapping) else 0
+    # Without tcpSocket there is nothing to wait for, and nothing to check (section 2).
+    port = socket["port"] if isinstance(socket, Mapping) else None
     if isinstance(port, int) and not 1 <= port <= 65535:
-        path = ("readiness", "tcpSocket", "port") if socket is not None else ("readiness",)
         message = f"readiness tcpSocket port {port} is outside 1..65535"
-        out.append(Problem("error", path, message))
+        out.append(Problem("error", ("readiness", "tcpSocket", "port"), message))
     timeout = readiness["timeoutSeconds"]
     if isinstance(timeout, int) and timeout < 0:
         message = f"readiness timeoutSeconds {timeout} must not be negative"
@@ -287,14 +305,18 @@ def _services(decoded: Decoded, services: object) -> list[Problem]:
             out.append(Problem("error", at, f"service {quoted(name)} is null"))
             continue
         context = str(service["context"])
-        cleaned = posixpath.normpath(context) if context else ""
+        # The CLI's test is strings.HasPrefix(filepath.Clean(context), ".."): Go cleans it.
+        cleaned = gofuncs.join_path("", context) if context else ""
         if not context:
             out.append(Problem("error", at, f"service {quoted(name)} needs a context"))
         elif context.startswith("/"):
             message = f"context {quoted(context)} must be relative"
             out.append(Problem("error", (*at, "context"), message))
-        elif cleaned == ".." or cleaned.startswith("../"):
-            message = f'context {quoted(context)} escapes the project with ".."'
+        elif cleaned.startswith(".."):
+            message = (
+                f"context {quoted(context)} is refused: cleaned ({quoted(cleaned)}) it "
+                'starts with ".."'
+            )
             out.append(Problem("error", (*at, "context"), message))
         out += _entitlements(decoded, service["entitlements"], (*at, "entitlements"))
         for index, dependency in enumerate(service["dependsOn"] or ()):

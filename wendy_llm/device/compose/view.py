@@ -117,10 +117,13 @@ def _wendy_json_lost(
     by_name = {s.name: s for s in services}
     for path, service_name, fields in entitlement_entries(decoded):
         wanted = entitlement_from(fields)
-        service = by_name.get(service_name or "")
-        if wanted is not None and service is not None and _granted(wanted, service):
+        # The app's own (top-level) entitlement would go to its one container: the
+        # compose path gives the same when every service gets it from compose.
+        owners = list(services) if service_name is None else [by_name.get(service_name)]
+        if wanted is not None and owners and all(s and _granted(wanted, s) for s in owners):
             # Not read, but the compose path grants the same from compose.
-            reason = f"not read; the compose path grants the same from {compose_file}"
+            every = " to every service" if service_name is None else ""
+            reason = f"not read; the compose path grants the same{every} from {compose_file}"
             at.ignore(reason, *path, warn=False)
             continue
         label = "an entitlement" if wanted is None else f"the {wanted.type} entitlement"

@@ -2,9 +2,12 @@
 
 On the multi-service and single-container paths (sections 4 and 5 of the
 facts) an image is built from a directory's ``Dockerfile`` with the Wendy
-build args of section 6 and no others; ``WENDY_DEBUG`` is passed only
-when debugging, which a plain ``wendy run`` is not (:func:`without_debug`).
-No command is sent: the container runs the image's ``ENTRYPOINT`` + ``CMD``.
+build args of section 6 and no others.  ``WENDY_DEBUG`` differs per path:
+the multi-service path passes it only when debugging, which a plain
+``wendy run`` is not (:func:`without_debug`: an ``ARG`` default applies);
+the single-container path always passes it (``false``), so an ``ARG
+WENDY_DEBUG=true`` default never applies (``send_debug``).  No command is
+sent: the container runs the image's ``ENTRYPOINT`` + ``CMD``.
 """
 
 from __future__ import annotations
@@ -41,17 +44,19 @@ def app_image(
     notes: Notes,
     *,
     owner: str,
+    send_debug: bool = False,
 ) -> AppImage | None:
     """The image built from ``directory``'s Dockerfile (None: the render has none).
 
-    ``owner`` names the app in what is noted (``service store``, ``the app``).
+    ``owner`` names the app in what is noted (``service store``, ``the app``);
+    ``send_debug``: the path passes ``WENDY_DEBUG`` (``false``) on a plain run.
     """
     dockerfile = "Dockerfile" if directory == "." else f"{directory}/Dockerfile"
     data = tree.get(dockerfile)
     if data is None:
         return None
     text = data.decode("utf-8", "replace")
-    built = built_image(text, {}, [without_debug(d) for d in devices])
+    built = built_image(text, {}, _path_devices(devices, send_debug))
     if built.problem is not None:
         notes.unknown(f"{owner}: {dockerfile}: {built.problem}")
     for arg in uninjected_args(text, {}):
@@ -60,9 +65,25 @@ def app_image(
     return AppImage(build, built.environment, container_command(None, built.command))
 
 
-def unseen_image(context: str, dockerfile: str, devices: Sequence[DeviceProfile]) -> AppImage:
-    """An image built by a Dockerfile the render does not hold (one ``wendy run``
-    generates): the build args are known, nothing else."""
-    args = built_image("", {}, [without_debug(d) for d in devices]).args
+def generated_image(text: str, devices: Sequence[DeviceProfile]) -> AppImage:
+    """The image of the Dockerfile ``wendy run`` generates at the project root (section 5:
+    the single-container path, so ``WENDY_DEBUG`` is passed)."""
+    built = built_image(text, {}, _path_devices(devices, send_debug=True))
+    build = Build(
+        ".", ".", "Dockerfile", False, built.args, built.stage, built.base_images, generated=text
+    )
+    return AppImage(build, built.environment, container_command(None, built.command))
+
+
+def unseen_image(
+    context: str, dockerfile: str, devices: Sequence[DeviceProfile], *, wendy_args: bool = True
+) -> AppImage:
+    """An image built by what the render does not hold (the swift container plugin):
+    the build args are known (none without ``wendy_args``), nothing else."""
+    args = built_image("", {}, _path_devices(devices, True)).args if wendy_args else ()
     build = Build(context, context, dockerfile, False, args, None, ())
     return AppImage(build, NOTHING_KNOWN, container_command(None, None))
+
+
+def _path_devices(devices: Sequence[DeviceProfile], send_debug: bool) -> list[DeviceProfile]:
+    return list(devices) if send_debug else [without_debug(d) for d in devices]

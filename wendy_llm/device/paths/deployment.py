@@ -9,11 +9,14 @@ the facts do not say), validates it (an invalid one fails: the
   whatever the top level holds;
 - else docker, python and swift projects: the single-container path
   (:mod:`single_container`);
-- else an "unknown" project fails with the CLI's message.
+- an Xcode project goes to the macOS path, not to a device;
+- else an "unknown" project fails with the CLI's message, with or without
+  ``wendy.json`` (without one, ``wendy run`` offers to create it and then
+  finds nothing to build).
 
 What the facts leave open is said, never judged: a Wendy Lite app
 (``platform`` ``wendy-lite``) runs on a microcontroller, not a WendyOS
-device; an Xcode project is not one of the single-container kinds.
+device.  ``run.args`` is never used on a device: reported as ignored.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wendy_llm.device.model import DeployPath, PostStart, Readiness, Service
-from wendy_llm.device.notes import Document, Notes
+from wendy_llm.device.notes import Document, Notes, dotted
 from wendy_llm.device.paths.multi_service import multi_services
 from wendy_llm.device.paths.single_container import post_start, readiness, single_service
 from wendy_llm.device.profiles import DeviceProfile
@@ -35,6 +38,7 @@ from wendy_llm.wendycli.project import (
     WENDY_JSON_NOT_FOUND,
     ProjectPath,
 )
+from wendy_llm.wendycli.single_builds import XCODE_PATH
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import read, validate
 
@@ -59,6 +63,10 @@ def other_paths(
 ) -> Deployment:
     """What ``wendy run`` deploys for a project that has no compose file."""
     kind = f"project type {path.kind}" + (f" ({path.file})" if path.file else "")
+    if path.kind == "unknown" and (WENDY_JSON not in tree or wendy is None):
+        # Offered to create wendy.json or not, wendy run finds nothing to build (section 1).
+        notes.error(f"wendy run fails: {UNKNOWN_PROJECT}")
+        return Deployment(None, f"{kind}, no {WENDY_JSON}: {UNKNOWN_PROJECT}")
     if WENDY_JSON not in tree or wendy is None:
         # The facts give the CLI's answer without a terminal only: a warning.
         notes.warn(f"without a terminal, wendy run fails: {WENDY_JSON_NOT_FOUND}")
@@ -77,6 +85,7 @@ def other_paths(
         why = f"a Wendy Lite app ({WENDY_JSON} platform {WENDY_LITE}) runs on a microcontroller"
         notes.unknown(f"{why}: the facts do not say how wendy run deploys it")
         return Deployment(None, f"{why}, not on a WendyOS device")
+    _report_run_args(wendy, decoded, notes)
     if config["services"]:
         names = ", ".join(config["services"])
         reason = f"{WENDY_JSON} services ({names}), no compose file; {kind}"
@@ -93,11 +102,28 @@ def other_paths(
             post_start(wendy, decoded),
         )
     if path.kind == "xcode":
-        why = f"{kind}: the facts name docker, python and swift as single-container projects"
-        notes.unknown(f"{why}, not an Xcode project")
-        return Deployment(None, f"{why}; what wendy run does with it is not modelled")
+        notes.unknown(f"{kind}: {XCODE_PATH}; the macOS path is not modelled")
+        return Deployment(None, f"{kind}: {XCODE_PATH}")
     notes.error(f"wendy run fails: {UNKNOWN_PROJECT}")
     return Deployment(None, f"{kind} and no {WENDY_JSON} services: {UNKNOWN_PROJECT}")
+
+
+def _report_run_args(wendy: Document, decoded: Decoded, notes: Notes) -> None:
+    """``run.args``: only the macOS SwiftPM and Xcode paths read it (section 5)."""
+    config = decoded.value
+    assert isinstance(config, Mapping)
+    run = config["run"]
+    if not isinstance(run, Mapping) or not run["args"]:
+        return
+    path = decoded.raw_path(("run", "args"))
+    notes.ignore(
+        dotted(path),
+        f"never added to the argv on a device ({' '.join(map(str, run['args']))}): only the "
+        "macOS SwiftPM and Xcode paths read it; the container runs the image's "
+        "ENTRYPOINT + CMD",
+        WENDY_JSON,
+        wendy.line(*path),
+    )
 
 
 def _refused(decoded: Decoded | None) -> tuple[str, JsonPath] | None:

@@ -9,9 +9,10 @@ reproduces what ``Unmarshal`` does with it:
   error); a key matches a field exactly, else case-insensitively;
 - a value of the wrong JSON kind for its field (a string for an ``int``,
   an object for a ``string``) is a decode error; so is a number that is not
-  an ``int`` (``8080.5``, ``1e3``, ``8080.0``) for an ``int`` field, or
-  that overflows (``1e400``) a ``float64``; Go keeps decoding the rest and
-  reports the first, :func:`decode` reports each;
+  an ``int`` (``8080.5``, ``1e3``, ``8080.0``) for an ``int`` field, one
+  outside 0..65535 for a ``uint16`` (a port), or that overflows
+  (``1e400``) a ``float64``; Go keeps decoding the rest and reports the
+  first, :func:`decode` reports each;
 - ``null`` leaves a string, number, bool or struct field as it was (zero)
   and makes a pointer, slice, map or ``interface{}`` nil (None);
 - repeated keys: the last wins; an object decoded into a struct that
@@ -44,6 +45,7 @@ from wendy_llm.render.manifest.gotypes import (
     FLOAT,
     INT,
     STRING,
+    UINT16,
     GoType,
     Map,
     Pointer,
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
 
 _GO_INT = re.compile(r"-?[0-9]+")
 _INT_RANGE = (-(2**63), 2**63)
+_GO_UINT = re.compile(r"[0-9]+")  # strconv.ParseUint: no sign at all
 
 
 class GoJsonSyntaxError(ValueError):
@@ -220,7 +223,7 @@ class _Decoder:
             return raw
         if go_type == BOOL and kind == "bool":
             return raw
-        if go_type in (INT, FLOAT) and isinstance(raw, _Number):
+        if go_type in (INT, UINT16, FLOAT) and isinstance(raw, _Number):
             number = _go_number(raw, go_type)
             if number is None:
                 self.mismatch(f"number {raw}", go_type, where)
@@ -294,7 +297,10 @@ class _Decoder:
 
 
 def _go_number(text: str, go_type: Scalar) -> int | float | None:
-    """The number as Go parses it for ``int`` (``strconv.ParseInt``) or ``float64``."""
+    """The number as Go parses it for ``int`` (``strconv.ParseInt``), ``uint16``
+    (``strconv.ParseUint`` then the overflow check: ``-1`` and ``70000`` fail) or ``float64``."""
+    if go_type == UINT16:
+        return int(text) if _GO_UINT.fullmatch(text) and int(text) < 2**16 else None
     if go_type == INT:
         if not _GO_INT.fullmatch(text):
             return None

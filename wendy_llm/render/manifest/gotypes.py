@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 class Scalar(Record):
-    """``string``, ``int``, ``float64``, ``bool`` or ``interface{}`` (``any``)."""
+    """``string``, ``int``, ``uint16``, ``float64``, ``bool`` or ``interface{}`` (``any``)."""
 
     __slots__ = ("name",)
     _fields = ("name",)
@@ -29,6 +29,8 @@ class Scalar(Record):
 
 STRING = Scalar("string")
 INT = Scalar("int")
+#: An unsigned 16-bit integer (a port): a number 0..65535 (``strconv.ParseUint``).
+UINT16 = Scalar("uint16")
 FLOAT = Scalar("float64")
 BOOL = Scalar("bool")
 ANY = Scalar("interface {}")
@@ -117,7 +119,9 @@ def _fold(name: str) -> str:
 def zero(go_type: GoType) -> object:
     """Go's zero value of ``go_type``, as decoded values are held."""
     if isinstance(go_type, Scalar):
-        return {"string": "", "int": 0, "float64": 0.0, "bool": False}.get(go_type.name)
+        return {"string": "", "int": 0, "uint16": 0, "float64": 0.0, "bool": False}.get(
+            go_type.name
+        )
     if isinstance(go_type, Struct):
         return {f.name: zero(f.type) for f in go_type.fields}
     return None

@@ -8,8 +8,10 @@ JSON path in its message and the line in the file:
   validation error: errors (``wendy run`` refuses the app);
 - the CLI's own warnings (a deprecated or over-specified entitlement, a
   platform-specific ``postStart`` command): warnings;
-- a key set twice (the CLI silently keeps the last): a warning, since the
-  first value is lost without a word;
+- a key set twice (the CLI accepts it: a plain value takes the last, an
+  object, map or list of objects given twice merges: section 2 of
+  the facts): a warning, since what the CLI ends up with is not what either
+  one says;
 - a key the CLI does not read: a **note**.  The CLI ignores unknown keys by
   design (``$schema``, comments, keys of newer CLIs), so it is not a defect
   and must not fail ``check --strict``; it is still shown, because a
@@ -82,7 +84,9 @@ def _repeated(decoded: Decoded, line: LineOf) -> list[Finding]:
     return [
         warning(
             CHECK,
-            f"{_at(path, key)}: set more than once; the Wendy CLI keeps only the last",
+            f"{_at(path, key)}: set more than once; the Wendy CLI accepts it and decodes "
+            "each into the same value (a plain value takes the last; objects, maps and "
+            "lists of objects merge field by field)",
             FILE,
             line((*path, key)),
         )

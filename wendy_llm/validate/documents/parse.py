@@ -132,17 +132,25 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return seen
 
 
-def parse_json(path: str, data: bytes, *, check: str = "wendy-json") -> Parsed:
-    """Parse JSON text; syntax errors and duplicate keys become findings.
+def parse_json(
+    path: str, data: bytes, *, check: str = "wendy-json", duplicates: bool = False
+) -> Parsed:
+    """Parse JSON text; syntax errors and (unless ``duplicates``) duplicate keys
+    become findings.
 
-    Go's decoder (the Wendy CLI's) silently keeps the last of duplicate
-    keys, which hides a mistake, so they are reported.
+    ``wendy.json`` is parsed with ``duplicates``: the Wendy CLI accepts a key
+    given twice (section 2 of the facts: Go's decoder fills in the first
+    value from the later one), so the file still parses; ``data`` then holds
+    the last value of each key, and the ``wendy-json`` check says what the CLI
+    makes of the repeat.
     """
     text = _decode(check, path, data)
     if isinstance(text, Finding):
         return Parsed(path, None, text, LineIndex({}))
     try:
-        value = json_loads(text, object_pairs_hook=_no_duplicates)
+        value = (
+            json_loads(text) if duplicates else json_loads(text, object_pairs_hook=_no_duplicates)
+        )
     except json.JSONDecodeError as exc:
         message = f"JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         return Parsed(path, None, error(check, message, path, exc.lineno), LineIndex({}))
@@ -194,5 +202,9 @@ def parse_documents(tree: Mapping[str, bytes]) -> Documents:
     """Parse the root compose file and ``wendy.json`` of a render."""
     compose_path = root_compose_file(tree)
     compose = None if compose_path is None else parse_yaml(compose_path, tree[compose_path])
-    wendy = None if WENDY_JSON not in tree else parse_json(WENDY_JSON, tree[WENDY_JSON])
+    wendy = (
+        None
+        if WENDY_JSON not in tree
+        else parse_json(WENDY_JSON, tree[WENDY_JSON], duplicates=True)
+    )
     return Documents(compose, wendy)
