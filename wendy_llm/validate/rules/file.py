@@ -16,7 +16,7 @@ through every part with examples):
         tag_paths: [compose.services.*.environment.OLLAMA_MODEL]
     picker:
       option_fields: [label, size, parameters, comments]
-    gate:                 # read by `wendy-llm diff`: globs of gated files
+    gate:                 # the baseline gate's files (globs): Rules.gate, the diff's scope
       files: [docker-compose.yml, wendy.json]
     selectors:            # services and volumes by what they are (selectors.py)
       services:
@@ -32,6 +32,11 @@ through every part with examples):
 
 A malformed file raises :class:`RulesError` naming the file, the line and
 the rule (``rules[2] (name)``) or section at fault.
+
+The file is read once, into one immutable :class:`Rules`: the ``check``
+rules, the baseline check and ``wendy-llm diff`` (its scope is
+:attr:`Rules.gate`) all read that value; every pattern in it is parsed
+here, in the one glob dialect (:mod:`patterns`).
 """
 
 from __future__ import annotations
@@ -45,9 +50,11 @@ import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded_yaml import yaml_load, yaml_problem
+from wendy_llm.compare.scope import FileScope
 from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError, quoted
 from wendy_llm.render.manifest.schemawords import violation_text
+from wendy_llm.repo.globs import GlobError, parse_glob
 from wendy_llm.validate.documents.locate import LineIndex
 from wendy_llm.validate.documents.parse import Yaml12Loader
 from wendy_llm.validate.rules.assertions import (
@@ -144,12 +151,17 @@ class Rules:
     documents: Mapping[str, str] = field(default_factory=dict)
     sentinels: Mapping[str, Sentinel] = field(default_factory=dict)
     option_fields: tuple[str, ...] = DEFAULT_OPTION_FIELDS
-    gate_files: tuple[str, ...] = ()
+    #: ``gate.files``, parsed: the files the baseline gate compares (every file: none).
+    gate: FileScope = field(default_factory=FileScope)
     rules: tuple[Rule, ...] = ()
     lines: LineIndex = field(default_factory=lambda: LineIndex({}))
     selectors: Mapping[str, Named] = field(default_factory=dict)
     #: Named tables (``tables:``) that relations look values up in (``map: NAME``).
     tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def gate_files(self) -> tuple[str, ...]:
+        return self.gate.globs
 
 
 def load_rules(path: Path, *, display: str | None = None) -> Rules:
@@ -291,12 +303,22 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         documents=documents,
         sentinels=sentinels,
         option_fields=tuple(picker.get("option_fields", DEFAULT_OPTION_FIELDS)),
-        gate_files=tuple((data.get("gate") or {}).get("files", ())),
+        gate=_gate(data, path),
         rules=tuple(rules),
         lines=lines,
         selectors=named,
         tables=tables,
     )
+
+
+def _gate(data: Mapping[str, Any], path: str) -> FileScope:
+    globs = []
+    for index, text in enumerate((data.get("gate") or {}).get("files", ())):
+        try:
+            globs.append(parse_glob(text))
+        except GlobError as exc:
+            raise LocatedError(str(exc), ["gate", "files", index]) from None
+    return FileScope.of(globs, path)
 
 
 def _check_tables_used(tables: Mapping[str, Mapping[str, str]], rules: Sequence[Rule]) -> None:
