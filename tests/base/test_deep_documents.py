@@ -17,7 +17,7 @@ from _template_helpers import write_files
 
 from wendy_llm.bounded import MAX_DEPTH
 from wendy_llm.cli import main
-from wendy_llm.errors import DiffError, GoldenManifestError, ManifestError, RulesError
+from wendy_llm.errors import GoldenManifestError, ManifestError, RulesError
 from wendy_llm.golden.manifest import GoldenManifest
 from wendy_llm.render.manifest.load import load_manifest, load_picker
 from wendy_llm.render.template import load_template

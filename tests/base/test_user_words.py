@@ -16,7 +16,7 @@ from _check_helpers import SERVICE_DOCKERFILE, TEMPLATE_COMPOSE, write_template
 from _cli_helpers import copy_llm_project
 
 from wendy_llm.cli import main
-from wendy_llm.errors import DiffError, GoldenManifestError, RulesError, WendyLlmError
+from wendy_llm.errors import GoldenManifestError, RulesError, WendyLlmError
 from wendy_llm.golden.layout import fixture_dir
 from wendy_llm.golden.manifest import GoldenManifest
 from wendy_llm.validate.rules.file import load_rules

@@ -202,9 +202,7 @@ def _ref(
     file = str(raw["file"])
     glob = rule_glob(file, [*keys, "file"])
     shown = f"{file} /{capture}/"
-    return replace(
-        derived, shown=shown, file=file, glob=glob, capture=capture, optional=optional
-    )
+    return replace(derived, shown=shown, file=file, glob=glob, capture=capture, optional=optional)
 
 
 def _derivations(

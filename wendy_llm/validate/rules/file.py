@@ -318,7 +318,7 @@ def _gate(data: Mapping[str, Any], path: str) -> FileScope:
             globs.append(parse_glob(text))
         except GlobError as exc:
             raise LocatedError(str(exc), ["gate", "files", index]) from None
-    return FileScope.of(globs, path)
+    return FileScope.of(globs, path) if globs else FileScope()  # every file, from nowhere
 
 
 def _check_tables_used(tables: Mapping[str, Mapping[str, str]], rules: Sequence[Rule]) -> None:

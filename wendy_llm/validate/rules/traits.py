@@ -167,9 +167,7 @@ SERVICE_TRAITS: Mapping[str, TraitEntry[ServiceFacts]] = _table(
         '{image: "ollama/ollama*"}',
         _image,
     ),
-    _Service(
-        "port", "ports", "ports publish or target it", "{port: 11434}", _ports(True, True)
-    ),
+    _Service("port", "ports", "ports publish or target it", "{port: 11434}", _ports(True, True)),
     _Service(
         "published_port", "ports", "ports publish it", "{published_port: 8080}", _ports(True, False)
     ),
@@ -234,7 +232,9 @@ VOLUME_TRAITS: Mapping[str, TraitEntry[VolumeFacts]] = _table(
         '{name: "${APP_ID}-models"}',
         _volume_name,
     ),
-    _Volume("target", "globs", "mount target (by any service) matches", "{target: /models}", _target),
+    _Volume(
+        "target", "globs", "mount target (by any service) matches", "{target: /models}", _target
+    ),
 )
 
 
