@@ -241,3 +241,20 @@ VOLUME_TRAITS: Mapping[str, TraitEntry[VolumeFacts]] = _table(
 def trait_entry(kind: Kind, name: str) -> TraitEntry[ServiceFacts] | TraitEntry[VolumeFacts]:
     """The entry of the trait ``name`` of ``kind``; KeyError when there is none."""
     return SERVICE_TRAITS[name] if kind == "services" else VOLUME_TRAITS[name]
+
+
+def schema_properties(kind: Kind) -> dict[str, dict[str, str]]:
+    """The trait properties the rules schema's ``serviceSelector`` / ``volumeSelector``
+    holds, as the entries say (tests/validate/test_rules_traits.py holds the schema
+    file to them)."""
+    entries: Mapping[str, TraitEntry[ServiceFacts] | TraitEntry[VolumeFacts]]
+    entries = {**SERVICE_TRAITS} if kind == "services" else {**VOLUME_TRAITS}
+    return {
+        name: {"$ref": f"#/$defs/{entry.takes}", "description": entry.description}
+        for name, entry in entries.items()
+    }
+
+
+def docs_row(entry: TraitEntry[ServiceFacts] | TraitEntry[VolumeFacts]) -> str:
+    """The entry's row of docs/rules.md's trait table."""
+    return f"| `{entry.name}` | `{entry.example}` | {entry.description} |"

@@ -109,9 +109,9 @@ def baseline_findings(
     ``inputs`` default to the template's gate inputs (canonical and
     variant; pass the repository's sample values through them); ``scope``
     and ``sentinels`` to the ``gate`` and ``sentinels`` of the template's
-    rules file (``rules_file``, else the one in ``golden_root``), read once
-    (a file that does not load: every file, no sentinel; the ``topology``
-    check reports it).
+    rules file (``rules_file``, else the one in ``golden_root``), read once;
+    a rules file that does not load leaves the gate unknown: the template
+    row fails saying so, and no pick is compared (``topology`` says why).
     """
     rules = rules_file if rules_file is not None else rules_path(golden_root, template.id)
     directory = baseline_dir(golden_root, template.id)
@@ -129,8 +129,8 @@ def baseline_findings(
     if scope is None or sentinels is None:
         try:
             model = rules_of(rules)
-        except RulesError:
-            model = None  # the topology check fails on the rules file, with the reason
+        except RulesError as exc:
+            return BaselineResult([_rules_unread(shown, exc)])
         scope = scope if scope is not None else gate_of(model)
         sentinels = sentinels if sentinels is not None else declared_sentinels(model)
     head_path = display_path(template.root) if template.root is not None else template.id
@@ -159,6 +159,15 @@ def baseline_findings(
         where = templates_dir_argument(template.root.parent.parent)
         command += f" {where}" if where is not None else ""
     return _result(diff, shown, command, max_diff_lines)
+
+
+def _rules_unread(shown: str, exc: RulesError) -> Finding:
+    message = (
+        f"not compared with the stored baseline {shown}: the rules file {exc.path} does not "
+        "load, so the files the gate compares (gate.files) are unknown; the topology check "
+        "says why"
+    )
+    return error(CHECK, message, exc.path, exc.line)
 
 
 def declared_sentinels(rules: Rules | None) -> Sentinels:
