@@ -1,33 +1,20 @@
 """Selectors: services and volumes chosen by what they are, not by what they are called.
 
 A selector is a mapping of traits (all must hold) or the name of a
-selector declared under the rules file's ``selectors:``.  Service traits
-(:mod:`facts` says where each is read):
-
-- ``name``: the service's name;
-- ``image``: its ``image:``, or the final base image of the Dockerfile its
-  build uses (through ``FROM <stage>`` chains, ARG defaults and build args,
-  for every device profile);
-- ``port`` (published or target), ``published_port``, ``target_port``;
-- ``mount``: the target of any of its mounts;
-- ``env`` (its compose ``environment`` or its image's ``ENV``),
-  ``compose_env``, ``image_env``: a variable name;
-- ``build_context``: its build context, relative to the project (``./x``,
-  ``x`` and ``x/`` are the same);
-- ``context_dockerfile_from``: a Dockerfile directly in its build context
-  (``Dockerfile``, ``Dockerfile.*``, ``*.Dockerfile``) is built on it,
-  whichever Dockerfile the build uses.
-
-Volume traits: ``name`` (its key, or the storage ``name:`` written for
-it), ``target`` (where any service mounts it), ``mounted_by`` (a service
-selector), ``baseline`` (a volume selector evaluated on the template's
-stored baseline rendered with the same answers: this volume has the name
-of one it selects).
+selector declared under the rules file's ``selectors:``.  The traits a
+service or volume is matched on (``name``, ``image``, ``port``, ``env``,
+...) are the entries of :mod:`traits`, one each (docs/rules.md has their
+table); a volume selector also takes ``mounted_by`` (a service selector)
+and ``baseline`` (a volume selector evaluated on the template's stored
+baseline rendered with the same answers: this volume has the name of one
+it selects).
 
 Combinators: ``any: [...]``, ``all: [...]``, ``not: ...``, ``is: NAME``.
-Text traits take a glob or a list of globs (``${VAR}`` substituted) (``*`` matches any text, ``?``
-one character, ``[...]`` a set); a glob starting with ``!`` excludes
-(``env: ["OLLAMA_*", "!OLLAMA_BASE_URL"]``).  Ports take a number or a list.
+Text traits take a glob or a list of globs (the one dialect,
+:mod:`wendy_llm.repo.globs`; ``${VAR}`` in them, :mod:`patterns`), parsed
+when the rules file is read; a glob starting with ``!`` excludes
+(``env: ["OLLAMA_*", "!OLLAMA_BASE_URL"]``).  Ports take a number or a
+list.  Each trait is one entry of :mod:`traits`.
 
 Evaluation returns every selected item with the reasons it was selected,
 in words a reviewer reads: ``its build ends on the image
