@@ -98,3 +98,13 @@ def test_an_invalid_pattern_names_the_file_and_line(extra: str, where: str) -> N
     message = str(raised.value)
     assert message.startswith(where), message
     assert "pattern" in message
+
+
+def test_the_model_is_immutable() -> None:
+    rules = parse_rules(RULES_WITH_PATTERNS, "t.rules.yaml")
+    with pytest.raises(AttributeError):
+        rules.gate = rules.gate  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rules.sentinels["OTHER"] = rules.sentinels["OLLAMA_MODEL"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.rules[0].picks.when["X"] = ("y",)  # type: ignore[index]

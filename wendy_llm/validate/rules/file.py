@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -145,7 +146,8 @@ class Sentinel:
 
 @dataclass(frozen=True)
 class Rules:
-    """A parsed, validated rules file."""
+    """A parsed, validated rules file: immutable (its mappings are read-only views),
+    read once and shared by every reader."""
 
     path: str
     documents: Mapping[str, str] = field(default_factory=dict)
@@ -276,8 +278,8 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         selector = PickSelector(
             only=tuple(picks.get("only", ())),
             except_=tuple(picks.get("except", ())),
-            when=_answers(picks.get("when")),
-            unless=_answers(picks.get("unless")),
+            when=MappingProxyType(_answers(picks.get("when"))),
+            unless=MappingProxyType(_answers(picks.get("unless"))),
         )
         assertions = []
         baseline = False
@@ -300,14 +302,14 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
     picker = data.get("picker") or {}
     return Rules(
         path=path,
-        documents=documents,
-        sentinels=sentinels,
+        documents=MappingProxyType(documents),
+        sentinels=MappingProxyType(sentinels),
         option_fields=tuple(picker.get("option_fields", DEFAULT_OPTION_FIELDS)),
         gate=_gate(data, path),
         rules=tuple(rules),
         lines=lines,
-        selectors=named,
-        tables=tables,
+        selectors=MappingProxyType(named),
+        tables=MappingProxyType({k: MappingProxyType(v) for k, v in tables.items()}),
     )
 
 
