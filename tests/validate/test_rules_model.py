@@ -16,6 +16,8 @@ from wendy_llm.repo import globs
 from wendy_llm.validate import stored_rows
 from wendy_llm.validate.rules import file as rules_file
 from wendy_llm.validate.rules.file import Rules, parse_rules
+from wendy_llm.validate.rules.patterns import rule_glob
+from wendy_llm.validate.rules.values import LocatedError
 from wendy_llm.validate.run import run_check
 
 #: The mini template's rules, with a pattern of every kind: gate.files (2), a
@@ -108,3 +110,21 @@ def test_the_model_is_immutable() -> None:
         rules.sentinels["OTHER"] = rules.sentinels["OLLAMA_MODEL"]  # type: ignore[index]
     with pytest.raises(TypeError):
         rules.rules[0].picks.when["X"] = ("y",)  # type: ignore[index]
+
+
+def test_a_value_in_a_pattern_is_plain_text() -> None:
+    """``${VAR}`` stands for the pick's value, escaped: its ``*`` is a star."""
+    glob = rule_glob("${APP_ID}-*", ["k"])
+    assert glob.glob is None  # parsed per value, once each
+    resolved = glob.resolve({"APP_ID": "a*b"})
+    assert resolved.matches("a*b-models") and not resolved.matches("axb-models")
+    assert glob.resolve({"APP_ID": "a*b"}) is resolved
+    plain = rule_glob("vllm/*", ["k"])
+    assert plain.glob is not None and plain.resolve({}) is plain.glob
+
+
+def test_a_pattern_with_a_value_is_checked_when_the_file_is_read() -> None:
+    with pytest.raises(LocatedError) as raised:
+        rule_glob("${APP_ID}**", ["rules", 0, "assert", 0, "file"])
+    assert raised.value.keys == ("rules", 0, "assert", 0, "file")
+    assert "** must be a whole segment" in str(raised.value)

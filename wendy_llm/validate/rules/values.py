@@ -3,8 +3,8 @@
 ``${VAR}`` in paths, expected values, globs and texts is the pick's value
 of ``VAR`` (``${APP_ID}``, ``${PORT}``, a picker answer), formatted as the
 template engine prints it; ``$$`` stands for a literal ``$``
-(``$${WENDY_HOSTNAME}``).  In a regular expression the value is escaped,
-so an app id's dots match dots.
+(``$${WENDY_HOSTNAME}``).  In a regular expression (and in a glob,
+:mod:`patterns`) the value is escaped, so an app id's dots match dots.
 """
 
 from __future__ import annotations
