@@ -47,6 +47,8 @@ from wendy_llm.repo.globs import GlobError, parse_glob
         ("[^a-c]x", "dx", True),
         ("a[!b]c", "a/c", False),
         ("[]]", "]", True),
+        ("a[+-0]b", "a/b", False),  # a range spanning / still stays in its segment
+        ("a[+-0]b", "a.b", True),
         ("[-a]", "-", True),
         ("[a-]", "-", True),
         # escaping: \ makes the next character literal
@@ -74,6 +76,7 @@ def test_a_pattern_matches_what_the_dialect_says(pattern: str, text: str, matche
         ("[abc", "the pattern '[abc' opens a [set] it never closes"),
         ("a\\", "the pattern 'a\\\\' ends with a lone \\"),
         ("[z-a]", "the pattern '[z-a]' has a bad [set]: bad character range z-a"),
+        ("a\\/b", "in the pattern 'a\\\\/b', a / cannot be escaped: it separates segments"),
     ],
 )
 def test_an_invalid_pattern_says_why(pattern: str, reason: str) -> None:

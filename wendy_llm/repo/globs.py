@@ -69,18 +69,21 @@ def _translate(text: str) -> str:
             # Any number of whole segments: "**/" may match nothing at all.
             out.append(".*" if last else "(?:[^/]*/)*")
             continue
-        out.append(_segment(segment, text))
+        out.append(_segment(segment, text, last))
         if not last:
             out.append("/")
     return "".join(out)
 
 
-def _segment(segment: str, text: str) -> str:
+def _segment(segment: str, text: str, last: bool) -> str:
     out: list[str] = []
     i = 0
     while i < len(segment):
         char = segment[i]
         if char == "\\":
+            if i + 1 >= len(segment) and not last:
+                message = f"in the pattern {text!r}, a / cannot be escaped: it separates segments"
+                raise GlobError(message)
             if i + 1 >= len(segment):
                 raise GlobError(f"the pattern {text!r} ends with a lone \\ (escape what?)")
             out.append(re.escape(segment[i + 1]))
@@ -128,5 +131,5 @@ def _char_class(segment: str, start: int, text: str) -> tuple[str, int]:
         re.compile(f"[{regex}]")
     except re.error as exc:
         raise GlobError(f"the pattern {text!r} has a bad [set]: {exc.msg}") from None
-    # A set never matches "/" (its pattern was split there): only "[!...]" must say so.
-    return ("[^/" if negate else "[") + regex + "]", i + 1
+    # One character never leaves its segment, even by a range that spans "/" ([+-0]).
+    return ("[^/" if negate else "(?!/)[") + regex + "]", i + 1
