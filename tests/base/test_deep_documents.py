@@ -17,8 +17,7 @@ from _template_helpers import write_files
 
 from wendy_llm.bounded import MAX_DEPTH
 from wendy_llm.cli import main
-from wendy_llm.compare.scope import scope_from_rules
-from wendy_llm.errors import DiffError, GoldenManifestError, ManifestError, RulesError
+from wendy_llm.errors import GoldenManifestError, ManifestError, RulesError
 from wendy_llm.golden.manifest import GoldenManifest
 from wendy_llm.render.manifest.load import load_manifest, load_picker
 from wendy_llm.render.template import load_template
@@ -153,11 +152,10 @@ def test_the_line_index_of_deep_yaml_is_not_a_crash() -> None:
 
 
 @pytest.mark.parametrize("text", [nested_yaml(DEEP, "gate"), "gate: &g {files: *g}\n"])
-def test_the_rules_files_gate_scope_is_a_diff_error(tmp_path: Path, text: str) -> None:
-    rules = tmp_path / "t.rules.yaml"
-    rules.write_text(text)
-    with pytest.raises(DiffError, match=r"cannot read the rules file"):
-        scope_from_rules(rules)
+def test_the_rules_files_gate_scope_is_a_rules_error(text: str) -> None:
+    """The diff's scope is the rules file's gate, read with the rest of the file."""
+    with pytest.raises(RulesError, match=r"^t\.rules\.yaml:"):
+        parse_rules(text, "t.rules.yaml")
 
 
 def test_check_reports_a_self_containing_compose_anchor(

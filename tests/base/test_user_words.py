@@ -16,8 +16,7 @@ from _check_helpers import SERVICE_DOCKERFILE, TEMPLATE_COMPOSE, write_template
 from _cli_helpers import copy_llm_project
 
 from wendy_llm.cli import main
-from wendy_llm.compare.scope import scope_from_rules
-from wendy_llm.errors import DiffError, GoldenManifestError, RulesError, WendyLlmError
+from wendy_llm.errors import GoldenManifestError, RulesError, WendyLlmError
 from wendy_llm.golden.layout import fixture_dir
 from wendy_llm.golden.manifest import GoldenManifest
 from wendy_llm.validate.rules.file import load_rules
@@ -74,13 +73,10 @@ def test_unreadable_rules_files_say_why_in_words(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as rules:
         load_rules(tmp_path / "bad.rules.yaml", display="bad.rules.yaml")
     assert plain(str(rules.value)) == "bad.rules.yaml: not valid UTF-8 (byte 6)"
-    with pytest.raises(DiffError) as diff:
-        scope_from_rules(tmp_path / "bad.rules.yaml")
-    assert plain(str(diff.value)).endswith("cannot read the rules file: not UTF-8 (byte 6)")
     (tmp_path / "syntax.rules.yaml").write_text("gate: [\n")
-    with pytest.raises(DiffError) as diff:
-        scope_from_rules(tmp_path / "syntax.rules.yaml")
-    assert str(diff.value).startswith(f"{tmp_path / 'syntax.rules.yaml'}:2: cannot read the ")
+    with pytest.raises(RulesError) as rules:
+        load_rules(tmp_path / "syntax.rules.yaml", display="syntax.rules.yaml")
+    assert plain(str(rules.value)).startswith("syntax.rules.yaml:2: YAML: ")
 
 
 def test_an_odd_template_id_is_quoted() -> None:

@@ -253,7 +253,7 @@ def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
     assert code == 2 and "--template is required" in err and "py/mini, py/second" in err
     (repo / "golden/py/mini.rules.yaml").write_text("gate: {files: docker-compose.yml}\n")
     code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/mini")
-    assert code == 2 and "gate.files must be a list" in err
+    assert code == 2 and "mini.rules.yaml:1: gate: files: expected an array" in err
     with pytest.raises(SystemExit):
         run_cli("diff", "--template", "py/mini")  # --base or --baseline is required
 

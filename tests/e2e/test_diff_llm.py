@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from wendy_llm import Policy, Side, diff_template, evaluate_policy, load_template
-from wendy_llm.compare.scope import scope_from_rules
 from wendy_llm.repo.layout import rules_path
-from wendy_llm.validate.stored.baseline import sentinels_of
+from wendy_llm.validate.stored.baseline import declared_sentinels, rules_of
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "templates/python/llm"
@@ -17,7 +16,9 @@ BASELINE = REPO / "golden/baseline/python/llm"
 def test_every_ollama_pick_is_unchanged_within_the_gate_and_the_sentinel_is_exempt() -> None:
     head = load_template(TEMPLATE, id="python/llm")
     base = load_template(BASELINE, id="python/llm")
-    scope = scope_from_rules(rules_path(REPO / "golden", "python/llm"))
+    rules = rules_of(rules_path(REPO / "golden", "python/llm"))
+    assert rules is not None
+    scope = rules.gate
     assert scope.globs == ("docker-compose.yml", "wendy.json")
     diff = diff_template(
         "python/llm",
@@ -26,7 +27,7 @@ def test_every_ollama_pick_is_unchanged_within_the_gate_and_the_sentinel_is_exem
         base_side=Side("baseline", str(BASELINE), str(BASELINE)),
         head_side=Side("working-tree", str(TEMPLATE), str(TEMPLATE)),
         scope=scope,
-        sentinels=sentinels_of(rules_path(REPO / "golden", "python/llm")),
+        sentinels=declared_sentinels(rules),
     )
     base_slugs = {p.slug for p in base.picks()}
     assert len(base_slugs) == 14

@@ -73,6 +73,10 @@ def test_every_setting(tmp_path: Path) -> None:
             'wendy-llm.toml:1: ignore[1]: the string "nope" does not match the pattern',
         ),
         (
+            'templates-dir = "."\nignore = ["python/ok", "swift/[abc"]\n',
+            "wendy-llm.toml:2: ignore[1]: the pattern 'swift/[abc' opens a [set] it never closes",
+        ),
+        (
             '[sample-values."python/chat"]\nKEY = "a"\nOTHER = 1.5\n',
             'wendy-llm.toml:3: sample-values."python/chat".OTHER: expected a string, an integer '
             "or a boolean, got 1.5",

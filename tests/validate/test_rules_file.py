@@ -9,6 +9,7 @@ import pytest
 
 from wendy_llm.errors import RulesError
 from wendy_llm.validate.rules.file import parse_rules
+from wendy_llm.validate.rules.traits import SERVICE_TRAITS, VOLUME_TRAITS
 
 # --- the rules file -----------------------------------------------------------------
 
@@ -145,7 +146,8 @@ def test_every_example_in_the_readme_rules_section_parses() -> None:
     assertions = [f"{{services: {e}, absent: true}}" for e in _examples(services)]
     assertions += [f"{{volumes: {e}, absent: true}}" for e in _examples(volumes)]
     assertions += _examples(text)
-    assert len(assertions) == 7 + 4 + 3
+    # a row per trait entry, mounted_by and baseline, three text operators
+    assert len(assertions) == len(SERVICE_TRAITS) + len(VOLUME_TRAITS) + 2 + 3
     for assertion in assertions:
         parse_rules(f"{head}      - {assertion}\n", "README.md")
     [relations] = [b.split("```", 1)[0] for b in rest.split("```yaml\n")[1:2]]

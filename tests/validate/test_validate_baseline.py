@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _check_helpers import TEMPLATE_COMPOSE, picker_without, write_baseline, write_template
+from _check_helpers import (
+    RULES,
+    TEMPLATE_COMPOSE,
+    picker_without,
+    write_baseline,
+    write_template,
+)
 
 from wendy_llm.render.template import load_template
 from wendy_llm.reports.check import format_table
@@ -211,3 +217,24 @@ def test_check_on_the_real_llm_template_shows_16_ok_and_the_sentinel_exempt() ->
     assert list(statuses.values()) == ["ok"] * 16
     every = {r.pick for r in report.results if r.pick}
     assert sorted(every - set(statuses)) == ["laguna-s-2.1-dflash"]
+
+
+def test_a_rules_file_that_does_not_load_leaves_the_baseline_uncompared(tmp_path: Path) -> None:
+    """Its gate is unknown: the template row says so (no pick is compared against a
+    guessed scope), and topology names the mistake."""
+    rules = RULES.replace("files: [docker-compose.yml, wendy.json]", "files: ['wendy.json**']")
+    templates, golden = write_template(tmp_path, rules=rules)
+    write_baseline(golden, **{"template.schema.json": picker_without("big-dflash")})
+    report = check(tmp_path, templates, golden)
+    assert baseline_statuses(report) == {"": "fail"}
+    (finding,) = [f for r in report.results if r.check == "baseline" for f in r.findings]
+    assert (finding.file, finding.line) == ("golden/py/mini.rules.yaml", 7)
+    assert finding.message == (
+        f"not compared with the stored baseline {BASELINE}: the rules file "
+        "golden/py/mini.rules.yaml does not load, so the files the gate compares (gate.files) "
+        "are unknown; the topology check says why"
+    )
+    (topology,) = [f for r in report.results if r.check == "topology" for f in r.findings]
+    assert "gate: files[0]: in the pattern 'wendy.json**', ** must be a whole segment" in (
+        topology.message
+    )

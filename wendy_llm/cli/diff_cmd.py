@@ -45,7 +45,7 @@ from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.terminal import use_colour
-from wendy_llm.validate.stored.baseline import sentinels_of
+from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_of
 
 HELP = "compare every pick with a git revision or a baseline directory"
 DESCRIPTION = (
@@ -238,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
     rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
+    model = rules_of(rules)  # read once: its gate is the scope, its sentinels are exempt
     task = f"rendering every pick of {pair.template_id} on both sides, with every input"
     with Progress("diff", task, enabled=not args.quiet):
         return diff_template(
@@ -246,8 +247,8 @@ def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
             pair.head,
             base_side=pair.base_side,
             head_side=pair.head_side,
-            scope=scope_from_args(args.files, rules),
-            sentinels=sentinels_of(rules),
+            scope=scope_from_args(args.files, gate_of(model)),
+            sentinels=declared_sentinels(model),
             inputs=gate_inputs(pair.head, where.sample_values(pair.template_id)),
             max_diff_lines=args.max_diff_lines or None,
         )

@@ -1,49 +1,51 @@
 """Which output files a baseline comparison looks at.
 
 A scope is a list of globs over output paths (posix, relative to the app
-root): ``*`` and ``?`` stay inside one path component, ``**`` spans any
-number of them (``vllm/**``, ``**/Dockerfile``), and a glob without a ``/``
-matches at the top level only (``wendy.json`` is the root one, not
-``x/wendy.json``). No globs means every file.
+root), in the one glob dialect of :mod:`wendy_llm.repo.globs`: ``*`` and
+``?`` stay inside one path component, ``**`` spans any number of them
+(``vllm/**``, ``**/Dockerfile``), and a glob without a ``/`` matches at the
+top level only (``wendy.json`` is the root one, not ``x/wendy.json``). No
+globs means every file.
 
-When the command line gives none, the scope comes from the ``gate.files``
-list of the template's rules file ``golden/<language>/<name>.rules.yaml``
-(the rest of that file belongs to ``wendy-llm check``; only ``gate.files``
-is read here). A missing file, or one without a ``gate`` section, means
-every file.
+When the command line gives none, the scope is the ``gate.files`` of the
+template's rules file, read once with the rest of that file
+(``wendy_llm.validate.rules.file.Rules.gate``, which holds the globs
+parsed there): this module reads no file.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from pathlib import Path
+from dataclasses import dataclass, field
 
-import yaml
-
-from wendy_llm.bounded_yaml import FAST_SAFE_LOADER, yaml_load, yaml_problem
 from wendy_llm.errors import DiffError
+from wendy_llm.repo.globs import Glob, GlobError, parse_glob
 
 
 @dataclass(frozen=True)
 class FileScope:
     globs: tuple[str, ...] = ()
     source: str | None = None  # where the globs came from, for the report
+    #: ``globs`` parsed; given by :meth:`of` (parsed elsewhere), else parsed here.
+    patterns: tuple[Glob, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.patterns) != len(self.globs):
+            object.__setattr__(self, "patterns", tuple(parse_glob(g) for g in self.globs))
+
+    @classmethod
+    def of(cls, patterns: Sequence[Glob], source: str | None) -> FileScope:
+        """The scope of globs parsed already (a rules file's ``gate.files``)."""
+        return cls(tuple(p.text for p in patterns), source, tuple(patterns))
 
     @property
     def everything(self) -> bool:
         return not self.globs
 
-    @cached_property
-    def _patterns(self) -> tuple[re.Pattern[str], ...]:
-        return tuple(compile_glob(g) for g in self.globs)
-
     def __contains__(self, path: object) -> bool:
         if not isinstance(path, str):
             return False
-        return self.everything or any(p.fullmatch(path) for p in self._patterns)
+        return self.everything or any(p.matches(path) for p in self.patterns)
 
     def describe(self) -> str:
         if self.everything:
@@ -52,65 +54,15 @@ class FileScope:
         return ", ".join(self.globs) + where
 
 
-def compile_glob(glob: str) -> re.Pattern[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
-def scope_from_rules(path: Path) -> FileScope:
-    """The ``gate.files`` scope of a rules file (every file when absent)."""
-    if not path.is_file():
-        return FileScope()
+def scope_from_args(globs: Sequence[str] | None, gate: FileScope) -> FileScope:
+    """``--files`` globs when given, else ``gate`` (the rules file's ``gate.files``)."""
+    if not globs:
+        return gate
     try:
-        doc = yaml_load(path.read_text(encoding="utf-8"), FAST_SAFE_LOADER)
-    except OSError as exc:
-        raise DiffError(f"{path}: cannot read the rules file: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise DiffError(
-            f"{path}: cannot read the rules file: not UTF-8 (byte {exc.start})"
-        ) from None
-    except yaml.YAMLError as exc:
-        problem, line = yaml_problem(exc)
-        where = path if line is None else f"{path}:{line}"
-        raise DiffError(f"{where}: cannot read the rules file: {problem}") from None
-    if doc is None:
-        return FileScope()
-    if not isinstance(doc, dict):
-        raise DiffError(f"{path}: a rules file is a mapping at the top level")
-    gate = doc.get("gate")
-    if gate is None:
-        return FileScope()
-    if not isinstance(gate, dict):
-        raise DiffError(f"{path}: gate must be a mapping (e.g. gate: {{files: [wendy.json]}})")
-    files = gate.get("files")
-    if files is None:
-        return FileScope()
-    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
-        raise DiffError(f"{path}: gate.files must be a list of file globs (strings)")
-    return FileScope(globs=tuple(files), source=str(path))
-
-
-def scope_from_args(globs: Sequence[str] | None, rules: Path) -> FileScope:
-    if globs:
-        return FileScope(globs=tuple(globs), source="--files")
-    return scope_from_rules(rules)
+        patterns = [parse_glob(g) for g in globs]
+    except GlobError as exc:
+        raise DiffError(f"--files: {exc}") from None
+    return FileScope.of(patterns, "--files")
 
 
 ALL_FILES = FileScope()

@@ -121,25 +121,78 @@ def built_image(
     )
 
 
+@dataclass(frozen=True)
+class EnvSetting:
+    """One name an ``ENV`` instruction sets, and where."""
+
+    name: str
+    stage: int  # the index of its stage (-1: before the first FROM)
+    instruction_line: int  # the instruction's first line
+    line: int  # the line of a multi-line instruction where the name is written
+
+
+@dataclass(frozen=True)
+class EnvPositions:
+    """Where a Dockerfile's ``ENV`` instructions set each name: computed once per
+    Dockerfile (:func:`env_positions`), read by the device view (notes point at the
+    instruction) and by the rules' documents (findings point at the exact line)."""
+
+    settings: tuple[EnvSetting, ...]  # in the file's order
+    #: The built stage's ``FROM`` chain, build args at their defaults, built stage first.
+    chain: tuple[int, ...]
+
+    def along_chain(self) -> Mapping[str, int]:
+        """The instruction line of the last ``ENV`` setting each name along :attr:`chain`."""
+        lines: dict[str, int] = {}
+        for index in reversed(self.chain):
+            lines.update((s.name, s.instruction_line) for s in self.settings if s.stage == index)
+        return lines
+
+    def in_file(self) -> Mapping[str, int]:
+        """The exact line of the last ``ENV`` setting each name anywhere in the file."""
+        return {s.name: s.line for s in self.settings}
+
+
 @functools.lru_cache(maxsize=128)
+def env_positions(text: str) -> EnvPositions:
+    """The ``ENV`` positions of the Dockerfile ``text`` (none when it does not parse)."""
+    dockerfile = parse_dockerfile(text)
+    if isinstance(dockerfile, str):
+        return EnvPositions((), ())
+    source = text.splitlines()
+    settings = []
+    stage = -1
+    for ins in dockerfile.instructions:
+        if ins.keyword == "FROM":
+            stage += 1
+        elif ins.keyword == "ENV":
+            settings += [
+                EnvSetting(name, stage, ins.line, _line_of(source, name, ins.line, ins.end_line))
+                for name in ins.args[::2]
+            ]
+    chain: list[int] = []
+    if dockerfile.stages:
+        build = dockerfile.build()
+        # A FROM that cannot expand ends the walk: the stages seen so far.
+        with contextlib.suppress(ExpansionError):
+            for index in build.chain(build.target()):
+                chain.append(index)
+    return EnvPositions(tuple(settings), tuple(chain))
+
+
 def env_lines(text: str) -> Mapping[str, int]:
     """The line of the last ``ENV`` setting each (literal) name along the built stage's
     ``FROM`` chain, build args at their defaults (for messages: where to change it)."""
-    dockerfile = parse_dockerfile(text)
-    if isinstance(dockerfile, str) or not dockerfile.stages:
-        return {}
-    build = dockerfile.build()
-    chain: list[int] = []
-    # A FROM that cannot expand ends the walk: the stages seen so far.
-    with contextlib.suppress(ExpansionError):
-        for index in build.chain(build.target()):
-            chain.append(index)
-    lines: dict[str, int] = {}
-    for index in reversed(chain):
-        for ins in dockerfile.stages[index].instructions:
-            if ins.keyword == "ENV":
-                lines.update((key, ins.line) for key in ins.args[::2])
-    return lines
+    return env_positions(text).along_chain()
+
+
+def _line_of(source: Sequence[str], name: str, start: int, end: int) -> int:
+    """The line of a multi-line instruction where ``name`` is set."""
+    for number in range(start, min(end, len(source)) + 1):
+        words = source[number - 1].replace("=", " ").split()
+        if name in words:
+            return number
+    return start
 
 
 def container_command(compose: tuple[str, ...] | None, image: ImageCommand | None) -> Command:

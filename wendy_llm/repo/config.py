@@ -10,7 +10,6 @@ file are relative to the repository root and must stay inside it.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 import tomllib
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.errors import SettingsError, quoted
+from wendy_llm.repo.globs import Glob, GlobError, parse_glob
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -59,6 +59,8 @@ class Settings:
     #: is recorded by hash) or "full" (every rendered file is copied).
     golden_fixtures: str = "lean"
     lines: Mapping[Keys, int] = field(default_factory=dict)
+    #: ``ignore`` parsed, in the one glob dialect (:mod:`wendy_llm.repo.globs`).
+    ignore_globs: tuple[Glob, ...] = ()
 
     @property
     def full_fixtures(self) -> bool:
@@ -73,7 +75,7 @@ class Settings:
         return _located(message, keys, self.lines, self.shown)
 
     def ignores(self, template_id: str) -> bool:
-        return any(fnmatch.fnmatchcase(template_id, pattern) for pattern in self.ignore)
+        return any(glob.matches(template_id) for glob in self.ignore_globs)
 
     def values_for(self, template_id: str) -> dict[str, str]:
         return dict(self.sample_values.get(template_id, {}))
@@ -166,6 +168,16 @@ def _located(
     return SettingsError(f"{where}: {name}: {message}", path=shown, line=line, key=name)
 
 
+def _globs(patterns: Sequence[str], lines: Mapping[Keys, int], shown: str) -> tuple[Glob, ...]:
+    out = []
+    for index, pattern in enumerate(patterns):
+        try:
+            out.append(parse_glob(pattern))
+        except GlobError as exc:
+            raise _located(str(exc), ["ignore", index], lines, shown) from None
+    return tuple(out)
+
+
 def load_settings(path: Path, *, shown: str | None = None) -> Settings:
     """Read and validate ``path``; ``shown`` names it in messages (default: as given)."""
     label = shown or str(path)
@@ -197,12 +209,14 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
     )
     if errors:
         raise _schema_error(errors[0], lines, shown)
+    ignore = tuple(data.get("ignore", ()))
     settings = Settings(
         path=path,
         shown=shown,
         templates_dir=data.get("templates-dir"),
         golden_dir=data.get("golden-dir"),
-        ignore=tuple(data.get("ignore", ())),
+        ignore=ignore,
+        ignore_globs=_globs(ignore, lines, shown),
         sample_values={
             template_id: {name: _as_var(value) for name, value in values.items()}
             for template_id, values in data.get("sample-values", {}).items()

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from wendy_llm.compare.scope import FileScope
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.findings import error
 from wendy_llm.validate.pickrun import TemplateRun
@@ -86,9 +85,9 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
     # renders made above; the others already fail `render`.
     complete = [p for p in run.picks if len(p.renders()) == len(p.every_input())]
     trees = {key: tree for p in complete for key, tree in p.renders().items()}
-    scope = None  # a rules file that did not load: the validator reads its gate itself
-    if run.rules is not None:
-        scope = FileScope(run.rules.gate_files, run.rules.path)
+    # The rules read once (_load); None: a rules file that did not load, which
+    # the baseline check reports without comparing (its gate is unknown).
+    scope = run.rules.gate if run.rules is not None else None
     result = baseline_findings(
         template,
         golden_root,

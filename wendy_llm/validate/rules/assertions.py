@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from wendy_llm.errors import quoted
 from wendy_llm.validate.rules.docpath import DocPath, PathSyntaxError, parse_path
+from wendy_llm.validate.rules.patterns import RuleGlob, rule_glob
 from wendy_llm.validate.rules.selectors import Kind, LocatedError, Node, parse_selector
 
 Scalar = str | int | float | bool | None
@@ -74,6 +75,7 @@ class ValueRef:
     shown: str
     path: DocPath | None = None
     file: str | None = None
+    glob: RuleGlob | None = None  # ``file`` parsed
     capture: str | None = None
     optional: bool = False
     key: bool = False  # the last key of the path, not the value there
@@ -100,6 +102,7 @@ class TextAssertion:
     expected: str
     message: str | None
     line: int | None
+    glob: RuleGlob  # ``file`` parsed
 
 
 AnyAssertion = Assertion | SelectAssertion | SameAssertion | TextAssertion
@@ -166,7 +169,9 @@ def parse_assertion(
         raise LocatedError(f"a file assertion's {operator} must be text", [*keys, operator])
     if operator == "matches":
         _regex(expected, [*keys, operator])
-    return TextAssertion(str(item["file"]), operator, expected, note, line)
+    file = str(item["file"])
+    glob = rule_glob(file, [*keys, "file"])
+    return TextAssertion(file, operator, expected, note, line, glob)
 
 
 def _ref(
@@ -195,8 +200,9 @@ def _ref(
     capture = str(raw["capture"])
     _regex(capture, [*keys, "capture"])
     file = str(raw["file"])
+    glob = rule_glob(file, [*keys, "file"])
     shown = f"{file} /{capture}/"
-    return replace(derived, shown=shown, file=file, capture=capture, optional=optional)
+    return replace(derived, shown=shown, file=file, glob=glob, capture=capture, optional=optional)
 
 
 def _derivations(

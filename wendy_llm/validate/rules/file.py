@@ -16,7 +16,7 @@ through every part with examples):
         tag_paths: [compose.services.*.environment.OLLAMA_MODEL]
     picker:
       option_fields: [label, size, parameters, comments]
-    gate:                 # read by `wendy-llm diff`: globs of gated files
+    gate:                 # the baseline gate's files (globs): Rules.gate, the diff's scope
       files: [docker-compose.yml, wendy.json]
     selectors:            # services and volumes by what they are (selectors.py)
       services:
@@ -32,6 +32,11 @@ through every part with examples):
 
 A malformed file raises :class:`RulesError` naming the file, the line and
 the rule (``rules[2] (name)``) or section at fault.
+
+The file is read once, into one immutable :class:`Rules`: the ``check``
+rules, the baseline check and ``wendy-llm diff`` (its scope is
+:attr:`Rules.gate`) all read that value; every pattern in it is parsed
+here, in the one glob dialect (:mod:`patterns`).
 """
 
 from __future__ import annotations
@@ -39,15 +44,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 from jsonschema.exceptions import ValidationError
 
 from wendy_llm.bounded_yaml import yaml_load, yaml_problem
+from wendy_llm.compare.scope import FileScope
 from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError, quoted
 from wendy_llm.render.manifest.schemawords import violation_text
+from wendy_llm.repo.globs import GlobError, parse_glob
 from wendy_llm.validate.documents.locate import LineIndex
 from wendy_llm.validate.documents.parse import Yaml12Loader
 from wendy_llm.validate.rules.assertions import (
@@ -138,18 +146,24 @@ class Sentinel:
 
 @dataclass(frozen=True)
 class Rules:
-    """A parsed, validated rules file."""
+    """A parsed, validated rules file: immutable (its mappings are read-only views),
+    read once and shared by every reader."""
 
     path: str
     documents: Mapping[str, str] = field(default_factory=dict)
     sentinels: Mapping[str, Sentinel] = field(default_factory=dict)
     option_fields: tuple[str, ...] = DEFAULT_OPTION_FIELDS
-    gate_files: tuple[str, ...] = ()
+    #: ``gate.files``, parsed: the files the baseline gate compares (every file: none).
+    gate: FileScope = field(default_factory=FileScope)
     rules: tuple[Rule, ...] = ()
     lines: LineIndex = field(default_factory=lambda: LineIndex({}))
     selectors: Mapping[str, Named] = field(default_factory=dict)
     #: Named tables (``tables:``) that relations look values up in (``map: NAME``).
     tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def gate_files(self) -> tuple[str, ...]:
+        return self.gate.globs
 
 
 def load_rules(path: Path, *, display: str | None = None) -> Rules:
@@ -264,8 +278,8 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
         selector = PickSelector(
             only=tuple(picks.get("only", ())),
             except_=tuple(picks.get("except", ())),
-            when=_answers(picks.get("when")),
-            unless=_answers(picks.get("unless")),
+            when=MappingProxyType(_answers(picks.get("when"))),
+            unless=MappingProxyType(_answers(picks.get("unless"))),
         )
         assertions = []
         baseline = False
@@ -288,15 +302,25 @@ def _build_located(data: Mapping[str, Any], lines: LineIndex, path: str) -> Rule
     picker = data.get("picker") or {}
     return Rules(
         path=path,
-        documents=documents,
-        sentinels=sentinels,
+        documents=MappingProxyType(documents),
+        sentinels=MappingProxyType(sentinels),
         option_fields=tuple(picker.get("option_fields", DEFAULT_OPTION_FIELDS)),
-        gate_files=tuple((data.get("gate") or {}).get("files", ())),
+        gate=_gate(data, path),
         rules=tuple(rules),
         lines=lines,
-        selectors=named,
-        tables=tables,
+        selectors=MappingProxyType(named),
+        tables=MappingProxyType({k: MappingProxyType(v) for k, v in tables.items()}),
     )
+
+
+def _gate(data: Mapping[str, Any], path: str) -> FileScope:
+    globs = []
+    for index, text in enumerate((data.get("gate") or {}).get("files", ())):
+        try:
+            globs.append(parse_glob(text))
+        except GlobError as exc:
+            raise LocatedError(str(exc), ["gate", "files", index]) from None
+    return FileScope.of(globs, path) if globs else FileScope()  # every file, from nowhere
 
 
 def _check_tables_used(tables: Mapping[str, Mapping[str, str]], rules: Sequence[Rule]) -> None:

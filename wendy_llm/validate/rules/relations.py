@@ -83,8 +83,8 @@ def _derived(ref: ValueRef, value: Value) -> Value:
 def _reached_as_written(ref: ValueRef, subject: Subject) -> tuple[list[Value], str | None]:
     """The values ``ref`` reaches, or why it reaches none (None: it may reach none)."""
     if ref.path is None:
-        assert ref.file is not None and ref.capture is not None
-        got = captures(ref.file, ref.capture, subject.tree, subject.values)
+        assert ref.glob is not None and ref.capture is not None
+        got = captures(ref.glob, ref.capture, subject.tree, subject.values)
         values = [Value(c.value, c.value, f"{c.file}:{c.line}", c.file, c.line) for c in got]
         return values, None if values or ref.optional else f"nothing in {ref.shown}"
     path, document, matches = subject.resolve(ref.path)

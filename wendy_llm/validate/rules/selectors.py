@@ -1,33 +1,20 @@
 """Selectors: services and volumes chosen by what they are, not by what they are called.
 
 A selector is a mapping of traits (all must hold) or the name of a
-selector declared under the rules file's ``selectors:``.  Service traits
-(:mod:`facts` says where each is read):
-
-- ``name``: the service's name;
-- ``image``: its ``image:``, or the final base image of the Dockerfile its
-  build uses (through ``FROM <stage>`` chains, ARG defaults and build args,
-  for every device profile);
-- ``port`` (published or target), ``published_port``, ``target_port``;
-- ``mount``: the target of any of its mounts;
-- ``env`` (its compose ``environment`` or its image's ``ENV``),
-  ``compose_env``, ``image_env``: a variable name;
-- ``build_context``: its build context, relative to the project (``./x``,
-  ``x`` and ``x/`` are the same);
-- ``context_dockerfile_from``: a Dockerfile directly in its build context
-  (``Dockerfile``, ``Dockerfile.*``, ``*.Dockerfile``) is built on it,
-  whichever Dockerfile the build uses.
-
-Volume traits: ``name`` (its key, or the storage ``name:`` written for
-it), ``target`` (where any service mounts it), ``mounted_by`` (a service
-selector), ``baseline`` (a volume selector evaluated on the template's
-stored baseline rendered with the same answers: this volume has the name
-of one it selects).
+selector declared under the rules file's ``selectors:``.  The traits a
+service or volume is matched on (``name``, ``image``, ``port``, ``env``,
+...) are the entries of :mod:`traits`, one each (docs/rules.md has their
+table); a volume selector also takes ``mounted_by`` (a service selector)
+and ``baseline`` (a volume selector evaluated on the template's stored
+baseline rendered with the same answers: this volume has the name of one
+it selects).
 
 Combinators: ``any: [...]``, ``all: [...]``, ``not: ...``, ``is: NAME``.
-Text traits take a glob or a list of globs (``${VAR}`` substituted) (``*`` matches any text, ``?``
-one character, ``[...]`` a set); a glob starting with ``!`` excludes
-(``env: ["OLLAMA_*", "!OLLAMA_BASE_URL"]``).  Ports take a number or a list.
+Text traits take a glob or a list of globs (the one dialect,
+:mod:`wendy_llm.repo.globs`; ``${VAR}`` in them, :mod:`patterns`), parsed
+when the rules file is read; a glob starting with ``!`` excludes
+(``env: ["OLLAMA_*", "!OLLAMA_BASE_URL"]``).  Ports take a number or a
+list.  Each trait is one entry of :mod:`traits`.
 
 Evaluation returns every selected item with the reasons it was selected,
 in words a reviewer reads: ``its build ends on the image
@@ -38,46 +25,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from wendy_llm.errors import quoted
 from wendy_llm.validate.rules.facts import ServiceFacts, VolumeFacts
-from wendy_llm.validate.rules.traits import Reasons, service_trait, volume_trait
-from wendy_llm.validate.rules.values import substitute
+from wendy_llm.validate.rules.patterns import RuleGlob, glob_set, rule_glob
+from wendy_llm.validate.rules.traits import (
+    SERVICE_TRAITS,
+    VOLUME_TRAITS,
+    Kind,
+    Reasons,
+    Wanted,
+    port_numbers,
+    trait_entry,
+)
+from wendy_llm.validate.rules.values import LocatedError, substitute
 
-Kind = Literal["services", "volumes"]
+__all__ = ["Kind", "LocatedError"]  # where the rules file's readers take them from
+
 _T = TypeVar("_T")
 
-SERVICE_TRAITS = (
-    "name",
-    "image",
-    "port",
-    "published_port",
-    "target_port",
-    "mount",
-    "env",
-    "compose_env",
-    "image_env",
-    "build_context",
-    "context_dockerfile_from",
-)
-VOLUME_TRAITS = ("name", "target")
 COMBINATORS = ("any", "all", "not", "is")
 NESTED: Mapping[str, Kind] = {"mounted_by": "services", "baseline": "volumes"}
-
-
-class LocatedError(ValueError):
-    """A mistake in the rules file; ``keys`` locate it (``rules[2].assert[0].path``)."""
-
-    def __init__(self, message: str, keys: Sequence[str | int]) -> None:
-        super().__init__(message)
-        self.keys = tuple(keys)
 
 
 @dataclass(frozen=True)
 class Trait:
     name: str
-    values: tuple[str | int, ...]
+    values: tuple[str | int, ...]  # as written
+    #: A text trait's globs, parsed when the rules file was read (none for ports).
+    globs: tuple[RuleGlob, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,9 +113,22 @@ def parse_selector(raw: object, kind: Kind, keys: Sequence[str | int]) -> Node:
         elif key in NESTED and kind == "volumes":
             parts.append(Nested(key, parse_selector(value, NESTED[key], here)))
         else:
-            values = tuple(value) if isinstance(value, list) else (value,)
-            parts.append(Trait(str(key), values))
+            parts.append(_trait(str(key), value, kind, here))
     return parts[0] if len(parts) == 1 else AllOf(tuple(parts))
+
+
+def _trait(name: str, value: object, kind: Kind, keys: Sequence[str | int]) -> Trait:
+    """A trait, its globs parsed (the schema knows the names; :mod:`traits` what each takes)."""
+    values = tuple(value) if isinstance(value, list) else (value,)
+    entry = trait_entry(kind, name)
+    globs: tuple[RuleGlob, ...] = ()
+    if entry.takes == "globs":
+        where = [[*keys, i] for i in range(len(values))] if isinstance(value, list) else [keys]
+        globs = tuple(
+            rule_glob(str(v), at, negatable=True, normalise=entry.normalise)
+            for v, at in zip(values, where, strict=True)
+        )
+    return Trait(name, values, globs)
 
 
 def check_references(named: Mapping[str, Named], node: Node, kind: Kind) -> str | None:
@@ -269,22 +259,21 @@ class Evaluator:
             return own(self.named[node.name].node)
         raise TypeError(node)
 
-    def _substituted(self, trait: Trait) -> Trait:
-        values = tuple(
-            substitute(v, self.scope.values) if isinstance(v, str) else v for v in trait.values
-        )
-        return Trait(trait.name, values)
+    def _wanted(self, trait: Trait) -> Wanted:
+        values = self.scope.values
+        if trait.globs:
+            return Wanted(globs=glob_set(trait.globs, values))
+        ports = [substitute(v, values) if isinstance(v, str) else v for v in trait.values]
+        return Wanted(ports=port_numbers(ports))
 
     def _service(self, node: Node, s: ServiceFacts) -> Reasons | None:
         if isinstance(node, Trait):
-            trait = self._substituted(node)
-            return service_trait(trait.name, trait.values, s)
+            return SERVICE_TRAITS[node.name].check(self._wanted(node), s)
         return self._combine(node, lambda n: self._service(n, s))
 
     def _volume(self, node: Node, v: VolumeFacts) -> Reasons | None:
         if isinstance(node, Trait):
-            trait = self._substituted(node)
-            return volume_trait(trait.name, trait.values, v)
+            return VOLUME_TRAITS[node.name].check(self._wanted(node), v)
         if isinstance(node, Nested) and node.trait == "mounted_by":
             return self._mounted_by(node.child, v)
         if isinstance(node, Nested):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from wendy_llm.device import DeviceView
-from wendy_llm.device.images import parse_dockerfile
+from wendy_llm.device.images import env_positions, parse_dockerfile
 from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.docker.model import arg_decls
 from wendy_llm.validate.documents.locate import LineIndex, PathKey
@@ -350,15 +350,12 @@ def _declarations(dockerfile: bytes | None) -> _Declared:
     parsed = parse_dockerfile(text)
     if isinstance(parsed, str):
         return out
-    source = text.splitlines()
     for ins in parsed.instructions:
         if ins.keyword == "ARG":
             for decl in arg_decls(ins):
                 if decl.default is not None or decl.name not in out.args:
                     out.args[decl.name] = (_unquoted(decl.default), ins.line)
-        elif ins.keyword == "ENV":
-            for name in ins.args[0::2]:
-                out.env[name] = _line_of(source, name, ins.line, ins.end_line)
+    out.env = dict(env_positions(text).in_file())
     return out
 
 
@@ -366,12 +363,3 @@ def _unquoted(text: str | None) -> str | None:
     if text is not None and len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
     return text
-
-
-def _line_of(source: Sequence[str], name: str, start: int, end: int) -> int:
-    """The line of a multi-line instruction where ``name`` is set."""
-    for number in range(start, min(end, len(source)) + 1):
-        words = source[number - 1].replace("=", " ").split()
-        if name in words:
-            return number
-    return start

@@ -1,7 +1,8 @@
 """Text assertions on rendered files, and text captured from them for relations.
 
-``file: GLOB`` names rendered files by path (``**`` spans directories, as
-in ``gate.files``; ``${VAR}`` is substituted first).  Every file it
+``file: GLOB`` names rendered files by path (a glob of the one dialect,
+:mod:`wendy_llm.repo.globs`, as ``gate.files``; parsed when the rules file
+is read, ``${VAR}`` in it standing for the value, :mod:`patterns`).  Every file it
 matches must satisfy the operator:
 
 - ``contains: TEXT`` / ``excludes: TEXT``: a plain substring;
@@ -19,9 +20,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wendy_llm.compare.scope import compile_glob
 from wendy_llm.errors import quoted
+from wendy_llm.repo.globs import Glob
 from wendy_llm.validate.rules.assertions import TextAssertion
+from wendy_llm.validate.rules.patterns import RuleGlob
 from wendy_llm.validate.rules.values import substitute, substitute_regex
 
 
@@ -41,9 +43,8 @@ class Captured:
     line: int
 
 
-def matching_files(tree: Mapping[str, bytes], glob: str) -> list[str]:
-    pattern = compile_glob(glob)
-    return sorted(p for p in tree if pattern.fullmatch(p))
+def matching_files(tree: Mapping[str, bytes], glob: Glob) -> list[str]:
+    return sorted(p for p in tree if glob.matches(p))
 
 
 def _line_at(text: str, offset: int) -> int:
@@ -58,7 +59,7 @@ def check_text(
     assertion: TextAssertion, tree: Mapping[str, bytes], values: Mapping[str, object]
 ) -> list[TextProblem]:
     """Every way ``assertion`` fails on the render (``UnknownVariable`` propagates)."""
-    glob = substitute(assertion.file, values)
+    glob = assertion.glob.resolve(values)
     files = matching_files(tree, glob)
     op = assertion.operator
     if op == "matches":
@@ -83,12 +84,12 @@ def check_text(
 
 
 def captures(
-    glob: str, capture: str, tree: Mapping[str, bytes], values: Mapping[str, object]
+    glob: RuleGlob, capture: str, tree: Mapping[str, bytes], values: Mapping[str, object]
 ) -> list[Captured]:
     """Each match of ``capture`` in the files ``glob`` names: its first group, else the match."""
     pattern = re.compile(substitute_regex(capture, values), re.MULTILINE)
     out = []
-    for path in matching_files(tree, substitute(glob, values)):
+    for path in matching_files(tree, glob.resolve(values)):
         text = _decoded(tree[path])
         for match in pattern.finditer(text):
             value = match.group(1) if pattern.groups else match.group(0)

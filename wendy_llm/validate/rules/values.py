@@ -3,19 +3,27 @@
 ``${VAR}`` in paths, expected values, globs and texts is the pick's value
 of ``VAR`` (``${APP_ID}``, ``${PORT}``, a picker answer), formatted as the
 template engine prints it; ``$$`` stands for a literal ``$``
-(``$${WENDY_HOSTNAME}``).  In a regular expression the value is escaped,
-so an app id's dots match dots.
+(``$${WENDY_HOSTNAME}``).  In a regular expression (and in a glob,
+:mod:`patterns`) the value is escaped, so an app id's dots match dots.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from wendy_llm.engine.gofuncs import format_value as go_format_value
 
 _VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class LocatedError(ValueError):
+    """A mistake in the rules file; ``keys`` locate it (``rules[2].assert[0].path``)."""
+
+    def __init__(self, message: str, keys: Sequence[str | int]) -> None:
+        super().__init__(message)
+        self.keys = tuple(keys)
 
 
 class RuleProblem(Exception):

@@ -43,7 +43,7 @@ from wendy_llm.compare.diff import (
     compare_templates,
     group_diffs,
 )
-from wendy_llm.compare.scope import FileScope, scope_from_rules
+from wendy_llm.compare.scope import ALL_FILES, FileScope
 from wendy_llm.compare.textdiff import counted, name_picks
 from wendy_llm.errors import EngineError, RulesError, ToolchainError, WendyLlmError
 from wendy_llm.render.manifest.load import MANIFEST_FILE
@@ -108,8 +108,10 @@ def baseline_findings(
     input label) -> render) are renders the caller already made;
     ``inputs`` default to the template's gate inputs (canonical and
     variant; pass the repository's sample values through them); ``scope``
-    and ``sentinels`` to the ``gate.files`` and ``sentinels`` of the
-    template's rules file (``rules_file``, else the one in ``golden_root``).
+    and ``sentinels`` to the ``gate`` and ``sentinels`` of the template's
+    rules file (``rules_file``, else the one in ``golden_root``), read once;
+    a rules file that does not load leaves the gate unknown: the template
+    row fails saying so, and no pick is compared (``topology`` says why).
     """
     rules = rules_file if rules_file is not None else rules_path(golden_root, template.id)
     directory = baseline_dir(golden_root, template.id)
@@ -121,16 +123,16 @@ def baseline_findings(
         return BaselineResult([error(CHECK, message, shown)])
     try:
         baseline = load_template(directory, id=template.id)
-        if scope is None:
-            scope = scope_from_rules(rules)
         baseline.picks()
     except WendyLlmError as exc:
         return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
-    if sentinels is None:
+    if scope is None or sentinels is None:
         try:
-            sentinels = sentinels_of(rules)
-        except RulesError:
-            sentinels = {}  # the topology check fails on the rules file, with the reason
+            model = rules_of(rules)
+        except RulesError as exc:
+            return BaselineResult([_rules_unread(shown, exc)])
+        scope = scope if scope is not None else gate_of(model)
+        sentinels = sentinels if sentinels is not None else declared_sentinels(model)
     head_path = display_path(template.root) if template.root is not None else template.id
     try:
         diff = compare_templates(
@@ -159,6 +161,15 @@ def baseline_findings(
     return _result(diff, shown, command, max_diff_lines)
 
 
+def _rules_unread(shown: str, exc: RulesError) -> Finding:
+    message = (
+        f"not compared with the stored baseline {shown}: the rules file {exc.path} does not "
+        "load, so the files the gate compares (gate.files) are unknown; the topology check "
+        "says why"
+    )
+    return error(CHECK, message, exc.path, exc.line)
+
+
 def declared_sentinels(rules: Rules | None) -> Sentinels:
     """The sentinel values a rules file declares, per picker question."""
     if rules is None:
@@ -166,12 +177,23 @@ def declared_sentinels(rules: Rules | None) -> Sentinels:
     return {question: s.values for question, s in rules.sentinels.items()}
 
 
+def rules_of(path: Path) -> Rules | None:
+    """The rules file at ``path``, read (None when there is no file); raises
+    :class:`RulesError` for a file that does not load."""
+    if not path.is_file():
+        return None
+    return load_rules(path, display=display_path(path))
+
+
+def gate_of(rules: Rules | None) -> FileScope:
+    """The files the baseline gate compares: the rules file's ``gate``, else every file."""
+    return ALL_FILES if rules is None else rules.gate
+
+
 def sentinels_of(path: Path) -> Sentinels:
     """The sentinels of the rules file at ``path`` (none when there is no file);
     raises :class:`RulesError` for a file that does not load."""
-    if not path.is_file():
-        return {}
-    return declared_sentinels(load_rules(path, display=display_path(path)))
+    return declared_sentinels(rules_of(path))
 
 
 def _result(
