@@ -31,7 +31,14 @@ SETTINGS = '# settings\n\n[sample-values."py/chat"]\nTOKEN = "sk-sample"\n'
 
 
 def chat_files(readme: str = "# {{.APP_ID}}\ntoken {{.TOKEN}}\n") -> dict[str, str | bytes]:
-    return {"template.json": json.dumps(NEEDS_TOKEN) + "\n", "README.md": readme}
+    # A Dockerfile and wendy.json: a project `wendy run` can deploy (a bare
+    # README is "unable to detect project type", a true failure of its own).
+    return {
+        "template.json": json.dumps(NEEDS_TOKEN) + "\n",
+        "README.md": readme,
+        "Dockerfile": 'FROM python:3.11-slim\nCMD ["python", "-V"]\n',
+        "wendy.json": '{"appId": "{{.APP_ID}}", "version": "0.1.0"}\n',
+    }
 
 
 @pytest.fixture
