@@ -30,6 +30,7 @@ from wendy_llm.render.variants import CANONICAL, Inputs
 from wendy_llm.validate.checks.device import build_view, device_findings
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
+from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
 from wendy_llm.validate.checks.wendy_json import validate_wendy_json
 from wendy_llm.validate.dockerfiles.check import validate_dockerfiles
 from wendy_llm.validate.documents.parse import Documents, parse_documents
@@ -201,6 +202,7 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> None:
         # The project directory `wendy init` makes is named after the app id.
         pick_run.view = build_view(tree, app_id, docs)
         pick_run.findings["device"] = device_findings(pick_run.view)
+        pick_run.findings["device"] += runtime_etc_findings(pick_run.view, tree)
 
 
 def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:

@@ -18,7 +18,10 @@ container, fail:
   its directory must exist; ``.dockerignore`` applies; ``--from``, URLs
   and heredocs are not in the context), in a stage the build runs;
 - the built stage's command runs a script that is not executable
-  (:mod:`dockerfile_exec`).
+  (:mod:`dockerfile_exec`);
+- a ``RUN`` writes, moves or links over ``/etc/hosts`` or
+  ``/etc/resolv.conf``, which BuildKit binds into the step
+  (:mod:`etcwrites`; ``wendy-run.md`` section 9, Builds).
 
 The build context of a Dockerfile is the directory compose builds it from
 when the compose file says so, else the Dockerfile's own directory (the
@@ -31,6 +34,7 @@ import functools
 import itertools
 import posixpath
 import re
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
 
@@ -43,6 +47,7 @@ from wendy_llm.docker.model import Build, Dockerfile, Stage
 from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
 from wendy_llm.validate.dockerfiles.args import combinations, describe, variables_in
+from wendy_llm.validate.dockerfiles.etcwrites import BUILD_TIME_BOUND, HOSTS, run_step_writes
 from wendy_llm.validate.dockerfiles.exec import unexecutable_scripts
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Documents, parse_documents
@@ -224,6 +229,7 @@ def _combo_problems(build: Build, context: BuildContext) -> set[_Problem]:
         reachable = build.reachable(target)
         for index in reachable:
             _check_sources(build, build.scopes(index), context, problems)
+            _check_etc_writes(build.dockerfile.stages[index].instructions, problems)
         for problem in unexecutable_scripts(build, target, context):
             problems.add((problem.line, problem.message, problem.certain))
     except ExpansionError as exc:
@@ -302,6 +308,24 @@ def _check_sources(
                     f"({resolved.missing})"
                 )
                 problems.add((ins.line, message, True))
+
+
+def _check_etc_writes(instructions: Iterable[Instruction], problems: set[_Problem]) -> None:
+    """A ``RUN`` of a stage the build runs that writes ``/etc/hosts`` or ``/etc/resolv.conf``."""
+    for ins in instructions:
+        if ins.keyword != "RUN":
+            continue
+        texts = [shlex.join(ins.args)] if ins.exec_form else [" ".join(ins.args)]
+        texts += [heredoc.content for heredoc in ins.heredocs]
+        for write in run_step_writes(texts, BUILD_TIME_BOUND):
+            message = (
+                f"RUN {write.how} {write.path} (`{write.command}`): BuildKit binds {write.path} "
+                "into every RUN step, which cannot write or replace it, so the build fails "
+                "(wendy-run.md section 9, Builds)"
+            )
+            if write.path == HOSTS:
+                message += "; write it from the entrypoint at run time"
+            problems.add((ins.line, message, True))
 
 
 def _is_remote(keyword: str, source: str) -> bool:
