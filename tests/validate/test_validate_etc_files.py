@@ -41,7 +41,7 @@ def test_a_run_step_writing_a_bound_file_fails(run: str, path: str, how: str) ->
     (found,) = run_findings(run)
     assert found[0] == 3
     assert found[1].startswith(f"RUN {how} {path} (`")
-    assert "BuildKit binds" in found[1] and "wendy-run.md section 9, Builds" in found[1]
+    assert "BuildKit binds" in found[1] and "(docs/checks.md, build-time files)" in found[1]
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_an_entry_script_writing_resolv_conf_with_host_networking_fails() -> Non
             "open-webui/entrypoint.sh",
             5,
             "service open-webui runs with host networking, where the device binds "
-            "/etc/resolv.conf read-only (wendy-run.md section 9, Network): this entry script "
+            "/etc/resolv.conf read-only (docs/checks.md, run-time files): this entry script "
             "redirects output to it (`echo nameserver 1.1.1.1 > /etc/resolv.conf`) and fails there",
         )
     ]

@@ -3,7 +3,7 @@
 Discovery (:func:`~wendy_llm.repo.layout.iter_template_dirs`, rule 4) skips a
 ``<language>/<name>/`` folder without a ``template.json``, and so does the
 Wendy CLI: ``wendy init`` refuses it ("no template.json") and its list never
-shows it (``shared/spec/wendy-init.md``).  A folder that nevertheless holds a
+shows it (docs/checks.md, "Template folders").  A folder that nevertheless holds a
 template's files (a ``wendy.json``, a Dockerfile, a compose file, a file
 with ``{{`` actions) was meant to be one: :func:`unseen_template_dirs`
 names each with the files that make it look like a template, so ``check``

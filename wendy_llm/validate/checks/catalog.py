@@ -112,8 +112,8 @@ def unseen_folder_findings(folders: Sequence[UnseenFolder]) -> list[Finding]:
         message = (
             f"{folder.id}/ holds a template's files ({shown}{more}) but no template.json: "
             f'`wendy init` refuses it ("no template.json"), the CLI cannot list it, and the '
-            "gate never checks it (wendy-init.md section 4: each template folder has a "
-            "template.json); add one, or move the files out of <language>/<name>/"
+            "gate never checks it (docs/checks.md, template folders); add one, or move the "
+            "files out of <language>/<name>/"
         )
         out.append(error(CHECK, message, f"{folder.id}/"))
     return out

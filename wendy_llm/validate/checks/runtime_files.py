@@ -2,7 +2,7 @@
 
 With a network entitlement in host mode (mode empty or ``host``) the device
 binds the host's resolver file over ``/etc/resolv.conf`` **read-only**
-(``shared/spec/wendy-run.md`` section 9, Network): a script the container
+(docs/checks.md, "Build-time and run-time files"): a script the container
 starts with that writes it fails there.  ``/etc/hosts`` is not bound at run
 time (it is the image's own file), so writing it is allowed; this is where
 a build that wrote it moves the write to (section 9, Builds).
@@ -47,7 +47,7 @@ def runtime_etc_findings(view: DeviceView, tree: Mapping[str, bytes]) -> list[Fi
             for line, write in script_writes(text, RUNTIME_READ_ONLY):
                 message = (
                     f"service {service.name} runs with host networking, where the device "
-                    f"binds {write.path} read-only (wendy-run.md section 9, Network): this "
+                    f"binds {write.path} read-only (docs/checks.md, run-time files): this "
                     f"entry script {write.how} it (`{write.command}`) and fails there"
                 )
                 found.setdefault((script, line), error(CHECK, message, script, line))

@@ -21,7 +21,7 @@ container, fail:
   (:mod:`dockerfile_exec`);
 - a ``RUN`` writes, moves or links over ``/etc/hosts`` or
   ``/etc/resolv.conf``, which BuildKit binds into the step
-  (:mod:`etcwrites`; ``wendy-run.md`` section 9, Builds);
+  (:mod:`etcwrites`; docs/checks.md, "Build-time and run-time files");
 - an install command that needs a lockfile (``npm ci``, ``uv sync
   --locked``, ...: the table in :mod:`lockfacts`) runs where the image
   does not hold it (:mod:`lockcheck`).
@@ -348,7 +348,7 @@ def _check_etc_writes(instructions: Iterable[Instruction], problems: set[_Proble
             message = (
                 f"RUN {write.how} {write.path} (`{write.command}`): BuildKit binds {write.path} "
                 "into every RUN step, which cannot write or replace it, so the build fails "
-                "(wendy-run.md section 9, Builds)"
+                "(docs/checks.md, build-time files)"
             )
             if write.path == HOSTS:
                 message += "; write it from the entrypoint at run time"

@@ -1,6 +1,6 @@
 """Which shell commands write, move or link over ``/etc/hosts`` or ``/etc/resolv.conf``.
 
-Two facts make such a write fail (``shared/spec/wendy-run.md`` section 9):
+Two facts make such a write fail (docs/checks.md, "Build-time and run-time files"):
 
 - **Builds**: in a ``RUN`` step BuildKit binds both files into the
   container; the step cannot write or replace them, so the build fails
