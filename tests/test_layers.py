@@ -301,6 +301,7 @@ LAYER_TEST_FOLDERS = (
     "golden",
     "validate",
     "reports",
+    "history",
     "cli",
 )
 #: Folders for what spans the layers.
