@@ -62,7 +62,8 @@ class ReplayReport:
     head: str
     base_findings: tuple[Finding, ...]
     commits: tuple[CommitReport, ...]
-    seconds: float
+    seconds: float  # the whole replay
+    base_seconds: float = 0.0  # of which the base commit's full check
 
     @property
     def introduced(self) -> int:
@@ -80,9 +81,13 @@ def replay(
     templates_dir: str | Path | None = None,
     golden_dir: str | Path | None = None,
     progress: Progress | None = None,
-    cache: ResultCache | None = None,
+    cache: ResultCache | bool = True,
 ) -> ReplayReport:
-    """Replay ``A..B`` of the repository at ``repo`` (see the module's docstring)."""
+    """Replay ``A..B`` of the repository at ``repo`` (see the module's docstring).
+
+    ``cache``: where Compose and ShellCheck results are kept (True: the
+    per-user cache ``check`` uses; False: nowhere; or a cache of one's own).
+    """
     started = time.perf_counter()
     root = repo_root(repo)
     # Given directories are kept at every commit; else each commit's own layout decides.
@@ -94,6 +99,7 @@ def replay(
         state = _State(scratch, templates_rel, golden_rel, cache)
         state.move_to(base.commit)
         base_findings = state.findings()
+        base_seconds = time.perf_counter() - started
         for done, commit in enumerate(commits, start=1):
             before = state.verdicts()
             judged, reused, removed = state.move_to(commit.id)
@@ -103,7 +109,9 @@ def replay(
             if progress is not None:
                 progress(done, len(commits), commit)
     elapsed = time.perf_counter() - started
-    return ReplayReport(base.commit, head.commit, base_findings, tuple(reports), elapsed)
+    return ReplayReport(
+        base.commit, head.commit, base_findings, tuple(reports), elapsed, base_seconds
+    )
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -121,7 +129,7 @@ class _State:
         scratch: Scratch,
         templates_rel: str | None,
         golden_rel: str | None,
-        cache: ResultCache | None,
+        cache: ResultCache | bool,
     ) -> None:
         self.scratch = scratch
         self.templates_rel = templates_rel
@@ -155,9 +163,7 @@ class _State:
         return tuple(stale), len(found) - len(templates), removed
 
     def _judge(self, layout: Layout, templates: Sequence[str], keys: Mapping[str, _Key]) -> None:
-        report = run_check(
-            templates=templates, golden=False, cache=self.cache or False, layout=layout
-        )
+        report = run_check(templates=templates, golden=False, cache=self.cache, layout=layout)
         per_template: dict[str, list[Finding]] = {t: [] for t in templates}
         for finding in report.findings:
             if finding.template in per_template and finding.severity != "note":
