@@ -22,7 +22,7 @@ from _realrepo.catalog import TEMPLATES
 from wendy_llm.history.replay import CommitReport, ReplayReport, replay
 from wendy_llm.history.report import replay_json, replay_text
 from wendy_llm.reports.json import dumps
-from wendy_llm.validate.findings import REPOSITORY
+from wendy_llm.validate.findings import REPOSITORY, Finding
 
 IDS = ("cpp/audio-monitor", "node/simple-api", "python/sensor-hub", "rust/simple-api")
 NPM_IDIOM = (
@@ -71,7 +71,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RepoFixt
 def summary(
     commit: CommitReport,
 ) -> tuple[str, tuple[str, ...], set[tuple[str, str, str]], set[tuple[str, str, str]]]:
-    def keys(findings: tuple) -> set[tuple[str, str, str]]:  # type: ignore[type-arg]
+    def keys(findings: tuple[Finding, ...]) -> set[tuple[str, str, str]]:
         return {(f.template, f.check, f.severity) for f in findings}
 
     return commit.commit.subject, commit.judged, keys(commit.introduced), keys(commit.fixed)
