@@ -12,6 +12,7 @@ from pathlib import Path
 
 from wendy_llm.cli.args import add_json, add_quiet
 from wendy_llm.cli.history.progress import ProgressBar
+from wendy_llm.cli.parser import terminal_columns
 
 HELP = "replay a repository's history: the findings each commit introduced and fixed"
 DESCRIPTION = (
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from wendy_llm.history.report import replay_json, replay_text
     from wendy_llm.reports.json import dumps
 
-    bar = ProgressBar(sys.stderr) if not (args.quiet or args.json) else None
+    quiet = args.quiet or args.json
+    bar = ProgressBar(sys.stderr, terminal_columns()) if not quiet else None
     try:
         report = replay(
             args.range,
