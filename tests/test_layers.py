@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("validate: checks", ("validate.checks",)),
     ("validate", ("validate",)),
     ("reports", ("reports",)),
+    ("history", ("history",)),
     ("entry points", ("cli", "pytest_plugin", "__main__", "")),
 )
 
@@ -300,6 +301,7 @@ LAYER_TEST_FOLDERS = (
     "golden",
     "validate",
     "reports",
+    "history",
     "cli",
 )
 #: Folders for what spans the layers.

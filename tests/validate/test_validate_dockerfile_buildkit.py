@@ -33,8 +33,11 @@ def lines(found: Found) -> list[int | None]:
 
 
 def test_the_npm_idiom_with_no_lock_file_passes() -> None:
-    text = "FROM node:22\nWORKDIR /app\nCOPY package.json package-lock.json* ./\nRUN npm ci\n"
+    text = "FROM node:22\nWORKDIR /app\nCOPY package.json package-lock.json* ./\nRUN npm install\n"
     assert check(text, "package.json") == []
+    # The COPY passes; `npm ci` itself needs the lock file (test_validate_lockfiles.py).
+    ((line, severity, message),) = check(text.replace("npm install", "npm ci"), "package.json")
+    assert (line, severity) == (4, "error") and "needs package-lock.json" in message
 
 
 def test_a_wildcard_matching_nothing_is_accepted_even_as_the_only_source() -> None:

@@ -36,9 +36,11 @@ EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT (143 for SIGTERM: cli/interrupts.py)
 
 
-SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan")
+SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan", "replay")
 #: The subcommands that render templates (``picks`` only lists them).
-RENDERING = frozenset({"render", "golden", "check", "diff", "plan"})
+RENDERING = frozenset({"render", "golden", "check", "diff", "plan", "replay"})
+#: Subcommands kept in a sub-package of cli/ (the others are ``cli/<name>_cmd.py``).
+_GROUPED = {"replay": "wendy_llm.cli.history.replay_cmd"}
 
 
 def _needed(argv: Sequence[str]) -> Sequence[str]:
@@ -60,7 +62,9 @@ def _subcommand_modules(names: Sequence[str]) -> list[ModuleType]:
     phases.reached("cli-import")
     # lazy: each subcommand imports what it runs (`check` the validators,
     # `golden` the fixtures); `render` and `picks` must not pay for them.
-    return [importlib.import_module(f"wendy_llm.cli.{name}_cmd") for name in names]
+    return [
+        importlib.import_module(_GROUPED.get(name, f"wendy_llm.cli.{name}_cmd")) for name in names
+    ]
 
 
 class _VersionAction(argparse.Action):

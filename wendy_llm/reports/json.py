@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from wendy_llm.repo.selection import TemplateFailure
     from wendy_llm.validate.findings import Finding, Report
 
-ReportKind = Literal["render", "picks", "golden-check", "golden-update", "check", "diff", "plan"]
+ReportKind = Literal[
+    "render", "picks", "golden-check", "golden-update", "check", "diff", "plan", "replay"
+]
 REPORT_KINDS: tuple[ReportKind, ...] = (
     "render",
     "picks",
@@ -36,6 +38,7 @@ REPORT_KINDS: tuple[ReportKind, ...] = (
     "check",
     "diff",
     "plan",
+    "replay",
 )
 VERSION = 1
 #: Kinds whose shape moved past version 1 (docs/json-reports.md says what changed).

@@ -30,7 +30,12 @@ from wendy_llm.render.variants import CANONICAL, Inputs
 from wendy_llm.validate.checks.device import build_view, device_findings
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
-from wendy_llm.validate.checks.wendy_json import validate_wendy_json
+from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
+from wendy_llm.validate.checks.wendy_json import (
+    is_app_id_finding,
+    same_app_id,
+    validate_wendy_json,
+)
 from wendy_llm.validate.dockerfiles.check import validate_dockerfiles
 from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
@@ -201,6 +206,26 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> None:
         # The project directory `wendy init` makes is named after the app id.
         pick_run.view = build_view(tree, app_id, docs)
         pick_run.findings["device"] = device_findings(pick_run.view)
+        pick_run.findings["device"] += runtime_etc_findings(pick_run.view, tree)
+
+
+def input_checks(pick_run: PickRun) -> None:
+    """What only the canonical and variant renders together show: an ``appId`` that
+    does not follow the app id (one warning on the canonical row, not one per input)."""
+    if pick_run.tree is None:
+        return
+    for variant in pick_run.variants:
+        if variant.tree is None:
+            continue
+        ids = (pick_run.inputs.app_id, variant.inputs.app_id)
+        found = same_app_id(pick_run.tree, variant.tree, ids)
+        if not found:
+            continue
+        for each in (pick_run, variant):
+            kept = [f for f in each.findings.get("wendy-json", []) if not is_app_id_finding(f)]
+            each.findings["wendy-json"] = kept
+        pick_run.findings["wendy-json"] += found
+        return
 
 
 def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:

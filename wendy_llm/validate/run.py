@@ -54,7 +54,8 @@ from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
-from wendy_llm.validate.checks.catalog import check_catalog
+from wendy_llm.repo.unseen import UnseenFolder, unseen_template_dirs
+from wendy_llm.validate.checks.catalog import check_catalog, unseen_folder_findings
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.picker import lint_picker
 from wendy_llm.validate.checks.shell import ShellValidator
@@ -72,6 +73,7 @@ from wendy_llm.validate.pickrun import (
     PickRun,
     TemplateRun,
     Timer,
+    input_checks,
     lint_template_run,
     merged_findings,
     pick_checks,
@@ -168,7 +170,10 @@ def run_check(
             if run.stopped is None:  # its renders ran away: comparing would too
                 attach_baseline(run, golden_root, max_diff_lines)
     with timer("catalog"):
-        runs += _catalog(runs, where.meta_json(), [t.id for t in found], not templates)
+        unseen = unseen_template_dirs(
+            where.templates_root, settings=where.settings, golden_dir=where.golden_dir
+        )
+        runs += _catalog(runs, where.meta_json(), [t.id for t in found], not templates, unseen)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
     return Report(tuple(_results(runs, golden)), timings)
@@ -269,6 +274,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
     for pick_run in run.picks:
         for each in pick_run.every_input():
             pick_checks(each, timer)
+        input_checks(pick_run)
 
 
 def _all_pick_values(
@@ -343,21 +349,28 @@ def _tool_results(
 
 
 def _catalog(
-    runs: Sequence[TemplateRun], meta: Path | None, template_ids: Sequence[str], complete: bool
+    runs: Sequence[TemplateRun],
+    meta: Path | None,
+    template_ids: Sequence[str],
+    complete: bool,
+    unseen: Sequence[UnseenFolder] = (),
 ) -> list[TemplateRun]:
-    """Each template's ``catalog`` row, and the repository's (``meta.json`` only)."""
+    """Each template's ``catalog`` row, and the repository's (``meta.json``, and
+    template folders without ``template.json``)."""
     renders = {
         r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
     }
     found = check_catalog(meta, template_ids, renders, complete=complete)
-    if found is None:
+    if found is None and not unseen:
         return []
-    for run in runs:
-        run.findings["catalog"] = found.templates.get(run.template_id, [])
+    if found is not None:
+        for run in runs:
+            run.findings["catalog"] = found.templates.get(run.template_id, [])
     if not complete:
         return []
     repository = TemplateRun(REPOSITORY, None)
-    repository.findings["catalog"] = found.repository
+    mine = found.repository if found is not None else []
+    repository.findings["catalog"] = [*mine, *unseen_folder_findings(unseen)]
     return [repository]
 
 

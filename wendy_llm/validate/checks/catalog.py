@@ -17,6 +17,10 @@ When the repository has a ``meta.json``
   (``wendyos`` or ``wendy-lite``): else the picker never offers the
   template (a warning: ``--template NAME`` still reaches it).
 
+A ``<language>/<name>/`` folder holding a template's files but no
+``template.json`` (:mod:`wendy_llm.repo.unseen`) fails the repository row,
+with or without a ``meta.json``.
+
 What belongs to no template goes on the repository row: a ``meta.json``
 Go cannot decode, an entry that exists in no language (or lists a
 language where it does not exist), an entry listed twice, and a
@@ -33,6 +37,7 @@ from pathlib import Path
 from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.gojson import GoJsonSyntaxError, decode
 from wendy_llm.render.manifest.jsonpos import JsonPath, value_positions
+from wendy_llm.repo.unseen import UnseenFolder
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.wendycli.catalog import (
     KNOWN_TARGETS,
@@ -96,6 +101,22 @@ def check_catalog(
             found.templates[template_id] = list(found.repository)
         found.repository = []
     return found
+
+
+def unseen_folder_findings(folders: Sequence[UnseenFolder]) -> list[Finding]:
+    """Template folders without ``template.json``: each fails the repository row."""
+    out = []
+    for folder in folders:
+        shown = ", ".join(folder.evidence[:5])
+        more = f" and {len(folder.evidence) - 5} more" if len(folder.evidence) > 5 else ""
+        message = (
+            f"{folder.id}/ holds a template's files ({shown}{more}) but no template.json: "
+            f'`wendy init` refuses it ("no template.json"), the CLI cannot list it, and the '
+            "gate never checks it (docs/checks.md, template folders); add one, or move the "
+            "files out of <language>/<name>/"
+        )
+        out.append(error(CHECK, message, f"{folder.id}/"))
+    return out
 
 
 @dataclass

@@ -16,6 +16,9 @@ JSON path in its message and the line in the file:
   design (``$schema``, comments, keys of newer CLIs), so it is not a defect
   and must not fail ``check --strict``; it is still shown, because a
   misspelt key (``entitlement``) is silently dropped.
+- ``appId`` the same in the canonical render and in the variant's, made
+  with another app id (:func:`same_app_id`): a warning naming the line
+  (it replaces the one below for that render);
 - ``appId`` not containing the app id the render was made for: a warning.
   The CLI accepts any non-empty ``appId`` (``wendy init`` just renders the
   file), so it is no failure, but a template that ignores ``{{.APP_ID}}``
@@ -110,3 +113,41 @@ def _app_id(rendered: str, app_id: str, line: int | None) -> list[Finding]:
         "made from this template gets the same appId (render it from {{.APP_ID}})"
     )
     return [warning(CHECK, message, FILE, line)]
+
+
+def app_id_line(tree: Mapping[str, bytes]) -> tuple[str, int | None] | None:
+    """The rendered ``appId`` and its line, as the CLI decodes it (None: no usable file)."""
+    data = tree.get(FILE)
+    if data is None:
+        return None
+    text = data.decode("utf-8", errors="replace")
+    try:
+        decoded = judge(text).decoded
+    except GoJsonSyntaxError:
+        return None
+    config = decoded.value
+    if decoded.errors or not isinstance(config, Mapping) or not config.get("appId"):
+        return None
+    raw = decoded.raw_path(("appId",))
+    found = value_positions(text).get(raw)
+    return str(config["appId"]), None if found is None else found[0]
+
+
+def same_app_id(
+    canonical: Mapping[str, bytes], variant: Mapping[str, bytes], app_ids: tuple[str, str]
+) -> list[Finding]:
+    """A warning when ``appId`` renders the same for both app ids (canonical, variant)."""
+    first, second = app_id_line(canonical), app_id_line(variant)
+    if first is None or second is None or first[0] != second[0]:
+        return []
+    message = (
+        f"appId: {quoted(first[0])} is the same whether `wendy init` is given the app id "
+        f"{quoted(app_ids[0])} or {quoted(app_ids[1])}: every project made from this template "
+        "gets the same appId on a device (render it from {{.APP_ID}})"
+    )
+    return [warning(CHECK, message, FILE, first[1])]
+
+
+def is_app_id_finding(finding: Finding) -> bool:
+    """The per-render appId warning that :func:`same_app_id` replaces."""
+    return finding.check == CHECK and finding.message.startswith("appId: ")

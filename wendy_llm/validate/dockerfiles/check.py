@@ -18,7 +18,13 @@ container, fail:
   its directory must exist; ``.dockerignore`` applies; ``--from``, URLs
   and heredocs are not in the context), in a stage the build runs;
 - the built stage's command runs a script that is not executable
-  (:mod:`dockerfile_exec`).
+  (:mod:`dockerfile_exec`);
+- a ``RUN`` writes, moves or links over ``/etc/hosts`` or
+  ``/etc/resolv.conf``, which BuildKit binds into the step
+  (:mod:`etcwrites`; docs/checks.md, "Build-time and run-time files");
+- an install command that needs a lockfile (``npm ci``, ``uv sync
+  --locked``, ...: the table in :mod:`lockfacts`) runs where the image
+  does not hold it (:mod:`lockcheck`).
 
 The build context of a Dockerfile is the directory compose builds it from
 when the compose file says so, else the Dockerfile's own directory (the
@@ -31,7 +37,9 @@ import functools
 import itertools
 import posixpath
 import re
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from wendy_llm import options
@@ -43,7 +51,9 @@ from wendy_llm.docker.model import Build, Dockerfile, Stage
 from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
 from wendy_llm.validate.dockerfiles.args import combinations, describe, variables_in
+from wendy_llm.validate.dockerfiles.etcwrites import BUILD_TIME_BOUND, HOSTS, run_step_writes
 from wendy_llm.validate.dockerfiles.exec import unexecutable_scripts
+from wendy_llm.validate.dockerfiles.lockcheck import lockfile_problems
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
@@ -80,7 +90,8 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
         context = contexts.get(path, str(PurePosixPath(path).parent))
         ignore_path = _dockerignore_path(paths, path, context)
         ignore_text = tree[ignore_path].decode("utf-8", "replace") if ignore_path else ""
-        findings += _validate_cached(path, text, paths, context, ignore_path, ignore_text)
+        contents = _context_contents(tree, context)
+        findings += _validate_cached(path, text, paths, context, ignore_path, ignore_text, contents)
     return findings
 
 
@@ -93,7 +104,17 @@ def validate_dockerfile(
     """
     ignore_path = _dockerignore_path(frozenset(tree), path, context)
     ignore_text = tree[ignore_path].decode("utf-8", "replace") if ignore_path else ""
-    return list(_validate_cached(path, text, frozenset(tree), context, ignore_path, ignore_text))
+    contents = _context_contents(tree, context)
+    paths = frozenset(tree)
+    return list(_validate_cached(path, text, paths, context, ignore_path, ignore_text, contents))
+
+
+def _context_contents(tree: Mapping[str, bytes], context: str) -> tuple[tuple[str, bytes], ...]:
+    """The small files of a build context: the scripts and requirements a RUN may read."""
+    prefix = "" if context in ("", ".") else context.strip("/") + "/"
+    return tuple(
+        sorted((p, data) for p, data in tree.items() if p.startswith(prefix) and len(data) < 65536)
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -104,6 +125,7 @@ def _validate_cached(
     context: str,
     ignore_path: str | None,
     ignore_text: str,
+    contents: tuple[tuple[str, bytes], ...] = (),
 ) -> tuple[Finding, ...]:
     # Picks usually render the same Dockerfiles into the same file layout;
     # the result depends on nothing else (of other files, only which exist
@@ -126,7 +148,8 @@ def _validate_cached(
         message = f"more than {limit} build-argument combinations; checked the first"
         findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
         combos = combos[:limit]
-    per_combo = [(c, _combo_problems(dockerfile.build(c), build_context)) for c in combos]
+    files = _Files(dict(contents), paths)
+    per_combo = [(c, _combo_problems(dockerfile.build(c), build_context, files)) for c in combos]
     return tuple(findings + _merge_combinations(path, per_combo))
 
 
@@ -208,7 +231,15 @@ def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Findi
     return []
 
 
-def _combo_problems(build: Build, context: BuildContext) -> set[_Problem]:
+@dataclass(frozen=True)
+class _Files:
+    """What the lockfile rules read beyond which files exist: contents, and every path."""
+
+    contents: Mapping[str, bytes]
+    paths: frozenset[str]
+
+
+def _combo_problems(build: Build, context: BuildContext, files: _Files) -> set[_Problem]:
     """Everything that fails when the Dockerfile is built with ``build``'s arguments."""
     problems: set[_Problem] = set()
     stages = build.dockerfile.stages
@@ -224,6 +255,8 @@ def _combo_problems(build: Build, context: BuildContext) -> set[_Problem]:
         reachable = build.reachable(target)
         for index in reachable:
             _check_sources(build, build.scopes(index), context, problems)
+            _check_etc_writes(build.dockerfile.stages[index].instructions, problems)
+            problems |= lockfile_problems(build, index, context, files.contents, files.paths)
         for problem in unexecutable_scripts(build, target, context):
             problems.add((problem.line, problem.message, problem.certain))
     except ExpansionError as exc:
@@ -302,6 +335,24 @@ def _check_sources(
                     f"({resolved.missing})"
                 )
                 problems.add((ins.line, message, True))
+
+
+def _check_etc_writes(instructions: Iterable[Instruction], problems: set[_Problem]) -> None:
+    """A ``RUN`` of a stage the build runs that writes ``/etc/hosts`` or ``/etc/resolv.conf``."""
+    for ins in instructions:
+        if ins.keyword != "RUN":
+            continue
+        texts = [shlex.join(ins.args)] if ins.exec_form else [" ".join(ins.args)]
+        texts += [heredoc.content for heredoc in ins.heredocs]
+        for write in run_step_writes(texts, BUILD_TIME_BOUND):
+            message = (
+                f"RUN {write.how} {write.path} (`{write.command}`): BuildKit binds {write.path} "
+                "into every RUN step, which cannot write or replace it, so the build fails "
+                "(docs/checks.md, build-time files)"
+            )
+            if write.path == HOSTS:
+                message += "; write it from the entrypoint at run time"
+            problems.add((ins.line, message, True))
 
 
 def _is_remote(keyword: str, source: str) -> bool:

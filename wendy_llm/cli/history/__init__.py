@@ -1,0 +1,1 @@
+"""Commands over a repository's history (``replay``), kept apart so cli/ stays small."""

@@ -1,0 +1,34 @@
+"""A one-line progress bar on a terminal (nothing at all when the stream is not one)."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from wendy_llm.history.gitwalk import Commit
+
+WIDTH = 30
+
+
+class ProgressBar:
+    """``[######--------] 12/200 abc1234567 subject``, redrawn in place."""
+
+    def __init__(self, stream: TextIO, columns: int = 100) -> None:
+        self.stream = stream
+        self.columns = columns
+        self.active = stream.isatty()
+        self.drawn = False
+
+    def update(self, done: int, total: int, commit: Commit) -> None:
+        if not self.active:
+            return
+        filled = WIDTH * done // max(total, 1)
+        line = f"[{'#' * filled}{'-' * (WIDTH - filled)}] {done}/{total} {commit.id[:10]} "
+        line += commit.subject
+        self.stream.write("\r" + line[: self.columns - 1].ljust(self.columns - 1))
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * (self.columns - 1) + "\r")
+            self.stream.flush()
