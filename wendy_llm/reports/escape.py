@@ -113,8 +113,11 @@ def lines(value: str | Iterable[str]) -> list[str]:
 #: The Markdown punctuation that acts inside one table cell (emphasis, code,
 #: links and images, strikethrough, the cell separator): a backslash before
 #: it shows it as itself.  ``#``, ``-``, ``+`` act only at a line's start,
-#: which a cell never is; ``(`` only after a ``]``, which is escaped.
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
+#: which a cell never is; ``(`` only after a ``]``, which is escaped; an
+#: ``_`` inside a word never emphasises (GFM), so ``OLLAMA_MODEL`` stays as it is.
+_MARKDOWN_PUNCTUATION = re.compile(
+    r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"
+)
 _MARKDOWN_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
