@@ -46,7 +46,7 @@ def writes_of(source: str, where: str) -> list[str]:
             names = [a.name for a in node.names if a.name in _STREAMS]
             what = f"from sys import {', '.join(names)}" if names else None
         if what is not None:
-            found.append(f"{where}:{node.lineno}: {what}")
+            found.append(f"{where}:{getattr(node, 'lineno', 0)}: {what}")
     return found
 
 
@@ -61,8 +61,8 @@ def unguarded_writes(package: Path, allowed: dict[str, str]) -> list[str]:
 
 def test_no_module_writes_to_the_terminal_but_through_the_output_layer() -> None:
     unguarded = unguarded_writes(PACKAGE_DIR, ALLOWED)
-    assert not unguarded, (
-        "write through wendy_llm.cli.output (emit, say) instead:\n" + "\n".join(unguarded)
+    assert not unguarded, "write through wendy_llm.cli.output (emit, say) instead:\n" + "\n".join(
+        unguarded
     )
     assert all((PACKAGE_DIR / where).is_file() for where in ALLOWED)
 

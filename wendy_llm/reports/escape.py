@@ -115,9 +115,7 @@ def lines(value: str | Iterable[str]) -> list[str]:
 #: it shows it as itself.  ``#``, ``-``, ``+`` act only at a line's start,
 #: which a cell never is; ``(`` only after a ``]``, which is escaped; an
 #: ``_`` inside a word never emphasises (GFM), so ``OLLAMA_MODEL`` stays as it is.
-_MARKDOWN_PUNCTUATION = re.compile(
-    r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"
-)
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 _MARKDOWN_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 

@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
 from wendy_llm.errors import quoted
+from wendy_llm.validate.checks.confined import outside_reads
 from wendy_llm.validate.documents import compose_model, compose_normal
 from wendy_llm.validate.documents.parse import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error
@@ -142,6 +143,10 @@ class ComposeValidator:
                 parsed = parse_yaml(path, tree[path], check=CHECK)
                 if parsed.problem is not None:
                     results[index].findings.append(parsed.problem)
+                    continue
+                outside = outside_reads(parsed, tree)
+                if outside:  # no tool reads the host's files (issue 29)
+                    results[index].findings += outside
                     continue
                 results[index].findings += static_findings(parsed, tree, dirs)
                 job = _Job(_cache_key(parsed, tree, dirs), index, path)

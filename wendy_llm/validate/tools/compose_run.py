@@ -152,7 +152,9 @@ def run_compose(
             continue
         if said:
             message = "\n".join(said)
-            findings.append(error(CHECK, f"docker-compose config: {message}", None, _line_of(message)))
+            findings.append(
+                error(CHECK, f"docker-compose config: {message}", None, _line_of(message))
+            )
             said = []
         if match is not None:
             message = _unescape(match.group("msg"))
