@@ -1,0 +1,198 @@
+"""A pull request's template cannot speak through the gate's output (issue 29, item 7).
+
+Hostile text (control characters, ``::`` workflow commands, Markdown and
+XML metacharacters, bidi overrides) is written into a compose key and
+value, a wendy.json value, a file name and a template's own text; a
+compose file may also point at a canary file outside the repository.
+Then ``check`` (text, ``--json``, ``--markdown``, ``--junit``), ``plan``
+and ``diff`` (text, ``--markdown``, ``--junit``) run, with and without
+``GITHUB_ACTIONS=true``, and every output is read: no line is a workflow
+command but the run's own stop-commands pair, no raw control byte reaches
+text, each Markdown table keeps one row per finding, the JUnit files
+parse, the JSON carries the text as data, no canary appears, and no
+message names the host's path of the repository.  The ``@example`` cases
+are the corpus: one per class of the issue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from _check_helpers import TEMPLATE_WENDY, template_files, write_template
+from _hypothesis_profiles import property_settings
+from hypothesis import HealthCheck, example, given
+from hypothesis import strategies as st
+
+from wendy_llm.cli import main
+from wendy_llm.reports import workflow
+
+CANARY = "canary-5b1d9e-host-file"
+PIECES = [
+    "\n::error file=docker-compose.yml,line=1::PWNED",
+    "\r\n::stop-commands::x",
+    "\x1b[2K\rok",
+    "\u202egnp.exe",
+    "\u2066x\u2069",
+    "| a | b |",
+    "`code`",
+    "<script>&amp;</script>",
+    "]]><!--",
+    "\x00\x07\x7f\x85\x9b",
+    "\u2028",
+    "%0A::warning::x",
+]
+hostile = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), max_size=4).map("".join)
+
+
+def is_raw_control(char: str) -> bool:
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code <= 0x9F or char in "\u2028\u2029\u202e\u2066\u2069"
+
+
+def yaml_string(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's escapes are YAML's); ``{{`` cannot start an action."""
+    return json.dumps(text.replace("{{", "{ {"))
+
+
+def write_hostile(tmp: Path, text: str, canary: Path | None) -> tuple[Path, Path, Path]:
+    """``py/mini`` with ``text`` everywhere a pull request can put it; a clean copy as baseline."""
+    compose = template_files()["docker-compose.yml"]
+    model = '      OLLAMA_MODEL: "{{.OLLAMA_MODEL}}"\n'
+    compose = compose.replace(model, f"{model}      {yaml_string(text)}: {yaml_string(text)}\n")
+    if canary is not None:
+        compose = compose.replace(
+            "    build: ./ollama\n", f"    build: ./ollama\n    env_file: {canary}\n"
+        )
+    wendy = TEMPLATE_WENDY.replace('"version": "0.1.0"', f'"version": {yaml_string(text)}')
+    name = re.sub(r"[/\x00]", "_", text)[:60]
+    files = {"docker-compose.yml": compose, "wendy.json": wendy, "hostile.txt": text}
+    files[f"notes-{name}.txt"] = "x\n"
+    templates, golden = write_template(tmp / "repo")
+    for rel, content in files.items():  # a lone surrogate is a byte that is not UTF-8
+        (templates / "py" / "mini" / rel).write_bytes(content.encode("utf-8", "surrogateescape"))
+    baseline, _ = write_template(tmp / "repo" / "base")
+    return templates, golden, baseline / "py" / "mini"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    main(argv)
+    captured = capsys.readouterr()
+    return captured.out + captured.err
+
+
+def assert_text_is_inert(output: str, what: str) -> None:
+    markers = workflow.markers() if workflow.stop_token.cache_info().currsize else ()
+    for line in output.split("\n"):
+        assert not any(is_raw_control(c) for c in line), f"{what}: raw control in {line!r}"
+        if line.lstrip().startswith("::"):
+            assert line in markers, f"{what}: a workflow command: {line!r}"
+
+
+def assert_tables_keep_rows(markdown: str, rows: int | None) -> None:
+    tables: list[list[str]] = []
+    previous = False
+    for line in markdown.split("\n"):
+        if line.startswith("|"):
+            if not previous:
+                tables.append([])
+            tables[-1].append(line)
+        previous = line.startswith("|")
+    for table in tables:
+        cells = [len(re.split(r"(?<!\\)\|", row)) for row in table]
+        assert len(set(cells)) == 1, table  # every row as wide as its header
+    if rows is not None:
+        problem_tables = [t for t in tables if "| problem |" in t[0]]
+        shown = sum(len(t) - 2 for t in problem_tables)
+        assert shown == min(rows, 50)
+
+
+# capsys is read (and so emptied) by every run; monkeypatch sets every
+# example's variables and directory anew: sharing them is safe.
+@property_settings(
+    max_examples=4,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(text=hostile, outside=st.booleans(), github=st.booleans())
+@example(text="\n::error file=a.yml,line=1::PWNED\n::stop-commands::x", outside=False, github=True)
+@example(text="\x1b[2K\rall checks ok", outside=False, github=False)
+@example(text="\x00\x08\x1f\udcff\uffff", outside=False, github=False)
+@example(text="1:2\n::error::fake", outside=False, github=True)
+@example(text="| a | `b` <i>c</i>\n", outside=True, github=False)
+@example(text="\u202eevil\u2066", outside=True, github=True)
+def test_no_template_text_acts_through_any_output(
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    outside: bool,
+    github: bool,
+) -> None:
+    tmp = tmp_path_factory.mktemp("hostile")
+    canary = tmp / "host" / "canary.env"
+    canary.parent.mkdir()
+    canary.write_text(f"SECRET={CANARY}\n{CANARY}: [{CANARY}\n")
+    templates, golden, baseline = write_hostile(tmp, text, canary if outside else None)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true" if github else "false")
+    monkeypatch.chdir(tmp / "repo")
+    reports = tmp / "reports"
+    common = [str(templates), "--golden-dir", str(golden)]
+    outputs = {
+        "check": run(
+            [
+                "check",
+                *common,
+                "--no-cache",
+                "--junit",
+                str(reports / "c.xml"),
+                "--markdown",
+                str(reports / "c.md"),
+            ],
+            capsys,
+        ),
+        "check --json": run(["check", *common, "--no-cache", "--json"], capsys),
+        "plan": run(["plan", str(templates / "py" / "mini"), "--pick", "gemma4-e2b"], capsys),
+        "diff": run(
+            [
+                "diff",
+                *common,
+                "--baseline",
+                str(baseline),
+                "--template",
+                "py/mini",
+                "--expect-unchanged",
+                "--junit",
+                str(reports / "d.xml"),
+                "--markdown",
+                str(reports / "d.md"),
+            ],
+            capsys,
+        ),
+    }
+    files = {name: (reports / name).read_text(encoding="utf-8") for name in os.listdir(reports)}
+    for what, output in outputs.items():
+        assert_text_is_inert(output, what)
+    for what, output in [*outputs.items(), *files.items()]:
+        assert CANARY not in output, what
+        # The canary's path is quoted as the template wrote it; the repository's never.
+        assert str(tmp / "repo") not in output, f"{what} names the host's path:\n{output}"
+    document = json.loads(outputs["check --json"].split("\nwendy-llm:")[0])
+    errors = [
+        f
+        for result in document["results"]
+        for f in result["findings"]
+        if f["severity"] == "error" and not f.get("suppressed")
+    ]
+    assert_tables_keep_rows(files["c.md"], len(errors))
+    assert_tables_keep_rows(files["d.md"], None)
+    for name in ("c.xml", "d.xml"):
+        ET.fromstring(files[name].encode())
+    if outside and "YAML" not in outputs["check"]:  # refused before Compose runs
+        assert "is outside the rendered app (it is an absolute path)" in outputs["check"]
+    if github and "::stop-commands::" in outputs["diff"]:
+        start, end = workflow.markers()
+        assert outputs["diff"].count(start) == outputs["diff"].count(end)
