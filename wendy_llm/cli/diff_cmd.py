@@ -34,6 +34,8 @@ from wendy_llm.compare.diff import (
 )
 from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
+from wendy_llm.escape import markdown_cell
+from wendy_llm.escape import text as safe
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
@@ -41,8 +43,6 @@ from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
 from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
-from wendy_llm.reports.escape import markdown_cell
-from wendy_llm.reports.escape import text as safe
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown

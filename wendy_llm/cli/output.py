@@ -21,7 +21,7 @@ of tests/cli/test_output_guard.py fails on any other module that prints or
 touches ``sys.stdout``/``sys.stderr``): :func:`emit` for stdout, :func:`say`
 for a ``wendy-llm: ...`` line on stderr, :func:`emit_command` for the
 gate's own GitHub workflow commands.  The report formatters already escape
-the user text they hold (:mod:`wendy_llm.reports.escape`); :func:`guard`
+the user text they hold (:mod:`wendy_llm.escape`); :func:`guard`
 checks every line once more on its way out: a raw control character is
 shown escaped (colour on a terminal keeps the formatters' own SGR codes),
 and a line that would start with ``::`` is not a workflow command unless it
@@ -36,8 +36,8 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 
+from wendy_llm import escape
 from wendy_llm.cli.parser import EXIT_USAGE
-from wendy_llm.reports import escape, workflow
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def guard(text: str, *, colour: bool = False) -> str:
     to act as a workflow command (bar the run's own stop-commands pair)."""
     out = []
     for line in text.split("\n"):
-        if workflow.is_marker(line):
+        if line.startswith("::") and _is_marker(line):
             out.append(line)
             continue
         if colour:
@@ -64,6 +64,14 @@ def guard(text: str, *, colour: bool = False) -> str:
             line = escape.text(line)
         out.append(escape.line_start(line))
     return "\n".join(out)
+
+
+def _is_marker(line: str) -> bool:
+    # lazy: only a report's verbatim block holds a marker, and the reports
+    # have loaded this module by then; `render` and `picks` never need it.
+    from wendy_llm.reports import workflow
+
+    return workflow.is_marker(line)
 
 
 def emit(text: str, *, colour: bool = False, stream: TextIO | None = None) -> None:
@@ -86,6 +94,9 @@ def emit_command(
     stdout, escaped, when running under GitHub Actions; False elsewhere.  Every
     verbatim block is opened and closed within one :func:`emit`, so this is
     always written outside them."""
+    # lazy: only the gate's own annotations need the workflow commands' module.
+    from wendy_llm.reports import workflow
+
     if not workflow.on_github(environ):
         return False
     sys.stdout.write(workflow.command(name, message, properties or {}) + "\n")

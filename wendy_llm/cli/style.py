@@ -24,10 +24,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
-from wendy_llm import options
+from wendy_llm import escape, options
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import WendyLlmError, quoted
-from wendy_llm.reports import escape
 from wendy_llm.reports.terminal import is_terminal
 
 __all__ = ["PROGRESS_DELAY_ENV", "Progress", "progress_delay", "write_report"]

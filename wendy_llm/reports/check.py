@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from wendy_llm import escape
 from wendy_llm.compare.changes import name_group
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
-from wendy_llm.reports import escape
 from wendy_llm.reports.terminal import Style
 from wendy_llm.reports.workflow import verbatim
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, Status
@@ -108,7 +108,7 @@ def finding_line(finding: Finding, who: str | None = None) -> str:
     """``template pick [check] file:line: message``, later lines of the message indented.
 
     ``who`` replaces the pick (e.g. ``every pick (17)`` for a shared finding).
-    Every field is escaped (:mod:`~wendy_llm.reports.escape`): a message's
+    Every field is escaped (:mod:`~wendy_llm.escape`): a message's
     lines stay lines, a control character in any of them is shown escaped.
     """
     where = f"{escape.text(finding.location)}: " if finding.location else ""

@@ -5,7 +5,7 @@ compared), the files the scope leaves out, each distinct change's diff once
 (naming the picks that share it, capped as a run), then the summary and the
 policy's verdict. ``--quiet`` prints only what breaks the policy.
 Every text from the templates (ids, slugs, paths, answers, diff lines) is
-escaped (:mod:`~wendy_llm.reports.escape`); colour is added after.
+escaped (:mod:`~wendy_llm.escape`); colour is added after.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from wendy_llm.compare.diff import (
     TemplateDiff,
 )
 from wendy_llm.compare.textdiff import counted
+from wendy_llm.escape import text as safe
 from wendy_llm.render.variants import Inputs
-from wendy_llm.reports.escape import text as safe
 from wendy_llm.reports.terminal import Style
 
 

@@ -8,11 +8,11 @@ template's fixture directory gained, changed and lost.
 from __future__ import annotations
 
 from wendy_llm.compare.textdiff import counted
+from wendy_llm.escape import text as safe
 from wendy_llm.golden.check import GoldenCheck
 from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.golden.update import GoldenUpdate
 from wendy_llm.repo.layout import display_path
-from wendy_llm.reports.escape import text as safe
 from wendy_llm.reports.terminal import Style
 
 

@@ -14,7 +14,7 @@ counts them).
 ``<system-out>`` says what happened to the pick; policy warnings are the
 suite's ``<system-out>``.
 
-Every name and text passes :func:`~wendy_llm.reports.escape.xml_text` in the
+Every name and text passes :func:`~wendy_llm.escape.xml_text` in the
 one writer, :func:`junit_xml`: the file is well-formed XML 1.0 whatever a
 template holds (a control byte is shown escaped, never written raw).
 """
@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wendy_llm.escape import xml_text
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.reports.check import finding_line, pick_label
-from wendy_llm.reports.escape import xml_text
 
 if TYPE_CHECKING:
     from wendy_llm.compare.diff import PolicyResult, TemplateDiff

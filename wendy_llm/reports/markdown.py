@@ -11,8 +11,8 @@ note pointing to the log and the JSON report. Before that, a change identical in
 picks is one block naming them, and all blocks together hold at most the
 run's total diff budget (as in the text report).
 
-Every text from the templates goes through :mod:`~wendy_llm.reports.escape`:
-a finding stays one table row (:func:`~wendy_llm.reports.escape.markdown_cell`),
+Every text from the templates goes through :mod:`~wendy_llm.escape`:
+a finding stays one table row (:func:`~wendy_llm.escape.markdown_cell`),
 and a diff line cannot close its fence or carry a control character.
 """
 
@@ -21,12 +21,11 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-from wendy_llm import options
+from wendy_llm import escape, options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.compare.model import describe_change
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
-from wendy_llm.reports import escape
 from wendy_llm.reports.check import summary_line, suppressed_counts
 from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report

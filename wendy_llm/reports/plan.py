@@ -23,7 +23,7 @@ from wendy_llm.device.model import (
     Service,
 )
 from wendy_llm.device.profiles import DeviceProfile
-from wendy_llm.reports.escape import text as safe
+from wendy_llm.escape import text as safe
 from wendy_llm.reports.terminal import Style
 
 _LABEL = 9  # width of the field labels

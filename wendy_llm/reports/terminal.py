@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
-from wendy_llm.reports import escape
+from wendy_llm import escape
 from wendy_llm.reports.workflow import verbatim
 
 RED = "\x1b[31m"
@@ -67,7 +67,7 @@ class Style:
 
     def diff(self, lines: Iterable[str]) -> list[str]:
         """The lines of one unified diff (``textdiff.unified_diff``), escaped
-        (:func:`~wendy_llm.reports.escape.lines`): they are a user's file.
+        (:func:`~wendy_llm.escape.lines`): they are a user's file.
 
         File headers come before the first hunk; after it, a line starting
         with ``---`` is a removed line like any other.  Under GitHub Actions

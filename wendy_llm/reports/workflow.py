@@ -2,7 +2,7 @@
 
 GitHub's runner reads any log line whose first non-blank characters are
 ``::`` as a workflow command.  Template text never starts a line that way
-(:func:`wendy_llm.reports.escape.line_start`), and, as a second wall, under
+(:func:`wendy_llm.escape.line_start`), and, as a second wall, under
 ``GITHUB_ACTIONS=true`` every block printed verbatim from user files (a
 diff, a tool's own output) is enclosed by :func:`verbatim` in
 ``::stop-commands::TOKEN`` ... ``::TOKEN::``: the runner ignores every
@@ -19,7 +19,7 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 
-from wendy_llm.reports.escape import workflow_data, workflow_property
+from wendy_llm.escape import workflow_data, workflow_property
 
 #: The variable GitHub Actions sets to ``true`` on its runners.
 GITHUB_ACTIONS = "GITHUB_ACTIONS"

@@ -9,7 +9,7 @@ from _hypothesis_profiles import property_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wendy_llm.reports import escape
+import wendy_llm.escape as escape
 
 HOSTILE = "a\nb\rc\x1b[2Kok\x00\x7f\x85\x9b\u202egnp.exe\u2066x\u2028y\t|`<b>&::error::z"
 
