@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -32,6 +33,8 @@ from wendy_llm.cli import main
 from wendy_llm.reports import workflow
 
 CANARY = "canary-5b1d9e-host-file"
+#: Where the tools run (validate/tools/programs.py): never named in a message.
+TOOL_DIRS = os.path.join(tempfile.gettempdir(), "wendy-llm-")
 PIECES = [
     "\n::error file=docker-compose.yml,line=1::PWNED",
     "\r\n::stop-commands::x",
@@ -180,6 +183,7 @@ def test_no_template_text_acts_through_any_output(
         assert CANARY not in output, what
         # The canary's path is quoted as the template wrote it; the repository's never.
         assert str(tmp / "repo") not in output, f"{what} names the host's path:\n{output}"
+        assert TOOL_DIRS not in output, f"{what} names a tool's temporary directory"
     document = json.loads(outputs["check --json"].split("\nwendy-llm:")[0])
     errors = [
         f

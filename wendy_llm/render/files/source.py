@@ -91,7 +91,10 @@ class TemplateSource:
     ) -> None:
         where = _shown(root) if root is not None else id
         if MANIFEST_FILE not in files:
-            raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", path=where)
+            raise TemplateLoadError(
+                f"{where}: no {MANIFEST_FILE}: not a template",
+                path=str(root) if root is not None else id,  # the attribute keeps the full path
+            )
         self.id = id
         self.name = name
         self.root = root
