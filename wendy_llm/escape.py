@@ -14,8 +14,11 @@ report formatter passes user text through it (the CLI's writer,
   (newline and tab included), DEL, C1 controls, the Unicode line and
   paragraph separators and the bidi controls (overrides, embeddings,
   isolates, marks) are shown escaped, as git and Python show odd bytes:
-  ``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``.  Backslashes are left as
-  they are (messages quote shell and regex text); an escape is always
+  ``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``.  The runner's legacy
+  command form, ``##[name]data``, which it reads anywhere in a line (not
+  only at its start: ``ActionCommand.TryParse`` of actions/runner looks for
+  ``##[`` with ``IndexOf``), is shown as ``#\\x23[``.  Backslashes are left
+  as they are (messages quote shell and regex text); an escape is always
   printable ASCII, so nothing written this way can act.
 - :func:`lines`: a multi-line text kept as lines (a diff, a tool's
   message that spans lines): each line as :func:`text`, with a leading
@@ -42,6 +45,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "BIDI_CONTROLS",
+    "LEGACY_COMMAND",
     "escape_char",
     "line_start",
     "lines",
@@ -91,9 +95,15 @@ def _escape(match: re.Match[str]) -> str:
     return escape_char(match.group())
 
 
+#: GitHub's legacy workflow command prefix, read anywhere in a line.
+LEGACY_COMMAND = "##["
+
+
 def text(value: str) -> str:
-    """One field of a terminal or plain-text line: every control shown escaped."""
-    return _UNSAFE.sub(_escape, value)
+    """One field of a terminal or plain-text line: every control shown escaped,
+    and no legacy ``##[`` command."""
+    escaped = _UNSAFE.sub(_escape, value)
+    return escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
 
 
 def line_start(line: str) -> str:

@@ -29,6 +29,13 @@ def test_text_shows_every_control_escaped() -> None:
     assert escape.text("plain ü 日本 \\x1b") == "plain ü 日本 \\x1b"  # backslashes stay
 
 
+def test_the_legacy_command_form_is_shown_escaped_anywhere_in_a_line() -> None:
+    # actions/runner reads `##[name]data` wherever it is in a line.
+    assert escape.text("key ##[error]fake") == "key #\\x23[error]fake"
+    assert escape.text("###[x] ##[[") == "##\\x23[x] #\\x23[["
+    assert escape.text("# [ ## [") == "# [ ## ["
+
+
 def test_a_line_cannot_start_a_workflow_command() -> None:
     assert escape.line_start("::error file=a::boom") == "\\x3a:error file=a::boom"
     assert escape.line_start("   \t::stop-commands::x") == "   \t\\x3a:stop-commands::x"
@@ -69,7 +76,7 @@ def test_workflow_command_escapes() -> None:
 @property_settings()
 @given(st.text())
 def test_no_escape_lets_a_control_through(value: str) -> None:
-    assert is_safe_text(escape.text(value))
+    assert is_safe_text(escape.text(value)) and "##[" not in escape.text(value)
     shown = escape.lines(value)
     assert len(shown) == value.count("\n") + 1
     assert all(is_safe_text(line) and not line.lstrip().startswith("::") for line in shown)

@@ -48,6 +48,7 @@ PIECES = [
     "\x00\x07\x7f\x85\x9b",
     "\u2028",
     "%0A::warning::x",
+    "##[error]legacy ##[stop-commands]t",
 ]
 hostile = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), max_size=4).map("".join)
 
@@ -92,6 +93,7 @@ def assert_text_is_inert(output: str, what: str) -> None:
     markers = workflow.markers() if workflow.stop_token.cache_info().currsize else ()
     for line in output.split("\n"):
         assert not any(is_raw_control(c) for c in line), f"{what}: raw control in {line!r}"
+        assert "##[" not in line, f"{what}: a legacy workflow command: {line!r}"
         if line.lstrip().startswith("::"):
             assert line in markers, f"{what}: a workflow command: {line!r}"
 
@@ -127,6 +129,7 @@ def assert_tables_keep_rows(markdown: str, rows: int | None) -> None:
 @example(text="1:2\n::error::fake", outside=False, github=True)
 @example(text="| a | `b` <i>c</i>\n", outside=True, github=False)
 @example(text="\u202eevil\u2066", outside=True, github=True)
+@example(text="ok ##[error file=a.yml]legacy", outside=False, github=True)
 def test_no_template_text_acts_through_any_output(
     tmp_path_factory: pytest.TempPathFactory,
     capsys: pytest.CaptureFixture[str],

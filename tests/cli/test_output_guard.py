@@ -11,6 +11,7 @@ everything else prints through :mod:`wendy_llm.cli.output`, whose
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from _imports import PACKAGE_DIR
 
 from wendy_llm.cli import output
 from wendy_llm.reports import workflow
+from wendy_llm.reports.json import dumps
 
 #: Module (path under wendy_llm/) -> why it may write to the terminal itself.
 ALLOWED: dict[str, str] = {
@@ -83,6 +85,7 @@ def test_the_guard_names_an_offender(tmp_path: Path) -> None:
 def test_guard_escapes_controls_and_commands_but_keeps_its_own() -> None:
     start, end = workflow.markers()
     text = f"ok\n::error::x\n  ::warning::y\na\x1b[2K\rb\n{start}\n{end}\n\x1b[31mred\x1b[0m"
+    text += "\nx ##[error]y"
     plain = output.guard(text)
     assert plain.split("\n") == [
         "ok",
@@ -92,9 +95,10 @@ def test_guard_escapes_controls_and_commands_but_keeps_its_own() -> None:
         start,
         end,
         "\\x1b[31mred\\x1b[0m",
+        "x #\\x23[error]y",
     ]
     coloured = output.guard(text, colour=True)
-    assert coloured.split("\n")[-1] == "\x1b[31mred\x1b[0m"  # the formatter's own colour
+    assert coloured.split("\n")[-2] == "\x1b[31mred\x1b[0m"  # the formatter's own colour
     assert "a\\x1b[2K\\rb" in coloured  # not an SGR code: escaped even then
     assert output.guard(plain) == plain  # idempotent
 
@@ -108,3 +112,11 @@ def test_the_gate_s_own_command_is_written_only_under_github(
     )
     captured = capsys.readouterr()
     assert captured.out == "::error file=a%2Cb%3Ac.yml,line=3::50%25%0Anext\n"
+
+
+def test_the_guard_leaves_a_json_document_as_it_is() -> None:
+    # --json goes through the same writer: the guard must not change a byte of it.
+    document = {"k\n::error::x": "##[error]y \x1b[2K\r\u202e \x85 ::z", "n": [1, None]}
+    printed = dumps(document)
+    assert output.guard(printed) == printed
+    assert json.loads(output.guard(printed)) == document

@@ -19,7 +19,7 @@ from wendy_llm.reports.terminal import Style
 from wendy_llm.validate.findings import CheckResult, Report, error
 
 DIFF = ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-old", "+::error file=x::PWNED\x1b[2K"]
-HOSTILE = "changed: x\n::error::fake\n\x1b[2K\rok \u202e"
+HOSTILE = "changed: x\n::error::fake\n\x1b[2K\rok \u202e ##[error]legacy"
 REPORT = Report(
     (CheckResult("py/t", "p", "golden", (error("golden", HOSTILE).at("py/t", "p"),)),),
     {},
@@ -54,7 +54,7 @@ def test_a_message_s_later_lines_are_a_block_and_escaped(monkeypatch: pytest.Mon
         "  py/t p [golden] changed: x",
         start,
         "      \\x3a:error::fake",
-        "      \\x1b[2K\\rok \\u202e",
+        "      \\x1b[2K\\rok \\u202e #\\x23[error]legacy",
         end,
     ]
     monkeypatch.setenv("GITHUB_ACTIONS", "false")
@@ -65,4 +65,6 @@ def test_json_carries_the_text_unchanged() -> None:
     document = json.loads(dumps(check_json(REPORT)))
     [result] = document["results"]
     assert result["findings"][0]["message"] == HOSTILE
-    assert dumps(check_json(REPORT)).isascii()
+    printed = dumps(check_json(REPORT))
+    assert printed.isascii() and "##[" not in printed
+    assert not any(line.lstrip().startswith("::") for line in printed.split("\n"))
