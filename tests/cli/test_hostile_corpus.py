@@ -63,14 +63,36 @@ def yaml_string(text: str) -> str:
     return json.dumps(text.replace("{{", "{ {"))
 
 
-def write_hostile(tmp: Path, text: str, canary: Path | None) -> tuple[Path, Path, Path]:
-    """``py/mini`` with ``text`` everywhere a pull request can put it; a clean copy as baseline."""
+def write_canaries(host: Path) -> dict[str, Path]:
+    """Files of the host, outside the repository, that no output may ever quote."""
+    host.mkdir()
+    env = host / "canary.env"
+    env.write_text(f"SECRET={CANARY}\n{CANARY}: [{CANARY}\n")
+    included = host / "canary.yml"  # what Compose would quote ("invalid containerPort: ...")
+    included.write_text(f"services:\n  c:\n    image: {CANARY}\n    ports: ['{CANARY}']\n")
+    return {"env_file": env, "include": included}
+
+
+def write_hostile(tmp: Path, text: str, place: str, outside: str | None) -> tuple[Path, Path, Path]:
+    """``py/mini`` with ``text`` everywhere a pull request can put it (a compose
+    key and value, or a port, which Compose quotes back in its own message of
+    several lines; a wendy.json value; a file name; a template's text), and,
+    with ``outside``, a compose key reading a canary file of the host; a
+    clean copy as the baseline."""
     compose = template_files()["docker-compose.yml"]
-    model = '      OLLAMA_MODEL: "{{.OLLAMA_MODEL}}"\n'
-    compose = compose.replace(model, f"{model}      {yaml_string(text)}: {yaml_string(text)}\n")
-    if canary is not None:
+    if place == "ports":
+        port = '      - "11434:11434"\n'
+        compose = compose.replace(port, f"{port}      - {yaml_string(text)}\n")
+    else:
+        model = '      OLLAMA_MODEL: "{{.OLLAMA_MODEL}}"\n'
+        compose = compose.replace(model, f"{model}      {yaml_string(text)}: {yaml_string(text)}\n")
+    canaries = write_canaries(tmp / "host")
+    if outside == "env_file":
+        build = "    build: ./ollama\n"
+        compose = compose.replace(build, f"{build}    env_file: {canaries['env_file']}\n")
+    elif outside == "include":
         compose = compose.replace(
-            "    build: ./ollama\n", f"    build: ./ollama\n    env_file: {canary}\n"
+            "services:\n", f"include:\n  - {canaries['include']}\nservices:\n"
         )
     wendy = TEMPLATE_WENDY.replace('"version": "0.1.0"', f'"version": {yaml_string(text)}')
     name = re.sub(r"[/\x00]", "_", text)[:60]
@@ -122,27 +144,40 @@ def assert_tables_keep_rows(markdown: str, rows: int | None) -> None:
     max_examples=4,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(text=hostile, outside=st.booleans(), github=st.booleans())
-@example(text="\n::error file=a.yml,line=1::PWNED\n::stop-commands::x", outside=False, github=True)
-@example(text="\x1b[2K\rall checks ok", outside=False, github=False)
-@example(text="\x00\x08\x1f\udcff\uffff", outside=False, github=False)
-@example(text="1:2\n::error::fake", outside=False, github=True)
-@example(text="| a | `b` <i>c</i>\n", outside=True, github=False)
-@example(text="\u202eevil\u2066", outside=True, github=True)
-@example(text="ok ##[error file=a.yml]legacy", outside=False, github=True)
+@given(
+    text=hostile,
+    place=st.sampled_from(["environment", "ports"]),
+    outside=st.sampled_from([None, "env_file", "include"]),
+    github=st.booleans(),
+)
+# The corpus, a case per class of the issue: a workflow command on a line of
+# its own (and stop-commands), a line painted over on a terminal, bytes XML
+# cannot carry, a tool's message of two lines, Markdown and HTML, bidi
+# overrides, the runner's legacy command form; host files read through
+# env_file and include.
+@example(
+    text="\n::error file=a.yml,line=1::PWNED\n::stop-commands::x",
+    place="environment",
+    outside=None,
+    github=True,
+)
+@example(text="\x1b[2K\rall checks ok", place="environment", outside=None, github=False)
+@example(text="\x00\x08\x1f\udcff\uffff", place="environment", outside=None, github=False)
+@example(text="1:2\n::error::fake", place="ports", outside=None, github=True)
+@example(text="| a | `b` <i>c</i>\n", place="ports", outside="env_file", github=False)
+@example(text="\u202eevil\u2066", place="environment", outside="include", github=True)
+@example(text="ok ##[error file=a.yml]legacy", place="ports", outside=None, github=True)
 def test_no_template_text_acts_through_any_output(
     tmp_path_factory: pytest.TempPathFactory,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     text: str,
-    outside: bool,
+    place: str,
+    outside: str | None,
     github: bool,
 ) -> None:
     tmp = tmp_path_factory.mktemp("hostile")
-    canary = tmp / "host" / "canary.env"
-    canary.parent.mkdir()
-    canary.write_text(f"SECRET={CANARY}\n{CANARY}: [{CANARY}\n")
-    templates, golden, baseline = write_hostile(tmp, text, canary if outside else None)
+    templates, golden, baseline = write_hostile(tmp, text, place, outside)
     monkeypatch.setenv("GITHUB_ACTIONS", "true" if github else "false")
     monkeypatch.chdir(tmp / "repo")
     reports = tmp / "reports"
@@ -200,6 +235,10 @@ def test_no_template_text_acts_through_any_output(
         ET.fromstring(files[name].encode())
     if outside and "YAML" not in outputs["check"]:  # refused before Compose runs
         assert "is outside the rendered app (it is an absolute path)" in outputs["check"]
+    if place == "ports" and not outside and "YAML" not in outputs["check"]:
+        # Compose quotes the port back; its message stays one finding.
+        quoting = [f for f in errors if f["message"].startswith("docker-compose")]
+        assert len(quoting) <= 2  # one per compose render (the canonical and the variant)
     if github and "::stop-commands::" in outputs["diff"]:
         start, end = workflow.markers()
         assert outputs["diff"].count(start) == outputs["diff"].count(end)
