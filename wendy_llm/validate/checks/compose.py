@@ -3,7 +3,10 @@
 Three layers, cheapest first:
 
 1. YAML: the file parses (a syntax error is reported with its line, and
-   Compose is not run on it, so one mistake gives one finding).
+   Compose is not run on it, so one mistake gives one finding).  Then no
+   path Compose would read leads out of the rendered app
+   (:mod:`~wendy_llm.validate.checks.confined`): one that does is an error,
+   and Compose is not run on that file, so no file of the host is read.
 2. What Compose no longer checks at ``config`` time but ``wendy init``
    users hit at build time: each local build context exists in the render
    and holds its Dockerfile; two services do not publish the same host
@@ -295,12 +298,7 @@ def _build_findings(
 ) -> list[Finding]:
     line = parsed.line("services", name, "build")
     context = compose_model.normalise_path(build.context, base)
-    if context == ".." or context.startswith("../"):
-        message = (
-            f"service {quoted(name)}: build context {quoted(build.context)} "
-            "is outside the rendered app"
-        )
-        return [error(CHECK, message, parsed.path, line)]
+    # A context out of the app never gets here: confined.outside_reads refused it.
     if context not in dirs:
         message = (
             f"service {quoted(name)}: build context {quoted(build.context)} "
