@@ -11,6 +11,7 @@ everything else prints through :mod:`wendy_llm.cli.output`, whose
 from __future__ import annotations
 
 import ast
+import io
 import json
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 from _imports import PACKAGE_DIR
 
 from wendy_llm.cli import output
+from wendy_llm.cli.style import Progress
 from wendy_llm.reports import workflow
 from wendy_llm.reports.json import dumps
 
@@ -120,3 +122,18 @@ def test_the_guard_leaves_a_json_document_as_it_is() -> None:
     printed = dumps(document)
     assert output.guard(printed) == printed
     assert json.loads(output.guard(printed)) == document
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_line_escapes_a_template_s_name() -> None:
+    stream = _Terminal()
+    label = "rendering py/\x1b[2K\rok\n::error::x"
+    with Progress("diff", label, stream=stream, delay=0, clock=lambda: 0.0):
+        pass
+    drawn = stream.getvalue().strip("\r ")
+    assert drawn.startswith("wendy-llm diff: rendering py/\\x1b[2K\\rok\\n::error::x ... 0.0 s")
+    assert "\x1b" not in stream.getvalue() and "\n" not in stream.getvalue()
