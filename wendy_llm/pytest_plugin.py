@@ -46,6 +46,7 @@ from pathlib import Path
 
 import pytest
 
+from wendy_llm import escape
 from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import GoldenUpdateRefused, WendyLlmError
 from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
@@ -343,7 +344,8 @@ def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
             )
             state.updates.extend(t for t in result.templates if t.written)
             if result.failed:
-                pytest.fail("\n".join(f.message for f in result.failed), pytrace=False)
+                said = "\n".join(f.message for f in result.failed)
+                pytest.fail("\n".join(escape.lines(said)), pytrace=False)  # template text
             return
         checked = check_golden(
             source,

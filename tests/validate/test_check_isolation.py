@@ -106,3 +106,5 @@ def test_check_exits_1_with_a_row_naming_a_template_over_the_output_cap(
     assert len(bad_rows) == 3 and all(row[2] == "FAIL" for row in bad_rows)
     assert len(mini_rows) == 4 and all("FAIL" not in row for row in mini_rows)
     assert "extra.txt produced more than" in out
+    # The message names the template by its id, never the host's path (issue 29).
+    assert "template py/bad: rendering extra.txt" in out and str(tmp_path) not in out

@@ -199,3 +199,12 @@ def test_an_outcome_is_a_small_serialisable_value() -> None:
     assert ComposeOutcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
     with pytest.raises((TypeError, ValueError)):
         ComposeOutcome.from_json({"findings": [{"severity": "fatal", "message": "", "line": 1}]})
+
+
+def test_a_message_that_spans_lines_stays_one_finding() -> None:
+    # Compose quotes the port as written, newline and all (issue 29): one
+    # finding, never a second one made of the fragment.
+    text = COMPOSE.replace('"11434:11434"', '"1:2\\n::error file=x::fake"')
+    findings = ComposeValidator().validate(with_files(good_tree(), **{"docker-compose.yml": text}))
+    assert len(findings) == 1, findings
+    assert findings[0].message.startswith("docker-compose config: invalid IP address: 1:2\n::error")

@@ -84,3 +84,11 @@ def test_cached_findings_carry_each_renders_own_path() -> None:
         [(path, 2, "bash -n: syntax error near unexpected token `fi'")]
         for path in ("a/run.sh", "b/run.sh")
     ]
+
+
+def test_a_script_name_with_a_newline_is_one_finding_without_the_host_path() -> None:
+    tree = {"svc/a\n::error::x.sh": b'#!/bin/bash\nif [ -n "$1" ]; then\n  echo hi\n'}
+    findings = ShellValidator().validate(tree)
+    assert [(f.file, f.line, f.message) for f in findings] == [
+        ("svc/a\n::error::x.sh", 4, "bash -n: syntax error: unexpected end of file")
+    ]

@@ -12,14 +12,12 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from wendy_llm import phases
-from wendy_llm.cli import interrupts
-from wendy_llm.cli.output import never_fail_on_text
+from wendy_llm.cli import interrupts, output
 from wendy_llm.cli.parser import (
     EXIT_USAGE,
     PROG,
@@ -83,7 +81,7 @@ class _VersionAction(argparse.Action):
             found = version("wendy-llm")
         except PackageNotFoundError:  # run from a source tree that was never installed
             found = "(not installed)"
-        print(f"{parser.prog} {found}")  # on stdout, as argparse's own version action
+        output.emit(f"{parser.prog} {found}\n")  # on stdout, as argparse's own version action
         parser.exit()
 
 
@@ -112,7 +110,7 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    never_fail_on_text(sys.stdout)
+    output.prepare_stdout()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed(arguments))
     args = parser.parse_args(arguments)
@@ -121,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WendyLlmError as exc:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
-        print(f"wendy-llm: error: {exc}", file=sys.stderr)
+        output.say(f"wendy-llm: error: {exc}")
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
         return interrupts.report(exc)
@@ -129,8 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `wendy-llm picks --json | head`: the reader left; say nothing more.
         # Point stdout at /dev/null so the interpreter's final flush does
         # not raise again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        output.silence_stdout()
         return EXIT_FAILED
     return result
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from wendy_llm.cli import suppress
+from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -21,7 +20,6 @@ from wendy_llm.reports.check import format_details, format_table
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
-from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.run import run_check
 
 HELP = "render every pick of every template and validate each render"
@@ -114,17 +112,16 @@ def run(args: argparse.Namespace) -> int:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
         write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
-    out = sys.stdout
     if args.json:
-        out.write(dumps(check_json(report, strict=args.strict)))
+        output.emit(dumps(check_json(report, strict=args.strict)))
     elif args.quiet:
         details = format_details(report, warnings=args.strict)
         if details:
-            out.write(details)
+            output.emit(details)
     else:
-        colour = use_colour(out)
-        out.write(format_table(report, colour=colour))
+        colour = output.stdout_colour()
+        output.emit(format_table(report, colour=colour), colour=colour)
         details = format_details(report, colour=colour)
         if details:
-            out.write("\n" + details)
+            output.emit("\n" + details, colour=colour)
     return 0 if report.passed(strict=args.strict) else 1

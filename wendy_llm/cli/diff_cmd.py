@@ -9,11 +9,11 @@ compares one template, named by ``--template`` when there are several.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -34,6 +34,8 @@ from wendy_llm.compare.diff import (
 )
 from wendy_llm.compare.scope import scope_from_args
 from wendy_llm.errors import DiffError
+from wendy_llm.escape import markdown_cell
+from wendy_llm.escape import text as safe
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
@@ -44,7 +46,6 @@ from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
-from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_of
 
 HELP = "compare every pick with a git revision or a baseline directory"
@@ -264,7 +265,10 @@ def _notes(plan: _Plan, base: str | None, lost: Sequence[str]) -> list[tuple[str
 
 
 def _md_notes(notes: Sequence[tuple[str, str]]) -> list[str]:
-    return [f"### wendy-llm diff {template_id}: {what}\n" for template_id, what in notes]
+    return [
+        f"### wendy-llm diff {markdown_cell(template_id)}: {markdown_cell(what)}\n"
+        for template_id, what in notes
+    ]
 
 
 def _print(
@@ -273,15 +277,15 @@ def _print(
     notes: Sequence[tuple[str, str]],
     lost: Sequence[str],
 ) -> None:
-    out = sys.stdout
     if args.json:
         for diff, result in results[:1]:  # none when its one template failed
-            out.write(dumps(diff_json(diff, result)))
+            output.emit(dumps(diff_json(diff, result)))
         for template_id, what in notes:  # the document describes one template
-            print(f"wendy-llm: note: template {template_id}: {what}", file=sys.stderr)
+            output.say(f"wendy-llm: note: template {template_id}: {what}")
         return
     report = diff_failures_text if args.quiet else diff_text
-    texts = [report(d, r, colour=use_colour(out)) for d, r in results]
+    colour = output.stdout_colour()
+    texts = [report(d, r, colour=colour) for d, r in results]
     shown = [(i, what) for i, what in notes if not args.quiet or i in lost]
-    lines = [f"template {template_id}: {what}\n" for template_id, what in shown]
-    out.write("\n".join(t for t in [*texts, "".join(lines)] if t))
+    lines = [f"template {safe(template_id)}: {safe(what)}\n" for template_id, what in shown]
+    output.emit("\n".join(t for t in [*texts, "".join(lines)] if t), colour=colour)

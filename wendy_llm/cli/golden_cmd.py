@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -23,7 +23,6 @@ from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
-from wendy_llm.reports.terminal import use_colour
 
 HELP = "regenerate or check the golden fixtures of every pick"
 DESCRIPTION = (
@@ -87,9 +86,10 @@ def run(args: argparse.Namespace) -> int:
             max_diff_lines=args.max_diff_lines or None,
         )
     if args.json:
-        sys.stdout.write(dumps(golden_check_json(result)))
+        output.emit(dumps(golden_check_json(result)))
     elif not (args.quiet and not result.problems):
-        sys.stdout.write(check_text(result, colour=use_colour(sys.stdout)))
+        colour = output.stdout_colour()
+        output.emit(check_text(result, colour=colour), colour=colour)
     if result.failed:
         return _failures(result.failed)
     return 0 if result.ok else 1
@@ -111,7 +111,8 @@ def _update(args: argparse.Namespace) -> int:
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
         result = update_golden(where, where.golden_dir, template_ids=args.templates)
     if args.json:
-        sys.stdout.write(dumps(golden_update_json(result)))
+        output.emit(dumps(golden_update_json(result)))
     elif not args.quiet and (result.templates or not result.failed):
-        sys.stdout.write(update_text(result, colour=use_colour(sys.stdout)))
+        colour = output.stdout_colour()
+        output.emit(update_text(result, colour=colour), colour=colour)
     return _failures(result.failed) if result.failed else 0

@@ -4,9 +4,9 @@ template, every template's, found as every command finds them."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import add_json, add_quiet
 from wendy_llm.cli.output import name_failures
 from wendy_llm.errors import CheckSelectionError, WendyLlmError
@@ -74,7 +74,7 @@ def _one(reference: str) -> Template:
 def _warn_skipped(template: Template, quiet: bool) -> None:
     if not quiet:  # e.g. a symlinked picker: the picks would silently be "default"
         for warning in template.skipped_warnings():
-            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+            output.say(f"wendy-llm: warning: {warning}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,11 +92,11 @@ def run(args: argparse.Namespace) -> int:
         # lazy: as in render_cmd, only --json needs the JSON documents module.
         from wendy_llm.reports.json import dumps, picks_json
 
-        print(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])), end="")
+        output.emit(dumps(picks_json(template.id, [(p.slug, p.answers) for p in picks])))
     elif args.quiet:
-        print("\n".join(pick.slug for pick in picks))
+        output.emit("\n".join(pick.slug for pick in picks) + "\n")
     else:
-        print(picks_text(picks))
+        output.emit(picks_text(picks) + "\n")
     return 0
 
 
@@ -117,5 +117,5 @@ def _every(where: Layout, quiet: bool) -> int:
         else:
             indented = "\n".join(f"  {line}" for line in picks_text(picks).splitlines())
             blocks.append(f"{found.id}:\n{indented}")
-    print(("\n" if quiet else "\n\n").join(blocks))
+    output.emit(("\n" if quiet else "\n\n").join(blocks) + "\n")
     return name_failures(failed)

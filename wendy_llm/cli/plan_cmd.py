@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import (
     add_json,
     add_no_strict,
@@ -19,7 +19,6 @@ from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
 from wendy_llm.reports.json import dumps, plan_json
 from wendy_llm.reports.plan import format_plan
-from wendy_llm.reports.terminal import use_colour
 from wendy_llm.validate.checks.device import build_view
 from wendy_llm.wendycli import REVISION
 
@@ -89,7 +88,6 @@ def run(args: argparse.Namespace) -> int:
     overrides = answers(template, args)
     tree = template.render(args.app_id, overrides, strict=not args.no_strict)
     view = build_view(tree, args.app_id, devices=devices)
-    out = sys.stdout
     if args.json:
         document = plan_json(
             view,
@@ -99,16 +97,16 @@ def run(args: argparse.Namespace) -> int:
             answers=overrides,
             devices=devices,
         )
-        out.write(dumps(document))
+        output.emit(dumps(document))
     else:
-        out.write(
-            format_plan(
-                view,
-                template=template.id,
-                pick=args.pick,
-                app_id=args.app_id,
-                devices=devices,
-                colour=use_colour(out),
-            )
+        colour = output.stdout_colour()
+        text = format_plan(
+            view,
+            template=template.id,
+            pick=args.pick,
+            app_id=args.app_id,
+            devices=devices,
+            colour=colour,
         )
+        output.emit(text, colour=colour)
     return 1 if view.errors else 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import (
     add_json,
     add_no_strict,
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     said = template.skipped_warnings()
     if not args.quiet:
         for warning in said:
-            print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+            output.say(f"wendy-llm: warning: {warning}")
     overrides = answers(template, args)
     tree = template.render(args.app_id, overrides, strict=not args.no_strict)
     # The lints try every pick: a variable without a default needs the value
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for warning in warnings:
             if warning not in said:
-                print(f"wendy-llm: warning: {warning}", file=sys.stderr)
+                output.say(f"wendy-llm: warning: {warning}")
     # Everything printed afterwards is ready before the tree is written, so
     # nothing can fail once it is (write_tree returns this same path).
     out = Path(os.path.abspath(args.out))
@@ -92,11 +92,11 @@ def run(args: argparse.Namespace) -> int:
             f"{exc.path}: directory is not empty; pass --force to replace it"
         ) from None
     if args.json:
-        sys.stdout.write(report)
+        output.emit(report)
     elif not args.quiet:
-        print(report)
+        output.emit(report + "\n")
     return 0
 
 
 def _warn(message: str) -> None:
-    print(f"wendy-llm: warning: {message}", file=sys.stderr)
+    output.say(f"wendy-llm: warning: {message}")

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
-from wendy_llm import options
+from wendy_llm import escape, options
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.errors import WendyLlmError, quoted
 from wendy_llm.reports.terminal import is_terminal
@@ -138,7 +138,9 @@ class Progress:
         """Write the current frame over the previous one (the lock is held)."""
         width = max(shutil.get_terminal_size((80, 24)).columns - 1, 10)
         elapsed = self._clock() - self._started
-        text = f"wendy-llm {self.command}: {self.label} ... {elapsed:.1f} s"[:width]
+        # The label may name a template (its id is a directory name): escaped.
+        label = escape.text(self.label)
+        text = f"wendy-llm {self.command}: {label} ... {elapsed:.1f} s"[:width]
         pad = " " * max(self._shown - len(text), 0)
         self.stream.write("\r" + text + pad)
         self.stream.flush()

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 from typing import TextIO
 
+from wendy_llm.cli import output
 from wendy_llm.errors import SuppressionsError
 from wendy_llm.golden.guard import in_ci
 from wendy_llm.repo.layout import Layout, display_path
@@ -79,7 +79,7 @@ def prepare(args: argparse.Namespace, layout: Layout, *, log: TextIO | None = No
         if not (args.suppress_all and not args.templates):
             raise
         # Recording every template's failures needs nothing from the old file.
-        (log or sys.stderr).write(f"wendy-llm: replacing an invalid {shown}: {exc}\n")
+        output.say(f"wendy-llm: replacing an invalid {shown}: {exc}", log)
         return Suppressions(shown=shown)
 
 
@@ -106,7 +106,7 @@ def settle(
             entries = record_all(report, recorded, scope)
         else:
             entries = prune(report, recorded, scope)
-        _write(path, entries, recorded.entries, recorded.shown, flag, log or sys.stderr)
+        _write(path, entries, recorded.entries, recorded.shown, flag, log)
         recorded = load_suppressions(path, shown=recorded.shown)
     return apply_suppressions(report, recorded, scope)
 
@@ -125,21 +125,22 @@ def _write(
     before: tuple[Suppression, ...],
     shown: str,
     flag: str,
-    log: TextIO,
+    log: TextIO | None,
 ) -> None:
     failures = sum(e.count for e in entries)
     templates = len({e.template for e in entries})
     old = {(e.key, e.count) for e in before}
     new = {(e.key, e.count) for e in entries}
     if old == new and path.is_file():
-        log.write(f"wendy-llm: {shown} unchanged ({failures} suppressed failure(s))\n")
+        output.say(f"wendy-llm: {shown} unchanged ({failures} suppressed failure(s))", log)
         return
     try:
         write_suppressions(path, entries)
     except OSError as exc:
         raise SuppressionsError(f"{shown}: cannot write it: {exc.strerror}", path=shown) from exc
     what = "recorded" if flag == "--suppress-all" else "pruned to"
-    log.write(
+    output.say(
         f"wendy-llm: {what} {failures} suppressed failure(s) of {len(entries)} kind(s) in "
-        f"{templates} template(s) in {shown}; commit it\n"
+        f"{templates} template(s) in {shown}; commit it",
+        log,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wendy_llm.escape import text as safe
 from wendy_llm.history.replay import CommitReport, ReplayReport
 from wendy_llm.reports.json import versioned
 from wendy_llm.validate.findings import Finding
@@ -35,11 +36,11 @@ def replay_text(report: ReplayReport, *, quiet: bool = False) -> str:
 def _commit_lines(commit: CommitReport) -> list[str]:
     judged = ", ".join(commit.judged) or "nothing"
     head = (
-        f"{commit.commit.id[:SHORT]} {commit.commit.subject}: +{len(commit.introduced)} "
+        f"{commit.commit.id[:SHORT]} {safe(commit.commit.subject)}: +{len(commit.introduced)} "
         f"-{len(commit.fixed)} (judged {judged}; {commit.reused} kept)"
     )
     if commit.removed:
-        head += f" (removed {', '.join(commit.removed)})"
+        head += f" (removed {safe(', '.join(commit.removed))})"
     lines = [head]
     lines += [f"  + {text}" for text in _grouped(commit.introduced)]
     lines += [f"  - {text}" for text in _grouped(commit.fixed)]
@@ -56,10 +57,11 @@ def _grouped(findings: Sequence[Finding]) -> list[str]:
         first.setdefault(key, f)
     out = []
     for grouped, f in first.items():
-        where = f"{f.file}:{f.line}" if f.file and f.line else f.file or ""
+        where = safe(f"{f.file}:{f.line}" if f.file and f.line else f.file or "")
         names = picks[grouped]
-        shown = names[0] if len(names) == 1 else f"picks {', '.join(names)}"
-        out.append(f"{f.template} {shown} [{f.check}] {f.severity} {where}: {f.message}")
+        shown = safe(names[0] if len(names) == 1 else f"picks {', '.join(names)}")
+        text = f"{safe(f.template)} {shown} [{f.check}] {f.severity} {where}: {safe(f.message)}"
+        out.append(text)
     return out
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from wendy_llm import escape
 from wendy_llm.compare.changes import name_group
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.reports.terminal import Style
+from wendy_llm.reports.workflow import verbatim
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, Status
 
 TEMPLATE_ROW = "(template)"
@@ -47,7 +49,11 @@ def format_table(report: Report, *, colour: bool = False) -> str:
         return "no templates to check\n"
     headers = ["template", "pick", *checks]
     body = [
-        [t, pick_label(p), *(_LABELS[c[k].status] if k in c else "-" for k in checks)]
+        [
+            escape.text(t),
+            escape.text(pick_label(p)),
+            *(_LABELS[c[k].status] if k in c else "-" for k in checks),
+        ]
         for t, p, c in rows
     ]
     widths = [max(len(r[i]) for r in [headers, *body]) for i in range(len(headers))]
@@ -94,7 +100,7 @@ def suppressed_line(report: Report) -> str:
     counts = suppressed_counts(report)
     if not counts:
         return ""
-    each = ", ".join(f"{template} {count}" for template, count in counts)
+    each = ", ".join(f"{escape.text(template)} {count}" for template, count in counts)
     return f"Suppressed ({len(report.suppressed)}) by {SUPPRESSIONS_FILE}: {each}"
 
 
@@ -102,11 +108,13 @@ def finding_line(finding: Finding, who: str | None = None) -> str:
     """``template pick [check] file:line: message``, later lines of the message indented.
 
     ``who`` replaces the pick (e.g. ``every pick (17)`` for a shared finding).
+    Every field is escaped (:mod:`~wendy_llm.escape`): a message's
+    lines stay lines, a control character in any of them is shown escaped.
     """
-    where = f"{finding.location}: " if finding.location else ""
-    head, *rest = finding.message.splitlines() or [""]
-    shown = pick_label(finding.pick) if who is None else who
-    text = f"{finding.template} {shown} [{finding.check}] {where}{head}"
+    where = f"{escape.text(finding.location)}: " if finding.location else ""
+    head, *rest = escape.lines(finding.message.rstrip("\n"))
+    shown = escape.text(pick_label(finding.pick) if who is None else who)
+    text = f"{escape.text(finding.template)} {shown} [{escape.text(finding.check)}] {where}{head}"
     return "\n".join([text, *("    " + line for line in rest)])
 
 
@@ -136,7 +144,9 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
         out.append(_paint(Style(colour), status)(f"{title} ({count}):"))
         for first, picks in groups:
             who = None if len(picks) == 1 else name_group(picks, picks_of[first.template])
-            out.append("  " + finding_line(first, who).replace("\n", "\n  "))
+            head, *rest = finding_line(first, who).split("\n")
+            # A message's later lines are a tool's output or a file's diff.
+            out += ["  " + head, *verbatim(["  " + line for line in rest])]
         out.append("")
     if warnings and report.suppressed:
         out += [_paint(Style(colour), "suppressed")(suppressed_line(report)), ""]

@@ -4,6 +4,8 @@ A table of the picks (status, files in scope, or why a pick was not
 compared), the files the scope leaves out, each distinct change's diff once
 (naming the picks that share it, capped as a run), then the summary and the
 policy's verdict. ``--quiet`` prints only what breaks the policy.
+Every text from the templates (ids, slugs, paths, answers, diff lines) is
+escaped (:mod:`~wendy_llm.escape`); colour is added after.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from wendy_llm.compare.diff import (
     TemplateDiff,
 )
 from wendy_llm.compare.textdiff import counted
+from wendy_llm.escape import text as safe
 from wendy_llm.render.variants import Inputs
 from wendy_llm.reports.terminal import Style
 
@@ -34,7 +37,7 @@ def omitted_note(shown: ShownDiffs) -> str:
 def _diff_blocks(shown: ShownDiffs, which: str, style: Style) -> list[str]:
     lines: list[str] = []
     for g in shown.groups:
-        title = f"=== {name_group(g.picks, shown.considered, which)}: {g.describe()}"
+        title = safe(f"=== {name_group(g.picks, shown.considered, which)}: {g.describe()}")
         lines += ["", title, *style.diff(g.diff)]
     if shown.omitted_lines:
         lines += ["", f"diff: {omitted_note(shown)}"]
@@ -70,22 +73,22 @@ def pick_files(pick: PickComparison) -> str:
 def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False) -> str:
     style = Style(colour)
     lines = [
-        f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}",
-        f"scope: {diff.scope.describe()}",
-        f"inputs: {describe_inputs(diff.inputs)}",
+        _heading(diff),
+        f"scope: {safe(diff.scope.describe())}",
+        f"inputs: {safe(describe_inputs(diff.inputs))}",
         "",
     ]
-    width = max([len("PICK"), *(len(p.slug) for p in diff.picks)])
+    width = max([len("PICK"), *(len(safe(p.slug)) for p in diff.picks)])
     lines.append(f"  {'PICK':<{width}}  {'STATUS':<9}  FILES")
     for p in diff.picks:
-        files = pick_files(p)
+        files = safe(pick_files(p))
         failing = p.slug in result.failing_picks
         mark = "  [allowed by --allow-changed]" if p.slug in result.exempted else ""
         if failing:
             mark = "  [FAILS the policy]"
         # Padding stays outside the colour, so the columns line up.
         status = _status(p.status, failing, style) + " " * (9 - len(p.status))
-        lines.append(f"  {p.slug:<{width}}  {status}  {files}{mark}".rstrip())
+        lines.append(f"  {safe(p.slug):<{width}}  {status}  {files}{mark}".rstrip())
     if not diff.picks:
         lines.append("  (no picks on either side)")
 
@@ -96,7 +99,7 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
     if outside:
         lines += ["", "outside the scope (not compared by the gate):"]
         lines += [
-            f"  {path} ({status} in {counted(n, 'pick')})"
+            f"  {safe(path)} ({status} in {counted(n, 'pick')})"
             for (path, status), n in sorted(outside.items())
         ]
 
@@ -106,25 +109,34 @@ def diff_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False)
     if moved or new:
         lines.append("")
     lines += [
-        f"(pick {p.slug}: answers were {dict(p.base_answers or {})}, now {dict(p.answers)})"
+        safe(f"(pick {p.slug}: answers were {dict(p.base_answers or {})}, now {dict(p.answers)})")
         for p in moved
     ]
     lines += [
-        f"(pick {p.slug} is new: compared with the base rendered with its answers, "
-        f"{dict(p.answers)})"
+        safe(
+            f"(pick {p.slug} is new: compared with the base rendered with its answers, "
+            f"{dict(p.answers)})"
+        )
         for p in new
     ]
     skipped = [(p.slug, label, why) for p in diff.picks for label, why in p.skipped]
     if skipped:
         lines.append("")
-    lines += [f"(pick {slug}: variant {label} not compared: {why})" for slug, label, why in skipped]
+    lines += [
+        safe(f"(pick {slug}: variant {label} not compared: {why})") for slug, label, why in skipped
+    ]
 
     counts = diff.counts()
     lines += ["", "summary: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES)]
-    lines += [style.warn(f"warning: {w}") for w in result.warnings]
+    lines += [style.warn(f"warning: {safe(w)}") for w in result.warnings]
     lines.append(_policy_line(result, style))
-    lines += [f"  {v}" for v in result.violations]
+    lines += [f"  {safe(v)}" for v in result.violations]
     return "\n".join(lines) + "\n"
+
+
+def _heading(diff: TemplateDiff) -> str:
+    sides = f"{diff.base.describe()} -> {diff.head.describe()}"
+    return safe(f"template {diff.template_id}: {sides}")
 
 
 def diff_failures_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool = False) -> str:
@@ -133,10 +145,10 @@ def diff_failures_text(diff: TemplateDiff, result: PolicyResult, *, colour: bool
     if result.holds:
         return ""
     style = Style(colour)
-    lines = [f"template {diff.template_id}: {diff.base.describe()} -> {diff.head.describe()}"]
+    lines = [_heading(diff)]
     lines += _diff_blocks(diff.shown_diffs(result.failing_picks), "failing", style)
     lines += ["", _policy_line(result, style)]
-    lines += [f"  {v}" for v in result.violations]
+    lines += [f"  {safe(v)}" for v in result.violations]
     return "\n".join(lines) + "\n"
 
 
@@ -144,7 +156,7 @@ def _policy_line(result: PolicyResult, style: Style) -> str:
     policy = result.policy
     rules = []
     if policy.expect_unchanged:
-        allowed = sorted(policy.allow_changed)
+        allowed = [safe(slug) for slug in sorted(policy.allow_changed)]
         rules.append(
             "expect unchanged" + (f" (allowed to change: {', '.join(allowed)})" if allowed else "")
         )

@@ -8,6 +8,7 @@ template's fixture directory gained, changed and lost.
 from __future__ import annotations
 
 from wendy_llm.compare.textdiff import counted
+from wendy_llm.escape import text as safe
 from wendy_llm.golden.check import GoldenCheck
 from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.golden.update import GoldenUpdate
@@ -17,22 +18,22 @@ from wendy_llm.reports.terminal import Style
 
 def _problem(problem: GoldenProblem, style: Style) -> str:
     kind, rest = problem.summary.split(":", 1)
-    summary = style.fail(f"{kind}:") + rest
-    return "\n".join([summary, *style.diff(problem.diff), problem.fix])
+    summary = style.fail(f"{safe(kind)}:") + safe(rest)
+    return "\n".join([summary, *style.diff(problem.diff), safe(problem.fix)])
 
 
 def check_text(result: GoldenCheck, *, colour: bool = False) -> str:
     style = Style(colour)
     blocks = [_problem(problem, style) for problem in result.problems]
     picks = sum(len(c.picks) for c in result.checked)
-    scope = ", ".join(c.template_id for c in result.checked) or "no templates"
+    scope = safe(", ".join(c.template_id for c in result.checked)) or "no templates"
     # Templates that failed to render are errors the caller reports (stderr).
     if not result.problems:
         verb = "matches its" if picks == 1 else "match their"
         blocks.append(style.ok(f"golden: {scope}: {counted(picks, 'pick')} {verb} fixtures"))
     else:
         commands = {p.command for p in result.problems}
-        fix = commands.pop() if len(commands) == 1 else result.command
+        fix = safe(commands.pop() if len(commands) == 1 else result.command)
         if result.omitted_diff_lines:
             blocks.append(
                 f"golden: {counted(result.omitted_diff_lines, 'diff line')} not shown (the run's "
@@ -52,26 +53,27 @@ def update_text(result: GoldenUpdate, *, colour: bool = False) -> str:
     said = Style(colour).ok  # what was done; the paths under it stay plain
     lines: list[str] = []
     for t in result.templates:
-        where = display_path(t.fixture_dir)
+        where = safe(display_path(t.fixture_dir))
+        template_id = safe(t.template_id)
         if t.deleted:
             lines.append(
                 said(
-                    f"golden: {t.template_id}: removed {where}/ "
+                    f"golden: {template_id}: removed {where}/ "
                     f"({counted(len(t.removed), 'file')}): the template no longer exists"
                 )
             )
             continue
         if not t.written:
-            lines.append(said(f"golden: {t.template_id}: up to date ({where}/)"))
+            lines.append(said(f"golden: {template_id}: up to date ({where}/)"))
             continue
         lines.append(
             said(
-                f"golden: {t.template_id}: {len(t.added)} added, {len(t.changed)} changed, "
+                f"golden: {template_id}: {len(t.added)} added, {len(t.changed)} changed, "
                 f"{len(t.removed)} removed ({where}/)"
             )
         )
         for label, paths in (("added", t.added), ("changed", t.changed), ("removed", t.removed)):
-            lines.extend(f"  {label:<8} {path}" for path in paths)
+            lines.extend(f"  {label:<8} {safe(path)}" for path in paths)
     if not result.templates and not result.failed:
         lines.append(said("golden: no templates found; nothing written"))
     elif result.written:

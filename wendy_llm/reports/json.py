@@ -58,8 +58,13 @@ def schema_path(kind: ReportKind) -> Path:
 
 
 def dumps(document: Mapping[str, object]) -> str:
-    """How every document is printed: indented, ASCII, newline-terminated."""
-    return json.dumps(document, indent=2) + "\n"
+    """How every document is printed: indented, ASCII, newline-terminated.
+
+    The text is data, unchanged when read back; only its spelling is safe
+    to print in a CI log: ASCII (controls are ``\\u`` escapes), and a
+    ``##[`` (GitHub's legacy workflow command, read anywhere in a line) is
+    spelled ``#\\u0023[``, which decodes to the same text (issue 29)."""
+    return json.dumps(document, indent=2).replace("##[", "#\\u0023[") + "\n"
 
 
 def render_json(

@@ -13,6 +13,10 @@ counts them).
 ``<failure>`` (message = the violation, text = its diffs); every case's
 ``<system-out>`` says what happened to the pick; policy warnings are the
 suite's ``<system-out>``.
+
+Every name and text passes :func:`~wendy_llm.escape.xml_text` in the
+one writer, :func:`junit_xml`: the file is well-formed XML 1.0 whatever a
+template holds (a control byte is shown escaped, never written raw).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wendy_llm.escape import xml_text
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.reports.check import finding_line, pick_label
 
@@ -54,24 +59,25 @@ class Suite:
 
 def junit_xml(name: str, suites: Sequence[Suite], *, seconds: float | None = None) -> str:
     """The document: ``<testsuites>`` with counts, a ``time`` when ``seconds`` is known."""
-    root = ET.Element("testsuites", name=name)
+    x = xml_text
+    root = ET.Element("testsuites", name=x(name))
     for suite in suites:
-        element = ET.SubElement(root, "testsuite", name=suite.name)
+        element = ET.SubElement(root, "testsuite", name=x(suite.name))
         for case in suite.cases:
             # Slugs hold dots (llama3.2-3b), which JUnit viewers read as
             # package separators in a classname, so the pick goes in the name.
             item = ET.SubElement(
-                element, "testcase", classname=case.classname, name=case.name, time="0"
+                element, "testcase", classname=x(case.classname), name=x(case.name), time="0"
             )
             if case.failure is not None:
                 failure = ET.SubElement(
-                    item, "failure", message=case.failure.message, type=case.failure.type
+                    item, "failure", message=x(case.failure.message), type=x(case.failure.type)
                 )
-                failure.text = case.failure.text
+                failure.text = x(case.failure.text)
             if case.output is not None:
-                ET.SubElement(item, "system-out").text = case.output
+                ET.SubElement(item, "system-out").text = x(case.output)
         if suite.output is not None:
-            ET.SubElement(element, "system-out").text = suite.output
+            ET.SubElement(element, "system-out").text = x(suite.output)
         _counts(element, [suite])
         element.set("skipped", "0")
     _counts(root, suites)

@@ -10,6 +10,10 @@ blocks stop after :data:`~wendy_llm.options.MARKDOWN_MAX_DIFF_CHARS` characters 
 note pointing to the log and the JSON report. Before that, a change identical in several
 picks is one block naming them, and all blocks together hold at most the
 run's total diff budget (as in the text report).
+
+Every text from the templates goes through :mod:`~wendy_llm.escape`:
+a finding stays one table row (:func:`~wendy_llm.escape.markdown_cell`),
+and a diff line cannot close its fence or carry a control character.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-from wendy_llm import options
+from wendy_llm import escape, options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.compare.model import describe_change
@@ -26,21 +30,24 @@ from wendy_llm.reports.check import summary_line, suppressed_counts
 from wendy_llm.reports.diff import describe_inputs, omitted_note
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 
+#: A table cell holds at most this many characters of a message (a baseline
+#: diff can be long): the rest is in the job log, and the cut says so.
+CELL_MAX_CHARS = 2000
 
-def _cell(text: str) -> str:
-    """One table cell: a single line, pipes escaped."""
-    first = text.splitlines()[0] if text else ""
-    return first.replace("\\", "\\\\").replace("|", "\\|")
+_cell = escape.markdown_cell
+_code = escape.markdown_code
 
 
-def _code(text: str) -> str:
-    """Inline code that survives backticks in ``text``."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+def _message_cell(text: str) -> str:
+    """A finding's message as one cell: every line (``<br>``), cut past
+    :data:`CELL_MAX_CHARS` with a note, never silently."""
+    if len(text) <= CELL_MAX_CHARS:
+        return _cell(text)
+    return _cell(text[:CELL_MAX_CHARS]) + " … (cut: the whole message is in the job log)"
 
 
 def _fenced(lines: Sequence[str], language: str = "") -> list[str]:
+    lines = [escape.text(line) for line in lines]
     longest = max((len(line) - len(line.lstrip("`")) for line in lines), default=0)
     fence = "`" * max(3, longest + 1)
     return [f"{fence}{language}", *lines, fence]
@@ -72,7 +79,7 @@ def check_markdown(report: Report, *, strict: bool = False) -> str:
                 _cell("(template)" if f.pick == TEMPLATE_WIDE else f.pick),
                 _cell(f.check),
                 _code(f.location) if f.location else "",
-                _cell(f.message),
+                _message_cell(f.message),
             )
             for f in failing[: options.MARKDOWN_MAX_FINDINGS]
         ]
@@ -95,10 +102,12 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     else:
         verdict = "policy holds" if result.holds else "policy FAILS"
     lines = [
-        f"### wendy-llm diff {diff.template_id}: {verdict}",
+        f"### wendy-llm diff {_cell(diff.template_id)}: {verdict}",
         "",
-        f"{diff.base.describe()} → {diff.head.describe()}; scope: {diff.scope.describe()}; "
-        f"inputs: {describe_inputs(diff.inputs)}",
+        _cell(
+            f"{diff.base.describe()} → {diff.head.describe()}; scope: {diff.scope.describe()}; "
+            f"inputs: {describe_inputs(diff.inputs)}"
+        ),
         "",
         "Picks: " + ", ".join(f"{counts[s]} {s}" for s in PICK_STATUSES),
         "",
@@ -124,7 +133,8 @@ def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     budget = options.MARKDOWN_MAX_DIFF_CHARS
     shown = diff.shown_diffs()
     for g in shown.groups:
-        title = html.escape(f"{name_group(g.picks, shown.considered, 'changed')}: {g.describe()}")
+        title = f"{name_group(g.picks, shown.considered, 'changed')}: {g.describe()}"
+        title = html.escape(escape.text(title))
         block = [f"<details><summary>{title}</summary>", "", *_fenced([*g.diff], "diff")]
         block += ["", "</details>", ""]
         size = sum(len(line) + 1 for line in block)

@@ -23,6 +23,7 @@ from wendy_llm.device.model import (
     Service,
 )
 from wendy_llm.device.profiles import DeviceProfile
+from wendy_llm.escape import text as safe
 from wendy_llm.reports.terminal import Style
 
 _LABEL = 9  # width of the field labels
@@ -75,6 +76,9 @@ def format_plan(
         lines.append("Not modelled (the spec does not say, or the render does not hold it):")
         lines += [f"  {text}" for text in view.not_modelled]
         lines.append("")
+    # Every line so far holds the render's text (names, values, paths) and
+    # no colour: each is escaped whole; a value's newline stays in its line.
+    lines = [safe(line) for line in lines]
     lines += _findings(view, style)
     return "\n".join(lines) + "\n"
 
@@ -257,4 +261,4 @@ def _findings(view: DeviceView, style: Style) -> list[str]:
 
 def _finding(f: DeviceFinding, style: Style) -> str:
     label = style.fail("error") if f.severity == "error" else style.warn("warning")
-    return f"  {label} {_where(f.file, f.line)}{f.message}"
+    return f"  {label} {safe(_where(f.file, f.line) + f.message)}"

@@ -14,6 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
+from wendy_llm import escape
+from wendy_llm.reports.workflow import verbatim
+
 RED = "\x1b[31m"
 GREEN = "\x1b[32m"
 YELLOW = "\x1b[33m"
@@ -63,14 +66,16 @@ class Style:
         return self.ok(text) if holds else self.fail(text)
 
     def diff(self, lines: Iterable[str]) -> list[str]:
-        """The lines of one unified diff (``textdiff.unified_diff``).
+        """The lines of one unified diff (``textdiff.unified_diff``), escaped
+        (:func:`~wendy_llm.escape.lines`): they are a user's file.
 
         File headers come before the first hunk; after it, a line starting
-        with ``---`` is a removed line like any other.
+        with ``---`` is a removed line like any other.  Under GitHub Actions
+        the lines are a verbatim block (:func:`~wendy_llm.reports.workflow.verbatim`).
         """
         out: list[str] = []
         in_hunks = False
-        for line in lines:
+        for line in escape.lines(lines):
             in_hunks = in_hunks or line.startswith("@@")
             if line.startswith("@@"):
                 out.append(self._paint(CYAN, line))
@@ -82,4 +87,4 @@ class Style:
                 out.append(self.removed(line))
             else:
                 out.append(line)
-        return out
+        return verbatim(out)

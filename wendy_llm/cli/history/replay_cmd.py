@@ -7,9 +7,9 @@ this module reads the options, draws the progress bar and prints the report.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from wendy_llm.cli import output
 from wendy_llm.cli.args import add_json, add_quiet
 from wendy_llm.cli.history.progress import ProgressBar
 from wendy_llm.cli.parser import terminal_columns
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from wendy_llm.reports.json import dumps
 
     quiet = args.quiet or args.json
-    bar = ProgressBar(sys.stderr, terminal_columns()) if not quiet else None
+    bar = ProgressBar(columns=terminal_columns()) if not quiet else None
     try:
         report = replay(
             args.range,
@@ -82,9 +82,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    sys.stdout.write(
-        dumps(replay_json(report)) if args.json else replay_text(report, quiet=args.quiet)
-    )
+    if args.json:
+        output.emit(dumps(replay_json(report)))  # ASCII JSON: the text is data
+    else:
+        output.emit(replay_text(report, quiet=args.quiet))
     failing = {"error", "warning"} if args.strict else {"error"}
     caught = any(f.severity in failing for c in report.commits for f in c.introduced)
     return 1 if caught else 0

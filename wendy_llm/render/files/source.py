@@ -10,6 +10,7 @@ batch. Picks and lints are functions over this class (``picks.py``,
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -88,9 +89,12 @@ class TemplateSource:
         files: Mapping[str, bytes],
         skipped: Sequence[SkippedEntry] = (),
     ) -> None:
-        where = str(root) if root is not None else id
+        where = _shown(root) if root is not None else id
         if MANIFEST_FILE not in files:
-            raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", path=where)
+            raise TemplateLoadError(
+                f"{where}: no {MANIFEST_FILE}: not a template",
+                path=str(root) if root is not None else id,  # the attribute keeps the full path
+            )
         self.id = id
         self.name = name
         self.root = root
@@ -188,6 +192,16 @@ class TemplateSource:
         return [next(rendered) if s.rendered else s.data for s in self.sources]
 
 
+def _shown(root: Path) -> str:
+    """How messages name a template directory: relative to the working directory
+    when below it (a repository's own path, never the host's checkout path)."""
+    try:
+        relative = os.path.relpath(root)
+    except ValueError:
+        return str(root)
+    return str(root) if relative.startswith("..") else relative
+
+
 def _check_manifest_sizes(files: Mapping[str, bytes], where: str) -> None:
     """Refuse a manifest too large to be one, before decoding it takes the memory."""
     for file in (MANIFEST_FILE, PICKER_FILE):
@@ -243,7 +257,8 @@ def render_many_values(
         try:
             results = engine.render_many(jobs)
         except OutputTooLarge as exc:  # the engine knows the file, not the template
-            raise OutputTooLarge(f"template {template.where}: {exc}") from None
+            # Named by its id (python/llm), never by the host's checkout path.
+            raise OutputTooLarge(f"template {template.id}: {exc}") from None
     width = len(active)
     out: list[list[bytes | TemplateError]] = []
     for index in range(len(value_maps)):

@@ -3,7 +3,10 @@
 Three layers, cheapest first:
 
 1. YAML: the file parses (a syntax error is reported with its line, and
-   Compose is not run on it, so one mistake gives one finding).
+   Compose is not run on it, so one mistake gives one finding).  Then no
+   path Compose would read leads out of the rendered app
+   (:mod:`~wendy_llm.validate.checks.confined`): one that does is an error,
+   and Compose is not run on that file, so no file of the host is read.
 2. What Compose no longer checks at ``config`` time but ``wendy init``
    users hit at build time: each local build context exists in the render
    and holds its Dockerfile; two services do not publish the same host
@@ -37,6 +40,7 @@ from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
 from wendy_llm.errors import quoted
+from wendy_llm.validate.checks.confined import outside_reads
 from wendy_llm.validate.documents import compose_model, compose_normal
 from wendy_llm.validate.documents.parse import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error
@@ -142,6 +146,10 @@ class ComposeValidator:
                 parsed = parse_yaml(path, tree[path], check=CHECK)
                 if parsed.problem is not None:
                     results[index].findings.append(parsed.problem)
+                    continue
+                outside = outside_reads(parsed, tree)
+                if outside:  # no tool reads the host's files (issue 29)
+                    results[index].findings += outside
                     continue
                 results[index].findings += static_findings(parsed, tree, dirs)
                 job = _Job(_cache_key(parsed, tree, dirs), index, path)
@@ -290,12 +298,7 @@ def _build_findings(
 ) -> list[Finding]:
     line = parsed.line("services", name, "build")
     context = compose_model.normalise_path(build.context, base)
-    if context == ".." or context.startswith("../"):
-        message = (
-            f"service {quoted(name)}: build context {quoted(build.context)} "
-            "is outside the rendered app"
-        )
-        return [error(CHECK, message, parsed.path, line)]
+    # A context out of the app never gets here: confined.outside_reads refused it.
     if context not in dirs:
         message = (
             f"service {quoted(name)}: build context {quoted(build.context)} "

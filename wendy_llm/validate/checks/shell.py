@@ -187,15 +187,24 @@ def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Pr
     result = run_tool([bash, "-n", script], cwd=script.parent, processes=processes)
     if result.returncode == 0:
         return []
-    problems = []
-    for text in result.stderr.splitlines():
+    problems: list[_Problem] = []
+    echoed = False  # the last line began bash's echo of the source line
+    # bash names the script by its path here (a temporary one, and a rendered
+    # name may hold a newline): only the rest of each message is the finding.
+    for text in result.stderr.replace(f"{script}: ", "script: ").split("\n"):
         match = _BASH_N.match(text)
         if match is not None and match.group("msg").startswith("`"):
             # bash echoes the offending source line after the error itself.
+            echoed = True
             continue
         if match is not None:
+            echoed = False
             problems.append(_Problem(int(match.group("line")), f"bash -n: {match.group('msg')}"))
-        elif text.strip():
+        elif text.strip() and not echoed and problems and problems[-1].line is not None:
+            # A newline inside a token bash quotes: the same message goes on.
+            last = problems[-1]
+            problems[-1] = _Problem(last.line, f"{last.message}\n{text.rstrip()}")
+        elif text.strip() and not echoed:
             problems.append(_Problem(None, f"bash -n: {text.strip()}"))
     return problems or [_Problem(None, f"bash -n exited with status {result.returncode}")]
 

@@ -137,13 +137,25 @@ def run_compose(
             model = normalise_model(json_loads(result.stdout), project_dir, root, PROJECT_NAME)
         except json.JSONDecodeError:
             findings.append(error(CHECK, "docker-compose config printed no readable model"))
-    for raw in result.stderr.splitlines():
+    stderr = result.stderr
+    for prefix in reversed(prefixes):
+        stderr = stderr.replace(prefix, "")
+    # Compose's log lines (level=... msg="...") are one line each; what else it
+    # prints is its one error, whose text holds the file's own newlines (a key,
+    # a path): those lines are one finding, never one per line (issue 29).
+    said: list[str] = []
+    for raw in [*stderr.split("\n"), ""]:
         text = raw.strip()
-        for prefix in reversed(prefixes):
-            text = text.replace(prefix, "")
-        if not text:
-            continue
         match = _LEVEL.search(text)
+        if match is None and text:
+            said.append(text)
+            continue
+        if said:
+            message = "\n".join(said)
+            findings.append(
+                error(CHECK, f"docker-compose config: {message}", None, _line_of(message))
+            )
+            said = []
         if match is not None:
             message = _unescape(match.group("msg"))
             severity_is_warning = match.group("level") in ("warning", "info")
@@ -151,8 +163,6 @@ def run_compose(
                 findings.append(warning(CHECK, f"docker-compose: {message}", None))
             else:
                 findings.append(error(CHECK, f"docker-compose: {message}", None, _line_of(message)))
-            continue
-        findings.append(error(CHECK, f"docker-compose config: {text}", None, _line_of(text)))
     if result.returncode != 0 and not any(f.severity == "error" for f in findings):
         findings.append(
             error(CHECK, f"docker-compose config exited with status {result.returncode}")

@@ -1,0 +1,62 @@
+"""docs/security.md (issue 29): every workflow shown on it and on docs/ci.md passes
+actionlint, and the recommended one is hardened as GitHub's guide says."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from _cli_helpers import REPO, VENV_BIN
+
+CI_DOC = REPO / "docs" / "ci.md"
+
+
+def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
+    # The venv's bin first, so that actionlint finds ShellCheck for run: scripts.
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [str(VENV_BIN / "actionlint"), "-no-color", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+SECURITY_DOC = REPO / "docs" / "security.md"
+
+
+def shown_workflows(text: str) -> list[str]:
+    """Every ```yaml block of a page that is a workflow (it has ``jobs:``)."""
+    blocks = re.findall(r"^```yaml\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+    return [block for block in blocks if "\njobs:" in block]
+
+
+@pytest.mark.parametrize("page", [SECURITY_DOC, CI_DOC], ids=lambda p: p.name)
+def test_every_workflow_shown_passes_actionlint(page: Path, tmp_path: Path) -> None:
+    workflows = shown_workflows(page.read_text(encoding="utf-8"))
+    assert workflows, f"{page.name} shows no workflow"
+    for index, text in enumerate(workflows):
+        path = tmp_path / f"shown-{index}.yml"
+        path.write_text(text.replace("<owner>/wendy-llm@<tag or commit>", "o/wendy-llm@v1"))
+        result = actionlint(path)
+        assert result.returncode == 0, f"{page.name} workflow {index}:\n{result.stdout}"
+
+
+def test_the_security_page_recommends_the_hardened_workflow() -> None:
+    text = SECURITY_DOC.read_text(encoding="utf-8")
+    for block in shown_workflows(text):
+        loaded = yaml.safe_load(block)
+        triggers = loaded[True]  # YAML 1.1 reads `on` as true
+        assert "pull_request_target" not in triggers
+        assert loaded["permissions"] == {"contents": "read"}
+        for name, job in loaded["jobs"].items():
+            writes = job.get("permissions", {}).get("security-events") == "write"
+            # Only a job that runs no checked-out code may write security events.
+            assert not writes or all("run" not in s for s in job["steps"]), name
+    for page in (REPO / "README.md", CI_DOC):
+        assert "security.md" in page.read_text(encoding="utf-8")
