@@ -63,6 +63,8 @@ class Finding:
     pick: str = TEMPLATE_WIDE
     variant: str | None = None  # the variant input it was found with (None: canonical)
     suppressed: bool = False  # an error recorded in the suppressions file: shown, not failing
+    #: The stable code of this kind of finding (issue 27's registry); "" until assigned.
+    code: str = ""
 
     @property
     def location(self) -> str:
