@@ -24,7 +24,7 @@ class CodeInfo:
     severity: Severity
     title: str  # one line
     rationale: str  # why it matters, a few sentences
-    fact: str  # the Wendy CLI revision or spec section it follows ("" when none applies)
+    fact: str  # the fact it follows: a Wendy CLI revision, a docs page ("" when none)
     example: str  # a minimal example that triggers it
     retired: bool = False  # kept so the code is never reused
 
