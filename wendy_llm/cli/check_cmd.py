@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from wendy_llm.cli import output, suppress
+from wendy_llm.cli import ci_outputs, output, suppress
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -37,6 +37,8 @@ examples:
   wendy-llm check --json > check.json               # machine-readable report (version 1)
   wendy-llm check --junit reports/check.xml         # one test case per template x pick x check
   wendy-llm check --quiet --markdown reports/check.md  # CI: failures only, plus a summary
+  wendy-llm check --format github                   # GitHub annotations at the template lines
+  wendy-llm check --sarif reports/check.sarif       # SARIF 2.1.0 for GitHub code scanning
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
@@ -93,6 +95,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
+    ci_outputs.add_arguments(p)
     suppress.add_arguments(p)
 
 
@@ -108,12 +111,17 @@ def run(args: argparse.Namespace) -> int:
             layout=where,
         )
     report = suppress.settle(report, args, where, recorded)
+    located = ci_outputs.Located(report, where)
+    if args.sarif:
+        ci_outputs.write_sarif(args.sarif, located)
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
         write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
     if args.json:
         output.emit(dumps(check_json(report, strict=args.strict)))
+    elif args.format == "github":
+        pass  # the annotations below are the report
     elif args.quiet:
         details = format_details(report, warnings=args.strict)
         if details:
@@ -124,4 +132,6 @@ def run(args: argparse.Namespace) -> int:
         details = format_details(report, colour=colour)
         if details:
             output.emit("\n" + details, colour=colour)
+    if ci_outputs.wants_annotations(args):
+        ci_outputs.print_annotations(args, located)
     return 0 if report.passed(strict=args.strict) else 1

@@ -163,13 +163,30 @@ def _picks_per_template(report: Report) -> dict[str, list[str]]:
 
 
 def _shared(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
-    """(first finding, the picks that have it) per distinct finding, in order."""
+    return shared(findings)
+
+
+def shared(
+    findings: Sequence[Finding], where: Callable[[Finding], object] | None = None
+) -> list[tuple[Finding, list[str]]]:
+    """(first finding, the picks that have it) per distinct finding, in order.
+
+    Distinct: the template, check, code, severity, place, message, variant and
+    whether it is template-wide; ``where`` gives the place (default: the
+    rendered ``file:line``; the annotations give the template source's).
+    """
     groups: dict[tuple[object, ...], tuple[Finding, list[str]]] = {}
     for finding in findings:
-        key: tuple[object, ...] = (finding.template, finding.check, finding.severity)
-        key += (finding.location, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
+        place = finding.location if where is None else where(finding)
+        key: tuple[object, ...] = (finding.template, finding.check, finding.code, finding.severity)
+        key += (place, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
         groups.setdefault(key, (finding, []))[1].append(finding.pick)
     return list(groups.values())
+
+
+def picks_per_template(report: Report) -> dict[str, list[str]]:
+    """Every pick of each template, in report order (what a group's picks are named against)."""
+    return _picks_per_template(report)
 
 
 def format_timings(report: Report) -> str:
