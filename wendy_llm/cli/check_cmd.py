@@ -19,7 +19,6 @@ from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
-from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.validate.run import run_check
 
 HELP = "render every pick of every template and validate each render"
@@ -117,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
-        write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
+        write_report(args.markdown, ci_outputs.markdown(report, located, args), "Markdown summary")
     if args.json:
         output.emit(dumps(check_json(report, strict=args.strict)))
     elif args.format == "github":

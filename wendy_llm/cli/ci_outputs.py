@@ -20,10 +20,12 @@ from wendy_llm.repo.layout import Layout
 from wendy_llm.reports.annotations import workflow_annotations
 from wendy_llm.reports.json import dumps
 from wendy_llm.reports.located import LocatedFinding, located_findings
+from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.reports.sarif import check_sarif
 from wendy_llm.reports.sources import SourceLocator
+from wendy_llm.reports.topology import report_topologies
 from wendy_llm.reports.workflow import on_github
-from wendy_llm.validate.findings import Report
+from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 
 FORMATS = ("text", "github")
 
@@ -64,6 +66,19 @@ class Located:
         if self._located is None:
             self._located = located_findings(self.report, self.locator)
         return self._located
+
+
+def markdown(report: Report, located: Located, args: argparse.Namespace) -> str:
+    """The Markdown summary: findings grouped with their template source, and the
+    device topologies of the picks checked."""
+
+    def source(finding: Finding) -> str | None:
+        place = located.locator.locate(finding)
+        return None if place is None else place.where
+
+    picks = [(r.template, r.pick) for r in report.results if r.pick != TEMPLATE_WIDE]
+    shapes = report_topologies(list(dict.fromkeys(picks)), located.locator)
+    return check_markdown(report, strict=args.strict, sources=source, topologies=shapes)
 
 
 def write_sarif(path: str, located: Located) -> None:
