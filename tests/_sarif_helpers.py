@@ -49,7 +49,9 @@ def mermaid_errors(block: list[str]) -> list[str]:
             if node["to"] is not None and node["to"] not in defined:
                 wrong.append(f"{line!r}: {node['to']} is not defined before")
         elif edge is not None:
-            wrong += [f"{line!r}: {n} is not defined" for n in (edge["a"], edge["b"]) if n not in defined]
+            wrong += [
+                f"{line!r}: {n} is not defined" for n in (edge["a"], edge["b"]) if n not in defined
+            ]
         else:
             wrong.append(f"{line!r}: not in the grammar")
     return wrong

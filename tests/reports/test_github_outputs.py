@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from _sarif_helpers import mermaid_blocks, mermaid_errors, sarif_errors
 
@@ -89,7 +90,8 @@ def test_sarif_rules_results_suppressions_and_fingerprints_follow_the_schema() -
     ]
     document = check_sarif(found, registry=REGISTRY, version="1.2.3")
     assert sarif_errors(document) == []
-    (run,) = document["runs"]  # type: ignore[index]
+    runs: Any = document["runs"]
+    (run,) = runs
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
     assert rules == ["DEV001", "wendy-llm/compose"]  # the retired code is not offered
     assert run["tool"]["driver"]["name"] == "wendy-llm"
@@ -120,7 +122,8 @@ def test_sarif_rules_results_suppressions_and_fingerprints_follow_the_schema() -
 def test_sarif_past_githubs_result_limit_is_cut_and_says_so() -> None:
     document = check_sarif([located("error", n) for n in range(3)], version="1", max_results=2)
     assert sarif_errors(document) == []
-    (run,) = document["runs"]  # type: ignore[index]
+    runs: Any = document["runs"]
+    (run,) = runs
     assert len(run["results"]) == 2
     (note,) = run["invocations"][0]["toolExecutionNotifications"]
     assert note["message"]["text"].startswith("1 result(s) left out")
@@ -141,7 +144,8 @@ def finding(pick: str, line: int = 3, message: str = "services.a: broken") -> Fi
 def report(*found: Finding) -> Report:
     picks = dict.fromkeys(f.pick for f in found)
     results = [
-        CheckResult("python/llm", p, "compose", tuple(f for f in found if f.pick == p)) for p in picks
+        CheckResult("python/llm", p, "compose", tuple(f for f in found if f.pick == p))
+        for p in picks
     ]
     return Report(tuple(results))
 
@@ -159,7 +163,10 @@ def test_the_summary_has_one_row_per_distinct_finding_and_counts_per_code() -> N
         "| `compose` | python/llm | p2 | `docker-compose.yml:9` | `templates/x.yml:9` | "
         "volumes: bad |",
     ]
-    assert "| code | kind | distinct | occurrences |\n|---|---|---|---|\n| `compose` | error | 2 | 4 |" in text
+    assert (
+        "| code | kind | distinct | occurrences |\n|---|---|---|---|\n| `compose` | error | 2 | 4 |"
+        in text
+    )
 
 
 def test_diagrams_draw_the_topology_and_escape_hostile_names() -> None:
