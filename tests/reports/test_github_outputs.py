@@ -9,12 +9,12 @@ from typing import Any
 
 from _sarif_helpers import mermaid_blocks, mermaid_errors, sarif_errors
 
-from wendy_llm.reports.annotations import MAX_PER_KIND, workflow_annotations
-from wendy_llm.reports.located import LocatedFinding, rule_id
+from wendy_llm.reports.github.annotations import MAX_PER_KIND, workflow_annotations
+from wendy_llm.reports.github.located import LocatedFinding, rule_id
+from wendy_llm.reports.github.sarif import FINGERPRINT_KEY, check_sarif
+from wendy_llm.reports.github.sources import SourceLocation
+from wendy_llm.reports.github.topology import ServiceShape, TopologyGroup, label, mermaid
 from wendy_llm.reports.markdown import check_markdown
-from wendy_llm.reports.sarif import FINGERPRINT_KEY, check_sarif
-from wendy_llm.reports.sources import SourceLocation
-from wendy_llm.reports.topology import ServiceShape, TopologyGroup, label, mermaid
 from wendy_llm.validate.codes import CodeInfo
 from wendy_llm.validate.findings import CheckResult, Finding, Report
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Mapping
 
-from wendy_llm.cli import ci_outputs, output, suppress
+from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
     add_directories,
     add_json,
@@ -17,8 +19,10 @@ from wendy_llm.cli.args import (
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
+from wendy_llm.reports.github.outputs import PullRequestOutputs
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
+from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.run import run_check
 
 HELP = "render every pick of every template and validate each render"
@@ -94,7 +98,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
-    ci_outputs.add_arguments(p)
+    p.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="github: print GitHub workflow annotations (one per distinct finding, at its "
+        "template source line) instead of the text report; under GitHub Actions they "
+        "follow the text report anyway (default: text)",
+    )
+    p.add_argument(
+        "--sarif",
+        metavar="FILE",
+        default=None,
+        help="also write a SARIF 2.1.0 report (GitHub code scanning), at the template source lines",
+    )
     suppress.add_arguments(p)
 
 
@@ -110,13 +127,13 @@ def run(args: argparse.Namespace) -> int:
             layout=where,
         )
     report = suppress.settle(report, args, where, recorded)
-    located = ci_outputs.Located(report, where)
+    outputs = PullRequestOutputs(report, where)  # computed only when asked for
     if args.sarif:
-        ci_outputs.write_sarif(args.sarif, located)
+        write_report(args.sarif, outputs.sarif(), "SARIF report")
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
-        write_report(args.markdown, ci_outputs.markdown(report, located, args), "Markdown summary")
+        write_report(args.markdown, outputs.markdown(strict=args.strict), "Markdown summary")
     if args.json:
         output.emit(dumps(check_json(report, strict=args.strict)))
     elif args.format == "github":
@@ -131,6 +148,24 @@ def run(args: argparse.Namespace) -> int:
         details = format_details(report, colour=colour)
         if details:
             output.emit("\n" + details, colour=colour)
-    if ci_outputs.wants_annotations(args):
-        ci_outputs.print_annotations(args, located)
+    if wants_annotations(args):
+        print_annotations(args, outputs)
     return 0 if report.passed(strict=args.strict) else 1
+
+
+def wants_annotations(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> bool:
+    """Annotations are printed when asked for (``--format github``), or under GitHub
+    Actions after the text report; never with ``--json`` (stdout is one JSON document)."""
+    return args.format == "github" or (on_github(environ) and not args.json)
+
+
+def print_annotations(args: argparse.Namespace, outputs: PullRequestOutputs) -> None:
+    """The annotations, written outside any stop-commands block (each report's
+    blocks are closed within its own write)."""
+    elsewhere = ["the job log"]
+    elsewhere += ["the step summary"] if args.markdown else []
+    elsewhere += ["the SARIF report"] if args.sarif else []
+    elsewhere += ["the JUnit report"] if args.junit else []
+    for each in outputs.annotations(elsewhere):
+        force = args.format == "github"
+        output.emit_command(each.command, each.message, each.properties, force=force)

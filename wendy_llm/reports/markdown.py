@@ -34,7 +34,7 @@ from wendy_llm.reports.check import (
     suppressed_counts,
 )
 from wendy_llm.reports.diff import describe_inputs, omitted_note
-from wendy_llm.reports.topology import TopologyGroup, describe, mermaid
+from wendy_llm.reports.github.topology import TopologyGroup, describe, mermaid
 from wendy_llm.validate.findings import Finding, Report
 
 #: A table cell holds at most this many characters of a message (a baseline

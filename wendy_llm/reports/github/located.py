@@ -2,7 +2,7 @@
 
 One entry per distinct finding, not per pick: the findings of a run are
 grouped as the terminal groups them (:func:`~wendy_llm.reports.check.shared`),
-by their place in the repository (:mod:`~wendy_llm.reports.sources`)
+by their place in the repository (:mod:`~wendy_llm.reports.github.sources`)
 instead of the rendered ``file:line``, so the same template line found in
 17 picks is one entry naming them (``every pick (17)``).
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from wendy_llm.compare.changes import name_group
 from wendy_llm.reports.check import pick_label, picks_per_template, shared
-from wendy_llm.reports.sources import SourceLocation, SourceLocator
+from wendy_llm.reports.github.sources import SourceLocation, SourceLocator
 from wendy_llm.validate.codes import CODES, CodeInfo
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
 

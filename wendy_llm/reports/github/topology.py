@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from wendy_llm.device import DeviceView
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template
-from wendy_llm.reports.sources import SourceLocator
+from wendy_llm.reports.github.sources import SourceLocator
 from wendy_llm.validate.checks.device import build_view
 from wendy_llm.validate.rulerun import baseline_render, load_baseline
 

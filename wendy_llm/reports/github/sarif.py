@@ -5,7 +5,7 @@ One run (GitHub rejects several runs of one category), its tool
 :data:`AUTOMATION_ID`.  Rules come from the code registry
 (:mod:`wendy_llm.validate.codes`), plus one ``wendy-llm/<check>`` rule per
 check whose findings have no registered code yet.  One result per distinct
-finding (:mod:`~wendy_llm.reports.located`), at its template source in the
+finding (:mod:`~wendy_llm.reports.github.located`), at its template source in the
 repository (relative ``uri``, ``uriBaseId`` ``%SRCROOT%``, ``startLine``;
 never a column), naming the picks it applies to; a failure recorded in the
 suppressions file carries an ``external`` suppression; the gate's own
@@ -13,7 +13,7 @@ fingerprint (template, file, rule, subject: no line number) is under
 :data:`FINGERPRINT_KEY` in ``partialFingerprints``, never in GitHub's
 ``primaryLocationLineHash``.
 
-GitHub's limits (shared/spec/github-outputs.md): at most
+GitHub's limits (its docs, "SARIF results exceed limit"): at most
 :data:`MAX_RESULTS` results per run; past that the rest are left out and a
 tool notification of the run's invocation says how many.  The shape is
 tested against the official schema (tests/reports/test_sarif.py).
@@ -24,7 +24,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping, Sequence
 
-from wendy_llm.reports.located import FALLBACK_PREFIX, LocatedFinding
+from wendy_llm.reports.github.located import FALLBACK_PREFIX, LocatedFinding
 from wendy_llm.validate.codes import CODES, CodeInfo
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

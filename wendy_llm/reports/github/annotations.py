@@ -3,12 +3,12 @@
 ``::error file=templates/python/llm/wendy.json,line=17,title=CODE::message``
 (warnings as ``::warning``) puts a finding in the pull request's "Files
 changed" view, at the template line a reviewer edits
-(:mod:`~wendy_llm.reports.located`).  One annotation per distinct
+(:mod:`~wendy_llm.reports.github.located`).  One annotation per distinct
 finding, naming the picks it applies to; suppressed failures and notes are
 not annotated (they fail nothing).
 
 GitHub shows at most 10 error and 10 warning annotations per step and
-drops the rest silently (shared/spec/github-outputs.md): the errors come
+drops the rest silently (actions/toolkit PR 734): the errors come
 first, then the warnings, each kind cut at its limit, and one final
 ``::notice`` (a kind of its own, so not dropped by those limits) counts
 what was left out and says where the rest is.  The commands are built here
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wendy_llm.reports.located import LocatedFinding
+from wendy_llm.reports.github.located import LocatedFinding
 
 #: What GitHub shows per step, per kind (actions/toolkit PR 734).
 MAX_PER_KIND = 10
