@@ -180,3 +180,18 @@ def test_the_summary_of_a_failing_variant_has_a_row_per_distinct_failure_and_dia
     assert all(mermaid_errors(block) == [] for block in blocks)
     assert any('s0["vllm"]' in block for block in blocks[2])
     assert len(summary.encode()) < options.MARKDOWN_MAX_BYTES
+
+
+def test_format_github_prints_the_annotations_alone_anywhere() -> None:
+    result = run_module(
+        "check",
+        "--pick",
+        "laguna-s-2.1-dflash",
+        "--format",
+        "github",
+        env=cli_env(drop=["GITHUB_ACTIONS"]),
+    )
+    assert result.code == 0, result.err
+    lines = [line for line in result.out.split("\n") if line]
+    assert lines and len(annotations_in(result.out)) == len(lines)  # no table, no details
+    assert any(f"file={COMPOSE},line=35," in line for line in lines)

@@ -15,6 +15,7 @@ from wendy_llm.reports.github.sarif import FINGERPRINT_KEY, check_sarif
 from wendy_llm.reports.github.sources import SourceLocation
 from wendy_llm.reports.github.topology import ServiceShape, TopologyGroup, label, mermaid
 from wendy_llm.reports.markdown import check_markdown
+from wendy_llm.reports.workflow import command
 from wendy_llm.validate.codes import CodeInfo
 from wendy_llm.validate.findings import CheckResult, Finding, Report
 
@@ -195,3 +196,18 @@ def test_the_summary_stays_under_its_byte_cap_and_says_what_was_cut() -> None:
     assert len(text.encode()) < 20_000
     assert "cut to stay under 20000 bytes: the device topology of python/llm" in text
     assert "| `compose` | python/llm | p1 |" in text  # the findings come before the pictures
+
+
+def test_an_annotation_of_hostile_text_stays_one_command() -> None:
+    hostile = located("error", 1)
+    place = SourceLocation("templates/a,b:c/%x\n::error::y.yml", 3)
+    finding = dataclasses.replace(hostile.finding, message="m\n::error::forged %0A\r")
+    (annotation,) = workflow_annotations(
+        [dataclasses.replace(hostile, finding=finding, location=place)]
+    )
+    line = command(annotation.command, annotation.message, annotation.properties)
+    # One line; the properties hold no "::" of their own, so the message starts where
+    # the runner looks for it, and a "::" inside the message is data.
+    assert "\n" not in line and "\r" not in line
+    assert line.split("::", 2)[2].startswith("python/llm p1: m%0A::error::forged %250A%0D")
+    assert "file=templates/a%2Cb%3Ac/%25x%0A%3A%3Aerror%3A%3Ay.yml,line=3," in line
