@@ -104,7 +104,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="text",
         help="github: print GitHub workflow annotations (one per distinct finding, at its "
         "template source line) instead of the text report; under GitHub Actions they "
-        "follow the text report anyway (default: text)",
+        "follow the text report anyway; --json prints neither (default: text)",
     )
     p.add_argument(
         "--sarif",
@@ -156,13 +156,14 @@ def run(args: argparse.Namespace) -> int:
 def wants_annotations(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> bool:
     """Annotations are printed when asked for (``--format github``), or under GitHub
     Actions after the text report; never with ``--json`` (stdout is one JSON document)."""
-    return args.format == "github" or (on_github(environ) and not args.json)
+    return not args.json and (args.format == "github" or on_github(environ))
 
 
 def print_annotations(args: argparse.Namespace, outputs: PullRequestOutputs) -> None:
     """The annotations, written outside any stop-commands block (each report's
     blocks are closed within its own write)."""
-    elsewhere = ["the job log"]
+    # With --format github the log holds only the annotations.
+    elsewhere = ["the text report (--format text)" if args.format == "github" else "the job log"]
     elsewhere += ["the step summary"] if args.markdown else []
     elsewhere += ["the SARIF report"] if args.sarif else []
     elsewhere += ["the JUnit report"] if args.junit else []
