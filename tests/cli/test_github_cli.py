@@ -195,3 +195,29 @@ def test_format_github_prints_the_annotations_alone_anywhere() -> None:
     lines = [line for line in result.out.split("\n") if line]
     assert lines and len(annotations_in(result.out)) == len(lines)  # no table, no details
     assert any(f"file={COMPOSE},line=35," in line for line in lines)
+
+
+def test_diff_annotates_the_template_line_of_a_change_that_breaks_the_policy(
+    tmp_path: Path,
+) -> None:
+    root = copy_llm_project(tmp_path)
+    edit(root / COMPOSE, '      PORT: "{{.PORT}}"\n{{- if', '      PORT: "{{.PORT}}"\n{{ if')
+    result = run_module(
+        "diff",
+        "--baseline",
+        f"golden/baseline/{LLM}",
+        "--template",
+        LLM,
+        "--expect-unchanged",
+        "--format",
+        "github",
+        cwd=root,
+        env=cli_env(drop=["GITHUB_ACTIONS"]),
+    )
+    assert result.code == 1, result.err
+    ((kind, props, message),) = annotations_in(result.out)  # one distinct change, 16 picks
+    assert kind == "error" and props["title"] == "wendy-llm/diff"
+    assert message.startswith(f"{LLM} every pick (16): docker-compose.yml is changed against")
+    # The blank line the change added: its newline is the text after an action.
+    assert props["file"] == COMPOSE and "{{- / -}} markers" in message
+    assert result.out.count("\n") == 1  # the annotation alone

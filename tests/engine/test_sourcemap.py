@@ -89,3 +89,14 @@ def test_a_copied_file_maps_line_for_line() -> None:
 def test_a_render_that_fails_fails_the_map(renderer: Renderer) -> None:
     with pytest.raises(TemplateError, match="Missing"):
         mapped(renderer, "{{.Missing}}\n")
+
+
+def test_a_blank_line_left_by_an_action_says_the_trim_markers_decide(renderer: Renderer) -> None:
+    # `{{ if` without its dash keeps the newline before it: a blank line appears.
+    m = mapped(renderer, "PORT: 1\n{{ if .X}}{{else}}\nOLLAMA: 2\n{{- end}}\n", X=False)
+    assert m.output == b"PORT: 1\n\nOLLAMA: 2\n"
+    blank = m.line(2)
+    assert blank is not None and (blank.line, blank.exact) == (2, False)
+    assert "kept or trimmed by the {{- / -}} markers" in blank.note
+    # A blank line inside the template's own text is exact.
+    assert mapped(renderer, "a\n\n{{.X}}\n", X=1).line(2) == SourceLine(2, True)

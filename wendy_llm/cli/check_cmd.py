@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
     add_directories,
+    add_format,
     add_json,
     add_max_diff_lines,
     add_quiet,
@@ -98,14 +99,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
-    p.add_argument(
-        "--format",
-        choices=("text", "github"),
-        default="text",
-        help="github: print GitHub workflow annotations (one per distinct finding, at its "
-        "template source line) instead of the text report; under GitHub Actions they "
-        "follow the text report anyway; --json prints neither (default: text)",
-    )
+    add_format(p, "one per distinct finding")
     p.add_argument(
         "--sarif",
         metavar="FILE",

@@ -83,6 +83,11 @@ class SourceMap:
     def _span_at(self, index: int) -> Span:
         return self.spans[bisect.bisect_right(self._span_starts, index) - 1]
 
+    def _after_action(self, index: int) -> bool:
+        """Output byte ``index`` is the first of a text span that follows another node."""
+        span = self._span_at(index)
+        return span.kind == TEXT and span.start == index and index > 0
+
     def line(self, rendered: int) -> SourceLine | None:
         """The source line of rendered line ``rendered`` (None: the output has no such line)."""
         if not 1 <= rendered <= len(self._output_lines) or not self.spans:
@@ -122,6 +127,14 @@ class SourceMap:
             )
         if moved:
             return SourceLine(first, False, f"rendered line {rendered} is near source line {first}")
+        if not body.strip() and self._after_action(picked[-1]):
+            # Which newlines an action leaves is decided by the trim markers around it.
+            return SourceLine(
+                first,
+                False,
+                f"rendered line {rendered} is blank: its newline, at source line {first}, is "
+                "the first text after an action, kept or trimmed by the {{- / -}} markers near it",
+            )
         if len(lines) > 1:
             shown = ", ".join(str(n) for n in lines)
             return SourceLine(
