@@ -100,3 +100,14 @@ def test_a_blank_line_left_by_an_action_says_the_trim_markers_decide(renderer: R
     assert "kept or trimmed by the {{- / -}} markers" in blank.note
     # A blank line inside the template's own text is exact.
     assert mapped(renderer, "a\n\n{{.X}}\n", X=1).line(2) == SourceLine(2, True)
+
+
+def test_a_defined_template_maps_to_its_definition(renderer: Renderer) -> None:
+    text = '{{define "svc"}}  - {{.}}\n{{end}}list:\n{{range .L}}{{template "svc" .}}{{end}}'
+    m = mapped(renderer, text, L=["a", "b"])
+    assert m.output == b"list:\n  - a\n  - b\n"
+    assert [m.line(n) for n in (1, 2, 3)] == [
+        SourceLine(2, True),
+        SourceLine(1, True),
+        SourceLine(1, True),
+    ]
