@@ -1,4 +1,4 @@
-"""A service's runtime (``shared/spec/wendy-run.md`` section 9) as ``plan`` text lines.
+"""A service's runtime (Wendy run facts, section 9) as ``plan`` text lines.
 
 The container's environment list in the order it is set, the winner of
 each name marked ``*`` and replaced entries marked ``(replaced)``; then
@@ -44,7 +44,10 @@ def runtime_lines(runtime: Runtime) -> list[str]:
     if net.mode == "host":
         ports = ", ".join(str(p) for p in net.reachable_ports) or "any it listens on"
         lines = [f"host networking; reachable on {ports}"]
-        lines += [f"{entry}: never published (only the container side serves)" for entry in net.unpublished]
+        lines += [
+            f"{entry}: never published (only the container side serves)"
+            for entry in net.unpublished
+        ]
     else:
         lines = [net.note]
     out += _field("network", lines)

@@ -1,8 +1,8 @@
 """What the Wendy agent gives every container it creates, at :data:`REVISION`.
 
 Read off the agent's ``containerd/client.go``, ``oci/spec.go``,
-``oci/entitlements.go`` and ``cdi/apply.go`` (``shared/spec/wendy-run.md``
-section 9).  Only facts live here; :mod:`wendy_llm.device.runtime` applies
+``oci/entitlements.go`` and ``cdi/apply.go`` (section 9 of the Wendy run
+facts).  Only facts live here; :mod:`wendy_llm.device.runtime` applies
 them to a service.  The agent names no runtime, so containerd's default,
 runc, runs the container.
 """
@@ -10,7 +10,7 @@ runc, runs the container.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from wendy_llm.wendycli import REVISION
 
@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_PATH_DIRS",
     "HOSTNAME",
     "REVISION",
+    "RUN_FACTS",
     "SHM_MIB",
     "STOP_GRACE_SECONDS",
     "VOLUME_ROOT",
@@ -26,6 +27,8 @@ __all__ = [
     "agent_variables",
 ]
 
+#: How findings name the facts they follow (section 9: the container at run time).
+RUN_FACTS: Final = "Wendy run facts, section 9"
 #: The directories of the ``PATH`` the agent appends (it wins over the image's).
 DEFAULT_PATH_DIRS: Final = (
     "/usr/local/sbin",
@@ -62,7 +65,7 @@ class AgentVariable:
 
     name: str
     value: str | None
-    source: str  # "agent" or "runc"
+    source: Literal["agent", "runc"]
     when: str
 
 
@@ -133,12 +136,17 @@ def agent_variables(
             )
         )
     if "HOME" not in image_names:
-        out.append(AgentVariable(
-                "HOME", "/root", "runc", "runc, when the list has none: root's home in the image's /etc/passwd"
-            ))
+        out.append(
+            AgentVariable(
+                "HOME",
+                "/root",
+                "runc",
+                "runc, when the list has none: root's home in the image's /etc/passwd",
+            )
+        )
     return tuple(out)
 
 
 def describe() -> str:
     """One line naming the source of these facts."""
-    return f"the Wendy agent at {REVISION} (spec wendy-run.md section 9)"
+    return f"the Wendy agent at {REVISION} (Wendy run facts, section 9)"

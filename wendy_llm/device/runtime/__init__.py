@@ -1,4 +1,4 @@
-"""The container as the Wendy agent runs it (``shared/spec/wendy-run.md`` section 9).
+"""The container as the Wendy agent runs it (Wendy run facts, section 9).
 
 - :mod:`model`: the data (environment, GPU, network, mounts, process);
 - :mod:`dockerfacts`: what a service's Dockerfile shows about run time;

@@ -1,6 +1,6 @@
 """Building one service's :class:`Runtime` from its view and its Dockerfile.
 
-Follows ``shared/spec/wendy-run.md`` section 9 (facts in
+Follows Wendy run facts, section 9 (facts in
 :mod:`wendy_llm.wendycli.runtime`): the image's ``ENV`` then the agent's
 entries, the last of a name winning; the GPU the CLI grants; the network
 namespace; persist mounts; the process.
@@ -77,9 +77,7 @@ def _environment(service: Service, facts: DockerFacts | None) -> tuple[EnvEntry,
             EnvEntry("(unknown)", None, "base image", False, False, f"whatever ENV {base} sets")
         )
     image += [EnvEntry(k, v, "image", True) for k, v in env.values.items()]
-    image += [
-        EnvEntry(k, None, "image", True, True, "varies by device") for k in env.by_device
-    ]
+    image += [EnvEntry(k, None, "image", True, True, "varies by device") for k in env.by_device]
     image += [
         EnvEntry(k, None, "image", True, True, "depends on its base image's ENV")
         for k in env.unknown
@@ -99,7 +97,9 @@ def _environment(service: Service, facts: DockerFacts | None) -> tuple[EnvEntry,
         conditional = open_base and var.name.startswith(("OTEL_", "HOME"))
         certain = not conditional and var.name not in ("WENDY_HOSTNAME", "(CDI)")
         note = var.when + (" (unless the base image's unseen ENV sets it)" if conditional else "")
-        out.append(EnvEntry(var.name, var.value, var.source, False, certain, f"{var.source}: {note}"))
+        out.append(
+            EnvEntry(var.name, var.value, var.source, False, certain, f"{var.source}: {note}")
+        )
     # The last entry of a name wins (runc sets the list in order).
     last: dict[str, int] = {}
     for i, entry in enumerate(out):

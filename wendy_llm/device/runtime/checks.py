@@ -1,6 +1,6 @@
 """Attaching each service's runtime to the view, and the checks judged by it.
 
-Every check follows ``shared/spec/wendy-run.md`` section 9 (named in its
+Every check follows Wendy run facts, section 9 (named in its
 message) and reads only the render: the service's argv, its Dockerfile
 and the entry scripts the argv starts.
 
@@ -23,9 +23,9 @@ from wendy_llm.device.runtime.process_checks import process_findings
 from wendy_llm.device.runtime.scripts import Script, calls, entry_scripts, functions
 from wendy_llm.device.runtime.storage_checks import storage_findings
 from wendy_llm.device.runtime.variables import variable_findings
-from wendy_llm.wendycli.runtime import AGENT_PATH, DEFAULT_PATH_DIRS
+from wendy_llm.wendycli.runtime import AGENT_PATH, DEFAULT_PATH_DIRS, RUN_FACTS
 
-SPEC = "wendy-run.md section 9"
+SPEC = RUN_FACTS
 
 
 def with_runtime(

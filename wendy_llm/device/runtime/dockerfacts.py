@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
-from wendy_llm.docker.syntax import Instruction
 from wendy_llm.wendycli.runtime import DEFAULT_PATH_DIRS
 
 #: ``python -m venv DIR``, ``virtualenv DIR``, ``uv venv [opts] DIR``.
@@ -171,7 +170,7 @@ def _installs(
             if word in ("--python", "-r", "-c", "--requirement", "--constraint", "-e"):
                 skip = True
                 continue
-            if word.startswith("-") or "$" in word and word.startswith("$"):
+            if word.startswith("-") or ("$" in word and word.startswith("$")):
                 continue
             name = _REQUIREMENT.match(_plain(word, scope))
             if name is not None:
@@ -183,5 +182,3 @@ def _plain(word: str, scope: Variables) -> str:
     with contextlib.suppress(ExpansionError):
         return expand(word, scope).text
     return word
-
-

@@ -1,7 +1,7 @@
 """The container as the agent runs it: environment, GPU, network, mounts, process (data).
 
 One :class:`Runtime` per service of a device view (``Service.runtime``),
-following ``shared/spec/wendy-run.md`` section 9 at the CLI revision the
+following Wendy run facts, section 9 at the CLI revision the
 view names.  Field names are stable (``plan --json`` prints them).  What
 the render cannot show is said as such (``known: False``, ``unknown``),
 never guessed.
@@ -92,4 +92,4 @@ class Runtime:
     network: Network
     mounts: tuple[Mount, ...]
     process: Process
-    spec: str = "wendy-run.md section 9"
+    spec: str = "Wendy run facts, section 9 (docs/device-paths.md)"

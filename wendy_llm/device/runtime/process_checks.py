@@ -1,4 +1,4 @@
-"""The process as the agent starts it: the checks (``shared/spec/wendy-run.md`` section 9).
+"""The process as the agent starts it: the checks (Wendy run facts, section 9).
 
 - a service that runs vLLM, or PyTorch work in several processes
   (``torchrun``, ``torch.distributed``): its ``/dev/shm`` is 64 MiB, which
@@ -22,9 +22,9 @@ from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.dockerfacts import DockerFacts
 from wendy_llm.device.runtime.scripts import Script, calls, functions
-from wendy_llm.wendycli.runtime import SHM_MIB, STOP_GRACE_SECONDS
+from wendy_llm.wendycli.runtime import RUN_FACTS, SHM_MIB, STOP_GRACE_SECONDS
 
-SPEC = "wendy-run.md section 9"
+SPEC = RUN_FACTS
 _SHM_PROGRAMS = frozenset({"vllm", "torchrun"})
 _SHM_TEXT = re.compile(r"-m\s+(?:vllm\.entrypoints|torch\.distributed)|\bvllm\s+serve\b")
 _TRAP_TERM = re.compile(r"^\s*trap\s+.+\b(?:TERM|SIGTERM|15)\b", re.MULTILINE)
@@ -53,7 +53,11 @@ def _shm(service: Service, scripts: Sequence[Script], notes: Notes) -> None:
     bases = service.build.base_images if service.build else ()
     what = None
     if programs & _SHM_PROGRAMS or any(_SHM_TEXT.search(t) for t in texts):
-        what = "vLLM" if "vllm" in programs or "vllm" in " ".join(texts) else "PyTorch (several processes)"
+        what = (
+            "vLLM"
+            if "vllm" in programs or "vllm" in " ".join(texts)
+            else "PyTorch (several processes)"
+        )
     elif any("vllm" in b for b in bases):
         what = f"vLLM (its base image {', '.join(bases)})"
     if what is None:

@@ -22,8 +22,32 @@ from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.model import Service
 
 _KEYWORDS = frozenset(
-    "if then else elif fi do done while until for in case esac function select time ! { } "
-    "[[ ]] (( )) coproc".split()
+    [
+        "if",
+        "then",
+        "else",
+        "elif",
+        "fi",
+        "do",
+        "done",
+        "while",
+        "until",
+        "for",
+        "in",
+        "case",
+        "esac",
+        "function",
+        "select",
+        "time",
+        "!",
+        "{",
+        "}",
+        "[[",
+        "]]",
+        "((",
+        "))",
+        "coproc",
+    ]
 )
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")

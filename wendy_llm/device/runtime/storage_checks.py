@@ -1,6 +1,6 @@
 """Networking and persist volumes as the agent runs them: the checks.
 
-Following ``shared/spec/wendy-run.md`` section 9 ("Network", "persist"):
+Following Wendy run facts, section 9 ("Network", "persist"):
 
 - a port mapping whose host side differs from its container side: the
   agent publishes no port and runs host networking, so the device serves
@@ -25,14 +25,25 @@ from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import service_facts
 from wendy_llm.device.runtime.scripts import calls, entry_scripts
-from wendy_llm.wendycli.runtime import VOLUME_ROOT
+from wendy_llm.wendycli.runtime import RUN_FACTS, VOLUME_ROOT
 
-SPEC = "wendy-run.md section 9"
+SPEC = RUN_FACTS
 _DOWNLOADS = re.compile(
     r"\b(?:ollama\s+pull|curl|wget|git\s+clone|huggingface-cli\s+download|hf\s+download|"
     r"pip[0-9.]*\s+install|vllm\s+serve|snapshot_download|apt-get|apk\s+add)\b"
 )
-_TEXT_SUFFIXES = (".json", ".sh", ".yml", ".yaml", ".md", ".py", ".env", ".toml", ".conf", "Dockerfile")
+_TEXT_SUFFIXES = (
+    ".json",
+    ".sh",
+    ".yml",
+    ".yaml",
+    ".md",
+    ".py",
+    ".env",
+    ".toml",
+    ".conf",
+    "Dockerfile",
+)
 
 
 def storage_findings(
@@ -60,7 +71,9 @@ def _pointing(tree: Mapping[str, bytes], port: int) -> list[str]:
     pattern = re.compile(rf"(?::|\"port\"\s*:\s*){port}(?!\d)")
     out = []
     for path, data in tree.items():
-        if not path.endswith(_TEXT_SUFFIXES) or path.endswith(("docker-compose.yml", "compose.yaml")):
+        if not path.endswith(_TEXT_SUFFIXES) or path.endswith(
+            ("docker-compose.yml", "compose.yaml")
+        ):
             continue
         if pattern.search(data.decode("utf-8", "replace")):
             out.append(path)
@@ -109,9 +122,7 @@ def _no_network(
     )
 
 
-def _persist(
-    tree: Mapping[str, bytes], service: Service, notes: Notes, file: str | None
-) -> None:
+def _persist(tree: Mapping[str, bytes], service: Service, notes: Notes, file: str | None) -> None:
     runtime = service.runtime
     if runtime is None or not runtime.mounts:
         return
@@ -151,7 +162,7 @@ def _persist(
 def _noexec(tree: Mapping[str, bytes], service: Service, path: str, notes: Notes) -> None:
     root = path.rstrip("/") + "/"
     argv = service.command.argv or ()
-    runs = [(argv[0], None, None)] if argv else []
+    runs: list[tuple[str, str | None, int | None]] = [(argv[0], None, None)] if argv else []
     for script in entry_scripts(service, tree):
         runs += [(c.program, script.file, c.line) for c in calls(script.text)]
     for program, file, line in runs:

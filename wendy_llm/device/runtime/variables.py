@@ -1,7 +1,7 @@
 """Variables an entry script (or a shell-form CMD/ENTRYPOINT) reads that the container lacks.
 
 On a device the container's environment is its image's ``ENV`` then the
-agent's own entries, nothing else (``shared/spec/wendy-run.md`` section 9):
+agent's own entries, nothing else (Wendy run facts, section 9):
 compose ``environment`` is not sent (section 3) and a build arg exists at
 run time only where the Dockerfile copies it into ``ENV``.  A read of a
 name nothing sets (not the image's ``ENV``, not the agent's, not the
@@ -26,9 +26,12 @@ from collections.abc import Sequence
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.scripts import Script, logical_lines
+from wendy_llm.wendycli.runtime import RUN_FACTS
 
-SPEC = "wendy-run.md section 9"
-_REF = re.compile(r"\$(?:\{(?P<hash>#?)(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]?)|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
+SPEC = RUN_FACTS
+_REF = re.compile(
+    r"\$(?:\{(?P<hash>#?)(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?P<op>[^}]?)|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))"
+)
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
 _ASSIGNED = re.compile(
     r"(?:^|[\s;&|({!])(?:(?:export|local|declare|typeset|readonly)(?:\s+-[A-Za-z]+)*\s+)?"
@@ -39,11 +42,55 @@ _FOR = re.compile(r"\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b")
 _ASSIGN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?=")
 #: Names bash itself sets (or that a script's shell always has).
 SHELL_NAMES = frozenset(
-    "BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_COMMAND BASH_LINENO "
-    "BASH_REMATCH BASH_SOURCE BASH_SUBSHELL BASH_VERSINFO BASH_VERSION COLUMNS COMP_WORDS "
-    "DIRSTACK EPOCHREALTIME EPOCHSECONDS EUID FUNCNAME GROUPS HISTCMD HOSTNAME HOSTTYPE IFS "
-    "LINENO LINES MACHTYPE OLDPWD OPTARG OPTERR OPTIND OSTYPE PIPESTATUS PPID PS1 PS2 PS4 "
-    "PWD RANDOM REPLY SECONDS SHELL SHELLOPTS SHLVL SRANDOM UID".split()
+    [
+        "BASH",
+        "BASHOPTS",
+        "BASHPID",
+        "BASH_ALIASES",
+        "BASH_ARGC",
+        "BASH_ARGV",
+        "BASH_COMMAND",
+        "BASH_LINENO",
+        "BASH_REMATCH",
+        "BASH_SOURCE",
+        "BASH_SUBSHELL",
+        "BASH_VERSINFO",
+        "BASH_VERSION",
+        "COLUMNS",
+        "COMP_WORDS",
+        "DIRSTACK",
+        "EPOCHREALTIME",
+        "EPOCHSECONDS",
+        "EUID",
+        "FUNCNAME",
+        "GROUPS",
+        "HISTCMD",
+        "HOSTNAME",
+        "HOSTTYPE",
+        "IFS",
+        "LINENO",
+        "LINES",
+        "MACHTYPE",
+        "OLDPWD",
+        "OPTARG",
+        "OPTERR",
+        "OPTIND",
+        "OSTYPE",
+        "PIPESTATUS",
+        "PPID",
+        "PS1",
+        "PS2",
+        "PS4",
+        "PWD",
+        "RANDOM",
+        "REPLY",
+        "SECONDS",
+        "SHELL",
+        "SHELLOPTS",
+        "SHLVL",
+        "SRANDOM",
+        "UID",
+    ]
 )
 
 
@@ -103,7 +150,9 @@ def variable_findings(service: Service, scripts: Sequence[Script], notes: Notes)
             if defaulted and not near and not wendy:
                 continue
             seen.add(name)
-            notes.warn(_message(service, name, near, wendy, name in args, bases, defaulted), file, line)
+            notes.warn(
+                _message(service, name, near, wendy, name in args, bases, defaulted), file, line
+            )
 
 
 def _message(
@@ -122,7 +171,10 @@ def _message(
         "is not sent)"
     )
     if build_arg:
-        text += f"; {name} is a build arg, which exists at run time only if the Dockerfile copies it into ENV"
+        text += (
+            f"; {name} is a build arg, which exists at run time only where the Dockerfile "
+            "copies it into ENV"
+        )
     if near:
         text += f"; did you mean {near[0]}, which the container has?"
     elif bases and not wendy:
