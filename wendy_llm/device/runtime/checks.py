@@ -54,16 +54,21 @@ def with_runtime(
     return tuple(out)
 
 
-def _argv_programs(service: Service) -> list[tuple[str, str]]:
-    """(program, how) for the argv's bare first word and a shell form's first word."""
-    argv = service.command.argv or ()
+def _argv_programs(service: Service) -> list[tuple[str, str, bool]]:
+    """(program, how, certain) for the argv's bare first word and a shell form's first
+    word.  With the base image's ENTRYPOINT unseen the CMD is judged, not certainly."""
+    command = service.command
+    argv, certain = command.argv, True
+    if argv is None and command.cmd:
+        argv, certain = command.cmd, False
+    argv = argv or ()
     out = []
     if argv and "/" not in argv[0]:
-        out.append((argv[0], f"its argv {list(argv)}"))
+        out.append((argv[0], f"its argv {list(argv)}", certain))
     if len(argv) >= 3 and argv[1] == "-c" and argv[0] in ("/bin/sh", "sh", "/bin/bash", "bash"):
         first = calls(argv[2])
         if first and "/" not in first[0].program:
-            out.append((first[0].program, f"its shell-form command {argv[2]!r}"))
+            out.append((first[0].program, f"its shell-form command {argv[2]!r}", certain))
     return out
 
 
@@ -92,25 +97,28 @@ def path_findings(
         return
     line_of = {d.value: d.line for d in facts.path_added}
     dockerfile = service.build.dockerfile
-    found: list[tuple[str, str, str | None, int | None]] = []
-    for program, how in _argv_programs(service):
-        found.append((program, how, dockerfile, None))
+    found: list[tuple[str, str, bool, str | None, int | None]] = []
+    for program, how, certain in _argv_programs(service):
+        found.append((program, how, certain, dockerfile, None))
     for script in scripts:
         own = functions(script.text)
         for call in calls(script.text):
             if "/" in call.program or call.program in own:
                 continue
-            found.append((call.program, f"{script.file}:{call.line}", script.file, call.line))
-    for program, how, file, line in found:
+            where = f"{script.file}:{call.line}"
+            found.append((call.program, where, True, script.file, call.line))
+    for program, how, certain, file, line in found:
         directory = _where_installed(program, facts)
         if directory is None:
             continue
-        notes.error(
+        message = (
             f"service {service.name} runs {program} by bare name ({how}); the render installs "
             f"it only into {directory}, which {dockerfile}:{line_of[directory]} adds to the "
             f"image's PATH, but on a device the agent's PATH={AGENT_PATH} comes after the "
             f"image's ENV and wins ({SPEC}): {program} is not found and the service does not "
-            f"start. Run it as {directory}/{program}, or symlink it into /usr/local/bin",
-            file,
-            line,
+            f"start. Run it as {directory}/{program}, or symlink it into /usr/local/bin"
         )
+        if certain:
+            notes.error(message, file, line)
+        else:
+            notes.warn(message + " (unless the base image's unseen ENTRYPOINT runs it)", file, line)

@@ -101,6 +101,9 @@ def _no_network(
     tree: Mapping[str, bytes], service: Service, others: set[str], notes: Notes, file: str | None
 ) -> None:
     needs: list[str] = []
+    argv = " ".join(service.command.argv or ())
+    if _DOWNLOADS.search(argv):
+        needs.append(f"its argv ({argv})")
     for script in entry_scripts(service, tree):
         for call in calls(script.text):
             if _DOWNLOADS.search(call.text):
