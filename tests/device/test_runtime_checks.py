@@ -171,7 +171,8 @@ def test_a_mapping_whose_sides_differ_names_the_files_that_point_at_the_host_sid
     ("script", "needs"),
     [
         (
-            "#!/bin/sh\ncurl -fsS https://example.com/m.bin -o /m.bin\nexec /opt/venv/bin/uvicorn a:a\n",
+            "#!/bin/sh\ncurl -fsS https://example.com/m.bin -o /m.bin\n"
+            "exec /opt/venv/bin/uvicorn a:a\n",
             "curl",
         ),
         ("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", None),
@@ -190,7 +191,10 @@ def test_a_service_without_network_that_downloads_fails(script: str, needs: str 
 
 
 def test_a_service_without_network_that_names_another_service_fails() -> None:
-    compose = "services:\n  api:\n    build: ./api\n  db:\n    image: postgres\n    ports: ['5432:5432']\n"
+    compose = (
+        "services:\n  api:\n    build: ./api\n"
+        "  db:\n    image: postgres\n    ports: ['5432:5432']\n"
+    )
     extra = "ENV DATABASE_URL=postgres://db:5432/app\n"
     found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", extra=extra, compose=compose)
     (message,) = hits(found, "error", "service api has no network entitlement")
