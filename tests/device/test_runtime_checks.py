@@ -10,6 +10,7 @@ import pytest
 from _device_helpers import view
 
 from wendy_llm.device import DeviceView
+from wendy_llm.validate.checks.device import build_view
 
 SECTION = "(Wendy run facts, section 9"
 VENV_DOCKERFILE = """FROM python:3.12-slim
@@ -234,3 +235,58 @@ def test_a_volume_name_without_the_app_name_is_a_warning() -> None:
         compose=COMPOSE + "    volumes: ['demo-models:/models']\n",
     )
     assert hits(named, "warning", "does not carry the app's name") == []
+
+
+def test_compose_environment_naming_another_service_shows_a_network_is_needed() -> None:
+    # Not sent to the device, but it says what the service talks to.
+    compose = (
+        "services:\n  api:\n    build: ./api\n    environment:\n"
+        "      MQTT_URL: mqtt://broker:1883\n"
+        "  broker:\n    image: eclipse-mosquitto\n    ports: ['1883:1883']\n"
+    )
+    found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", compose=compose)
+    (message,) = hits(found, "error", "service api has no network entitlement")
+    assert "its compose environment MQTT_URL=mqtt://broker:1883 (service broker)" in message
+    networked = compose.replace("build: ./api\n", "build: ./api\n    ports: ['80:80']\n")
+    found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", compose=networked)
+    assert hits(found, "error", "has no network entitlement") == []
+
+
+def test_services_meeting_on_loopback_need_the_devices_network() -> None:
+    # wendy.json services: the store has no network entitlement, so it is alone in
+    # its namespace and the api's 127.0.0.1:6379 never reaches it.
+    wendy = (
+        '{"appId": "demo", "services": {'
+        '"store": {"context": "./store"},'
+        '"api": {"context": "./api", "entitlements": [{"type": "network"}]}}}'
+    )
+    files = {
+        "wendy.json": wendy,
+        "store/Dockerfile": 'FROM redis:7\nCOPY redis.conf /etc/redis.conf\nCMD ["redis-server"]\n',
+        "store/redis.conf": "bind 127.0.0.1\nport 6379\n",
+        "api/Dockerfile": (
+            'FROM python:3.12-slim\nCOPY main.py /main.py\nCMD ["python", "/main.py"]\n'
+        ),
+        "api/main.py": 'import redis\nstore = redis.Redis(host="127.0.0.1", port=6379)\n',
+    }
+    tree = {path: text.encode() for path, text in files.items()}
+    found = build_view(tree, "demo")
+    (message,) = hits(found, "error", "service store has no network entitlement")
+    assert "service api reaches loopback port 6379 (api/main.py:2), which it names" in message
+    fixed = wendy.replace('"./store"}', '"./store", "entitlements": [{"type": "network"}]}')
+    tree["wendy.json"] = fixed.encode()
+    assert hits(build_view(tree, "demo"), "error", "has no network entitlement") == []
+
+
+def test_a_run_that_writes_under_a_persist_path_is_hidden_there() -> None:
+    extra = "RUN curl -fsSL https://example.com/m.bin -o /models/m.bin\n"
+    compose = COMPOSE + "    volumes: ['demo-models:/models']\n"
+    found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", extra=extra, compose=compose)
+    (message,) = hits(found, "warning", "persist volume demo-models is bind-mounted over /models")
+    assert "(/models/m.bin at line 4) is hidden on a device" in message
+    made = api(
+        "#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n",
+        extra="RUN mkdir -p /models/cache\n",
+        compose=compose,
+    )
+    assert hits(made, "warning", "is hidden on a device") == []

@@ -45,7 +45,9 @@ class DockerFacts:
     user: Located | None  # the last USER
     workdir: Located | None  # the last WORKDIR (absolute)
     stopsignal: Located | None
-    filled: tuple[Located, ...]  # paths the build writes: COPY/ADD destinations, WORKDIRs
+    # Paths the build puts content at: COPY/ADD destinations, and paths below a directory
+    # a RUN names other than to create, own or chmod it (``mkdir`` alone leaves it empty).
+    filled: tuple[Located, ...]
     runs: tuple[Located, ...]  # each RUN's command text
     venvs: tuple[Located, ...]  # virtualenv directories created
     installed: tuple[tuple[str, str], ...]  # (program name, directory) pip put there
@@ -106,7 +108,6 @@ def docker_facts(text: str) -> DockerFacts | None:
             elif kw == "WORKDIR" and ins.args:
                 cwd = posixpath.normpath(posixpath.join(cwd, _word(ins.args[0], scope, escape)))
                 workdir = Located(cwd, ins.line)
-                filled.append(workdir)
             elif kw in ("COPY", "ADD") and len(ins.args) >= 2:
                 dest = _word(ins.args[-1], scope, escape)
                 filled.append(Located(posixpath.normpath(posixpath.join(cwd, dest)), ins.line))
@@ -115,6 +116,7 @@ def docker_facts(text: str) -> DockerFacts | None:
                 for doc in ins.heredocs:
                     command += "\n" + doc.content
                 runs.append(Located(command, ins.line))
+                filled += _run_writes(command, ins.line)
                 venvs += [Located(m[2].rstrip("/"), ins.line) for m in _VENV.finditer(command)]
                 installed += _installs(command, scope, added, venvs)
     root = build.base(chain[-1])
@@ -130,6 +132,20 @@ def docker_facts(text: str) -> DockerFacts | None:
         tuple(dict.fromkeys(installed)),
         base_seen,
     )
+
+
+_PATH_WORD = re.compile(r"(?<![\w$:.-])(/[A-Za-z0-9._@+-]+(?:/[A-Za-z0-9._@+*-]+)+)")
+_ONLY_MAKES = re.compile(r"^\s*(?:mkdir|chmod|chown|chgrp|test|\[)\b")
+
+
+def _run_writes(command: str, line: int) -> list[Located]:
+    """Absolute paths a RUN's commands name, except in ``mkdir``/``chmod``/``chown``."""
+    out = []
+    for part in re.split(r"&&|\|\||;|\n", command):
+        if _ONLY_MAKES.match(part):
+            continue
+        out += [Located(m[1].rstrip("/"), line) for m in _PATH_WORD.finditer(part)]
+    return out
 
 
 def _installs(

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import service_facts
+from wendy_llm.device.runtime.loopback import loopback_partners
 from wendy_llm.device.runtime.scripts import calls, entry_scripts
 from wendy_llm.wendycli.runtime import RUN_FACTS, VOLUME_ROOT
 
@@ -54,7 +55,6 @@ def storage_findings(
     file: str | None,
 ) -> None:
     """The network and persist findings of ``services`` (``file``: where they are defined)."""
-    names = {s.name for s in services}
     for service in services:
         runtime = service.runtime
         if runtime is None:
@@ -63,7 +63,7 @@ def storage_findings(
             for entry in runtime.network.unpublished:
                 _mapping(tree, service, entry, notes, file)
         elif deploy is not None:
-            _no_network(tree, service, names - {service.name}, notes, file)
+            _no_network(tree, service, services, notes, file)
         _persist(tree, service, notes, file)
 
 
@@ -98,8 +98,13 @@ def _mapping(
 
 
 def _no_network(
-    tree: Mapping[str, bytes], service: Service, others: set[str], notes: Notes, file: str | None
+    tree: Mapping[str, bytes],
+    service: Service,
+    services: Sequence[Service],
+    notes: Notes,
+    file: str | None,
 ) -> None:
+    others = {s.name for s in services} - {service.name}
     needs: list[str] = []
     argv = " ".join(service.command.argv or ())
     if _DOWNLOADS.search(argv):
@@ -109,10 +114,18 @@ def _no_network(
             if _DOWNLOADS.search(call.text):
                 needs.append(f"{script.file}:{call.line} ({call.text})")
                 break
-    for name, value in service.environment.values.items():
-        for other in others:
-            if re.search(rf"://{re.escape(other)}[:/]", value):
-                needs.append(f"its ENV {name}={value} (service {other})")
+    # Compose environment is not sent, but it shows what the service talks to.
+    written = [(f"its ENV {k}", v) for k, v in service.environment.values.items()]
+    written += [
+        (f"its compose environment {d.name}", d.compose)
+        for d in service.dropped_environment
+        if d.compose is not None
+    ]
+    for what, value in written:
+        for other in sorted(others):
+            if re.search(rf"://{re.escape(other)}(?:[:/]|$)", value):
+                needs.append(f"{what}={value} (service {other})")
+    needs += loopback_partners(tree, service, services)
     if not needs:
         return
     notes.error(
