@@ -290,3 +290,23 @@ def test_a_run_that_writes_under_a_persist_path_is_hidden_there() -> None:
         compose=compose,
     )
     assert hits(made, "warning", "is hidden on a device") == []
+
+
+def test_a_shell_form_cmd_reading_an_unset_variable_warns_at_the_dockerfile() -> None:
+    dockerfile = VENV_DOCKERFILE.format(extra="").replace(
+        'ENTRYPOINT ["/usr/local/bin/run.sh"]',
+        'ENTRYPOINT ["/bin/sh", "-c", "exec /opt/venv/bin/uvicorn a:a --port $APP_PORT"]',
+    )
+    found = view(COMPOSE, {"api/Dockerfile": dockerfile})
+    (message,) = hits(found, "warning", "reads $APP_PORT (with no default")
+    assert "unless the unseen ENV of python:3.12-slim sets it" in message
+    fixed = dockerfile.replace("ENTRYPOINT [", "ENV APP_PORT=80\nENTRYPOINT [")
+    assert hits(view(COMPOSE, {"api/Dockerfile": fixed}), "warning", "reads $") == []
+
+
+def test_a_variable_the_script_sets_itself_is_fine() -> None:
+    script = (
+        '#!/bin/sh\nport=80\nfor name in a b; do echo "$name"; done\n'
+        'exec /opt/venv/bin/uvicorn a:a --port "$port"\n'
+    )
+    assert hits(api(script), "warning", "reads $") == []

@@ -4,8 +4,9 @@ Every template of ``tests/_realrepo`` (compose, ``wendy.json`` services,
 single-container, swift, Wendy Lite) gets a ``plan`` that names its deploy
 path and every app ``wendy run`` creates, as the facts say (wendy-run.md
 sections 1, 3-5), and no device error but the services of
-:data:`NO_NETWORK` (section 9): each is a template ``wendy run`` deploys.  The multi-service templates' lost top-level settings are warned
-about at their ``wendy.json`` line; the ``base-${WENDY_PLATFORM}``
+:data:`NO_NETWORK` (section 9): each is a template ``wendy run`` deploys.
+The multi-service templates' lost top-level settings are warned about at
+their ``wendy.json`` line; the ``base-${WENDY_PLATFORM}``
 Dockerfiles build the stage of each device's platform.
 """
 
@@ -26,14 +27,11 @@ from wendy_llm.render.template import load_template
 from wendy_llm.validate.checks.device import build_view
 
 APP_ID = "my-app"
-#: Services that talk to another one but have no network entitlement, so on a device
-#: each is alone in a network namespace of its own (wendy-run.md section 9): true
-#: failures of these templates, found by issue 32's check.
-NO_NETWORK: dict[str, set[str]] = {
-    "node/mqtt-stack": {"simulator"},  # its MQTT broker is on 127.0.0.1:1883 / broker:1883
-    "python/sensor-hub": {"store", "collector"},  # Redis on 127.0.0.1:6379
-    "python/vision-pipeline": {"camera", "detector"},  # ZeroMQ on 127.0.0.1:5555
-}
+#: Services with no network entitlement that talk to another service (each is alone in a
+#: network namespace of its own on a device, wendy-run.md section 9). The fixture's
+#: templates gave none to mqtt-stack's simulator, sensor-hub's store and collector and
+#: vision-pipeline's camera and detector until issue 32's check found it; now none.
+NO_NETWORK: dict[str, set[str]] = {}
 
 
 @pytest.fixture(scope="module")
