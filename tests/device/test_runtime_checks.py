@@ -310,3 +310,16 @@ def test_a_variable_the_script_sets_itself_is_fine() -> None:
         'exec /opt/venv/bin/uvicorn a:a --port "$port"\n'
     )
     assert hits(api(script), "warning", "reads $") == []
+
+
+def test_a_script_ending_in_its_own_function_is_not_judged() -> None:
+    script = "#!/bin/sh\nmain() {\n  exec /opt/venv/bin/uvicorn a:a\n}\nmkdir -p /tmp/x\nmain\n"
+    assert hits(api(script), "warning", "is not exec'd") == []
+
+
+def test_variables_set_by_printf_getopts_and_mapfile_are_the_scripts_own() -> None:
+    script = (
+        "#!/bin/bash\nprintf -v stamp '%s' now\ngetopts ab opt\nmapfile -t lines < /etc/hosts\n"
+        'echo "$stamp $opt ${lines[0]}"\nexec /opt/venv/bin/uvicorn a:a\n'
+    )
+    assert hits(api(script), "warning", "reads $") == []

@@ -29,6 +29,8 @@ _VENV = re.compile(
 #: A pip install (``pip``, ``pipN``, ``python -m pip``, ``uv pip``) and its words.
 _PIP_INSTALL = re.compile(r"(?:\S*/)?(?:pip[0-9.]*|-m\s+pip|uv\s+pip)\s+install\s+([^;&|]*)")
 _REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)")
+#: Packaging tools a virtualenv upgrades in place; the base image has its own.
+_TOOLING = frozenset({"pip", "setuptools", "wheel", "uv"})
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,7 @@ def _installs(
             if word.startswith("-") or ("$" in word and word.startswith("$")):
                 continue
             name = _REQUIREMENT.match(_plain(word, scope))
-            if name is not None:
+            if name is not None and name.group(1).lower() not in _TOOLING:
                 out.append((name.group(1).lower(), target))
     return out
 

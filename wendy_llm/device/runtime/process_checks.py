@@ -76,12 +76,14 @@ def _not_execd(service: Service, script: Script, notes: Notes) -> None:
     if _TRAP_TERM.search(script.text):
         return  # the script passes SIGTERM on (or handles it) itself
     own = functions(script.text)
-    found = [c for c in calls(script.text) if c.program not in own or c.execs]
+    found = calls(script.text)
     if not found:
         return
     last = found[-1]
     if last.execs or last.background or last.program in _QUIET_LAST:
         return
+    if last.program in own:
+        return  # a function of the script: what it runs is not judged here
     notes.warn(
         f"service {service.name}: the entry script's last command ({last.text}) is not exec'd "
         f"and the script traps no TERM: the shell stays PID 1 and keeps the SIGTERM a stop "

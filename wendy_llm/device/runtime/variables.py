@@ -39,6 +39,11 @@ _ASSIGNED = re.compile(
 )
 _DECLARED = re.compile(r"\b(?:local|declare|typeset|export|readonly|read|unset)\b([^;&|]*)")
 _FOR = re.compile(r"\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b")
+#: ``printf -v NAME``, ``getopts SPEC NAME``, ``mapfile``/``readarray`` [opts] NAME.
+_OTHER_SETTERS = re.compile(
+    r"\bprintf\s+-v\s+([A-Za-z_]\w*)|\bgetopts\s+\S+\s+([A-Za-z_]\w*)"
+    r"|\b(?:mapfile|readarray)(?:\s+-\w+(?:\s+\S+)?)*\s+([A-Za-z_]\w*)"
+)
 _ASSIGN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?=")
 #: Names bash itself sets (or that a script's shell always has).
 SHELL_NAMES = frozenset(
@@ -100,6 +105,8 @@ def _assigned(text: str) -> set[str]:
         names.update(_ASSIGNED.findall(line))
         names.update(_FOR.findall(line))
         names.update(_ASSIGN_DEFAULT.findall(line))
+        for match in _OTHER_SETTERS.finditer(line):
+            names.update(n for n in match.groups() if n)
         for match in _DECLARED.finditer(line):
             names.update(re.findall(r"(?<![$\w-])([A-Za-z_][A-Za-z0-9_]*)", match[1].split("=")[0]))
     return names
