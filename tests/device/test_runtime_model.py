@@ -136,3 +136,12 @@ def test_the_process_runs_as_root_with_the_images_workdir() -> None:
     # No WORKDIR on an unseen base: its WORKDIR is unknown.
     bare = view("services:\n  a:\n    build: ./a\n", {"a/Dockerfile": 'FROM ubuntu\nCMD ["/x"]\n'})
     assert runtime(bare.service("a")).process.workdir is None
+
+
+def test_the_single_container_path_takes_the_top_level_entitlements() -> None:
+    wendy = {"appId": "demo", "entitlements": [{"type": "gpu"}]}
+    tree = {"wendy.json": json.dumps(wendy).encode(), "Dockerfile": DOCKERFILE.encode()}
+    rt = runtime(build_view(tree, "demo").service("demo"))
+    assert (rt.gpu.granted, rt.gpu.entitlement) == (True, "wendy.json entitlements")
+    assert rt.network.mode == "none"
+    assert rt.network.note.endswith("(wendy run --debug gives it host networking)")

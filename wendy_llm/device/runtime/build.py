@@ -56,7 +56,7 @@ def runtime_of(service: Service, tree: Mapping[str, bytes], deploy: str | None) 
         environment=_environment(service, facts),
         base_env_unknown=_bases(service),
         gpu=_gpu(service, deploy),
-        network=_network(service),
+        network=_network(service, deploy),
         mounts=tuple(_mounts(service)),
         process=_process(service, facts),
     )
@@ -129,16 +129,19 @@ def _gpu(service: Service, deploy: str | None) -> Gpu:
     return Gpu(False, None, None)
 
 
-def _network(service: Service) -> Network:
+def _network(service: Service, deploy: str | None) -> Network:
     network = _has(service, "network")
     if network is None or (network.mode or "") not in HOST_MODES:
         why = "no network entitlement" if network is None else f"network mode {network.mode}"
+        debug = (
+            " (wendy run --debug gives it host networking)" if deploy == "single-container" else ""
+        )
         return Network(
             "none",
             (),
             (),
             f"{why}: its own network namespace with only loopback: no internet, "
-            "no other service, no device port",
+            f"no other service, no device port{debug}",
         )
     ports = network.ports or service.ports
     reachable = tuple(dict.fromkeys(p.container for p in ports))
