@@ -12,6 +12,7 @@ is not a shell: what it cannot read it leaves alone (no finding).
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import shlex
@@ -141,6 +142,7 @@ def logical_lines(text: str) -> Iterator[tuple[int, str]]:
         yield start + 1, line
 
 
+@functools.lru_cache(maxsize=256)
 def functions(text: str) -> frozenset[str]:
     """The names of the shell functions a script defines."""
     return frozenset(m[1] for _, line in logical_lines(text) if (m := _FUNCTION.match(line)))
@@ -156,8 +158,14 @@ def _words(line: str) -> list[str] | None:
         return None
 
 
-def calls(text: str) -> list[Call]:
+def calls(text: str) -> tuple[Call, ...]:
     """Every command a script runs by its first word, in order (top level and nested)."""
+    return _calls(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _calls(text: str) -> tuple[Call, ...]:
+    # Cached by text: every pick renders the same scripts, and several checks read them.
     out = []
     for number, line in logical_lines(text):
         if _FUNCTION.match(line):
@@ -180,4 +188,4 @@ def calls(text: str) -> list[Call]:
                 continue
             expect = False
             out.append(Call(word, number, execs, background, line.strip()))
-    return out
+    return tuple(out)

@@ -20,6 +20,7 @@ An unseen base image may set any other name: the message says so.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Sequence
 
@@ -99,7 +100,8 @@ SHELL_NAMES = frozenset(
 )
 
 
-def _assigned(text: str) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def _assigned(text: str) -> frozenset[str]:
     names: set[str] = set()
     for _, line in logical_lines(text):
         names.update(_ASSIGNED.findall(line))
@@ -109,10 +111,11 @@ def _assigned(text: str) -> set[str]:
             names.update(n for n in match.groups() if n)
         for match in _DECLARED.finditer(line):
             names.update(re.findall(r"(?<![$\w-])([A-Za-z_][A-Za-z0-9_]*)", match[1].split("=")[0]))
-    return names
+    return frozenset(names)
 
 
-def _reads(text: str) -> list[tuple[str, int, bool]]:
+@functools.lru_cache(maxsize=256)
+def _reads(text: str) -> tuple[tuple[str, int, bool], ...]:
     """(name, line, read with a default) of every ``$NAME`` outside single quotes."""
     out = []
     for number, line in logical_lines(text):
@@ -124,7 +127,7 @@ def _reads(text: str) -> list[tuple[str, int, bool]]:
             defaulted = bool(match["braced"]) and not match["hash"] and match["op"] in "-=+:?"
             defaulted = defaulted and match["op"] != ""
             out.append((name, number, defaulted))
-    return out
+    return tuple(out)
 
 
 def provided_names(service: Service) -> frozenset[str] | None:
