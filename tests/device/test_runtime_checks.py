@@ -323,3 +323,13 @@ def test_variables_set_by_printf_getopts_and_mapfile_are_the_scripts_own() -> No
         'echo "$stamp $opt ${lines[0]}"\nexec /opt/venv/bin/uvicorn a:a\n'
     )
     assert hits(api(script), "warning", "reads $") == []
+
+
+def test_a_script_that_sources_a_file_is_judged_on_wendy_names_only() -> None:
+    script = (
+        '#!/bin/sh\n. /etc/app.env\necho "$APP_TOKEN $WENDY_DEVICE_HOSTNAME"\n'
+        "exec /opt/venv/bin/uvicorn a:a\n"
+    )
+    found = api(script)
+    assert hits(found, "warning", "reads $APP_TOKEN") == []
+    assert hits(found, "warning", "reads $WENDY_DEVICE_HOSTNAME")

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
-from wendy_llm.device.runtime.scripts import Script, logical_lines
+from wendy_llm.device.runtime.scripts import Script, calls, logical_lines
 from wendy_llm.wendycli.runtime import RUN_FACTS
 
 SPEC = RUN_FACTS
@@ -151,13 +151,16 @@ def variable_findings(service: Service, scripts: Sequence[Script], notes: Notes)
     args = {a.name for a in service.build.args} if service.build else set()
     for file, text, _ in sources:
         own = _assigned(text) | SHELL_NAMES
+        # A script that sources another file may get any name from it: only Wendy
+        # names and near names are judged there.
+        sources_files = any(c.program in (".", "source") for c in calls(text))
         seen: set[str] = set()
         for name, line, defaulted in _reads(text):
             if name in provided or name in own or name in seen:
                 continue
             near = difflib.get_close_matches(name, sorted(provided), n=1, cutoff=0.75)
             wendy = name.startswith("WENDY_")
-            if defaulted and not near and not wendy:
+            if (defaulted or sources_files) and not near and not wendy:
                 continue
             seen.add(name)
             notes.warn(
