@@ -333,3 +333,16 @@ def test_a_script_that_sources_a_file_is_judged_on_wendy_names_only() -> None:
     found = api(script)
     assert hits(found, "warning", "reads $APP_TOKEN") == []
     assert hits(found, "warning", "reads $WENDY_DEVICE_HOSTNAME")
+
+
+def test_a_script_copied_into_the_workdir_is_read_as_the_entry_script() -> None:
+    dockerfile = (
+        "FROM python:3.12-slim\n"
+        "RUN python -m venv /opt/venv && /opt/venv/bin/pip install gunicorn\n"
+        "ENV PATH=/opt/venv/bin:$PATH\nWORKDIR /app\nCOPY start.sh .\n"
+        'CMD ["bash", "/app/start.sh"]\n'
+    )
+    found = view(COMPOSE, {"api/Dockerfile": dockerfile, "api/start.sh": "exec gunicorn app\n"})
+    (error,) = found.errors
+    assert (error.file, error.line) == ("api/start.sh", 1)
+    assert "runs gunicorn by bare name" in error.message

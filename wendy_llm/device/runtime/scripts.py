@@ -97,9 +97,11 @@ def _copies(service: Service, tree: Mapping[str, bytes]) -> dict[str, str]:
         if len(ins.args) != 2 or "$" in "".join(ins.args):
             continue
         source, dest = ins.args
+        # "." and a trailing "/" name a directory (the working directory exists).
+        into_directory = dest.endswith("/") or dest in (".", "..")
         dest = posixpath.join(workdir, dest)
-        if dest.endswith("/"):
-            dest += posixpath.basename(source)
+        if into_directory:
+            dest = posixpath.join(dest, posixpath.basename(source))
         render = posixpath.normpath(posixpath.join(build.directory, source))
         if render in tree:
             out[posixpath.normpath(dest)] = render
@@ -108,7 +110,9 @@ def _copies(service: Service, tree: Mapping[str, bytes]) -> dict[str, str]:
 
 def entry_scripts(service: Service, tree: Mapping[str, bytes]) -> list[Script]:
     """The render's scripts the service's argv starts (directly or via ``sh``/``bash``)."""
-    argv = service.command.argv
+    # With the base image's ENTRYPOINT unseen, the CMD names the script: base images'
+    # entrypoints (node's, python's none) run a CMD that is a command.
+    argv = service.command.argv or service.command.cmd
     if not argv:
         return []
     copies = _copies(service, tree)
