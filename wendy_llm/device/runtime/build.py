@@ -183,6 +183,8 @@ def _process(service: Service, facts: DockerFacts | None) -> Process:
         restart=(
             f"{policy}: the monitor looks every 15 s, at least 10 s between restarts"
             + ("; on-failure also restarts after exit 0" if policy == "on-failure" else "")
+            + "; after a reboot of the device or the agent: unknown (nothing in the agent's "
+            "code starts it again)"
         ),
         writes="lost on every wendy run (the container is re-created); kept across restarts",
     )
