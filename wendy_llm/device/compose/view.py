@@ -133,7 +133,11 @@ def _wendy_json_lost(
             f"{' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
         )
         reason = f"{label} of {owner} is lost on a device ({why})"
-        at.ignore(reason + (": no GPU" if label.startswith("the gpu ") else ""), *path)
+        gpu = (
+            ": the CLI grants no GPU (whether the device's runtime gives one to an image that "
+            "sets NVIDIA_VISIBLE_DEVICES is not in its code: unknown)"
+        )
+        at.ignore(reason + (gpu if label.startswith("the gpu ") else ""), *path)
     for path, what in acted_on(decoded):
         at.ignore(
             f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)", *path
