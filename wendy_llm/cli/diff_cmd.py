@@ -44,10 +44,6 @@ from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
 from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
-from wendy_llm.reports.github.annotations import workflow_annotations
-from wendy_llm.reports.github.diff_findings import diff_report
-from wendy_llm.reports.github.located import located_findings
-from wendy_llm.reports.github.sources import SourceLocator
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
@@ -305,6 +301,13 @@ def _annotate(
     args: argparse.Namespace, where: Layout, results: Sequence[tuple[TemplateDiff, PolicyResult]]
 ) -> None:
     """The picks that fail the policy as annotations, at the template line of each change."""
+    # lazy: only a run under GitHub Actions (or --format github) maps findings to
+    # their template sources (the source map and the registry of codes).
+    from wendy_llm.reports.github.annotations import workflow_annotations
+    from wendy_llm.reports.github.diff_findings import diff_report
+    from wendy_llm.reports.github.located import located_findings
+    from wendy_llm.reports.github.sources import SourceLocator
+
     locator = SourceLocator(where)
     elsewhere = ["the text report (--format text)" if args.format == "github" else "the job log"]
     elsewhere += ["the step summary"] if args.markdown else []
