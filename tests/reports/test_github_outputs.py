@@ -120,6 +120,19 @@ def test_sarif_rules_results_suppressions_and_fingerprints_follow_the_schema() -
     assert first["partialFingerprints"] == {FINGERPRINT_KEY: original.fingerprint()}
 
 
+def test_sarif_leaves_out_a_finding_without_a_place_and_says_so() -> None:
+    nowhere = dataclasses.replace(located("error", 1), location=None)
+    document = check_sarif([nowhere, located("error", 2)], version="1")
+    assert sarif_errors(document) == []
+    runs: Any = document["runs"]
+    (run,) = runs
+    assert [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]] == [
+        {"startLine": 12}
+    ]
+    (note,) = run["invocations"][0]["toolExecutionNotifications"]
+    assert note["message"]["text"].startswith("1 finding(s) name no file of the repository")
+
+
 def test_sarif_past_githubs_result_limit_is_cut_and_says_so() -> None:
     document = check_sarif([located("error", n) for n in range(3)], version="1", max_results=2)
     assert sarif_errors(document) == []

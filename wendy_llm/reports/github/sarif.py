@@ -15,7 +15,9 @@ fingerprint (template, file, rule, subject: no line number) is under
 
 GitHub's limits (its docs, "SARIF results exceed limit"): at most
 :data:`MAX_RESULTS` results per run; past that the rest are left out and a
-tool notification of the run's invocation says how many.  The shape is
+tool notification of the run's invocation says how many; so does one for
+the findings that name no file of the repository (GitHub refuses a result
+without a location, and the whole upload with it: codeql-action issue 1738).  The shape is
 tested against the official schema (tests/reports/test_sarif.py).
 """
 
@@ -60,18 +62,26 @@ def check_sarif(
     """The SARIF log of a check's distinct findings."""
     rules = _rules(located, registry)
     index = {str(rule["id"]): i for i, rule in enumerate(rules)}
-    results = [_result(f, index[f.rule]) for f in located[:max_results]]
+    # GitHub refuses a result without a location, and the whole upload with it.
+    placed = [f for f in located if f.location is not None]
+    results = [_result(f, index[f.rule]) for f in placed[:max_results]]
     invocation: dict[str, object] = {"executionSuccessful": True}
-    if len(located) > max_results:
-        left = len(located) - max_results
+    notes = []
+    if len(located) > len(placed):
+        left = len(located) - len(placed)
+        notes.append(
+            f"{left} finding(s) name no file of the repository, and GitHub refuses a result "
+            "without a location: left out; they are in the job log and the JSON report"
+        )
+    if len(placed) > max_results:
+        left = len(placed) - max_results
+        notes.append(
+            f"{left} result(s) left out: GitHub reads at most {max_results} per run; every "
+            "finding is in the job log and the JSON report"
+        )
+    if notes:
         invocation["toolExecutionNotifications"] = [
-            {
-                "level": "warning",
-                "message": {
-                    "text": f"{left} result(s) left out: GitHub reads at most {max_results} "
-                    "per run; every finding is in the job log and the JSON report"
-                },
-            }
+            {"level": "warning", "message": {"text": text}} for text in notes
         ]
     shown = version if version is not None else tool_version()
     driver: dict[str, object] = {

@@ -32,6 +32,7 @@ from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import CANONICAL_LABEL, Inputs, gate_inputs
+from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.layout import Layout
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding
 
@@ -147,12 +148,22 @@ class SourceLocator:
             found = self._repository_file(template, finding.file, finding.line)
             if found is not None:
                 return found
-        if template is not None and template.root is not None:
-            manifest = self.relative(template.root / MANIFEST_FILE)
-            if manifest is not None:
+        return self._fallback(finding)
+
+    def _fallback(self, finding: Finding) -> SourceLocation | None:
+        """A file the finding is about when it names none of the repository: its
+        template's manifest, else the catalog or the settings file (GitHub code
+        scanning refuses a SARIF result without a location, and the whole upload
+        with it)."""
+        directory = self._template_dirs().get(finding.template)
+        candidates = [] if directory is None else [directory / MANIFEST_FILE]
+        candidates += [p for p in (self.layout.meta_json(), self.layout.root / SETTINGS_FILE) if p]
+        for candidate in candidates:
+            path = self.relative(candidate) if candidate.is_file() else None
+            if path is not None:
                 what = f"{finding.file} is no file of the repository" if finding.file else ""
-                note = f"{what}; shown at the template's {MANIFEST_FILE}" if what else ""
-                return SourceLocation(manifest, None, exact=False, note=note.lstrip("; "))
+                what = what or "the finding names no file"
+                return SourceLocation(path, None, exact=False, note=f"{what}; shown at {path}")
         return None
 
     def _rendered(self, template: Template, finding: Finding) -> SourceLocation | None:
