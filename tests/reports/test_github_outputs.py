@@ -11,7 +11,7 @@ from _sarif_helpers import mermaid_blocks, mermaid_errors, sarif_errors
 
 from wendy_llm.reports.github.annotations import MAX_PER_KIND, workflow_annotations
 from wendy_llm.reports.github.located import LocatedFinding, rule_id
-from wendy_llm.reports.github.sarif import FINGERPRINT_KEY, check_sarif
+from wendy_llm.reports.github.sarif import FINGERPRINT_KEY, MAX_MESSAGE_CHARS, check_sarif
 from wendy_llm.reports.github.sources import SourceLocation
 from wendy_llm.reports.github.topology import ServiceShape, TopologyGroup, label, mermaid
 from wendy_llm.reports.markdown import check_markdown
@@ -131,6 +131,15 @@ def test_sarif_leaves_out_a_finding_without_a_place_and_says_so() -> None:
     ]
     (note,) = run["invocations"][0]["toolExecutionNotifications"]
     assert note["message"]["text"].startswith("1 finding(s) name no file of the repository")
+
+
+def test_a_long_sarif_message_is_cut_and_says_so() -> None:
+    long = located("error", 1)
+    finding = dataclasses.replace(long.finding, message="x" * (MAX_MESSAGE_CHARS * 2))
+    document = check_sarif([dataclasses.replace(long, finding=finding)], version="1")
+    runs: Any = document["runs"]
+    text = runs[0]["results"][0]["message"]["text"]
+    assert len(text) < MAX_MESSAGE_CHARS + 100 and text.endswith("is in the job log)")
 
 
 def test_sarif_past_githubs_result_limit_is_cut_and_says_so() -> None:

@@ -37,6 +37,9 @@ AUTOMATION_ID = "wendy-llm/check/"
 FINGERPRINT_KEY = "wendyLlmFinding/v1"
 #: Results GitHub accepts per run.
 MAX_RESULTS = 25_000
+#: A result's message is cut here (a baseline diff can be long; GitHub takes 10 MB
+#: gzipped per upload): the rest is in the job log, and the cut says so.
+MAX_MESSAGE_CHARS = 4_000
 
 _LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 
@@ -145,7 +148,7 @@ def _result(found: LocatedFinding, rule_index: int) -> dict[str, object]:
         "ruleId": found.rule,
         "ruleIndex": rule_index,
         "level": _LEVELS[f.severity],
-        "message": {"text": found.message},
+        "message": {"text": _cut(found.message)},
     }
     if found.location is not None:
         physical: dict[str, object] = {
@@ -171,3 +174,9 @@ def _result(found: LocatedFinding, rule_index: int) -> dict[str, object]:
         "exactLine": found.location.exact if found.location is not None else False,
     }
     return result
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    return text[:MAX_MESSAGE_CHARS] + " … (cut: the whole message is in the job log)"
