@@ -245,7 +245,8 @@ def test_check_markdown_when_everything_holds(tmp_path: Path) -> None:
     assert text.startswith("### wendy-llm check: passed\n\n1 template(s), 1 pick(s), ")
     # The counts per code (its warnings), no table of failures, the pick's topology.
     assert "| code | kind | distinct | occurrences |" in text
-    assert "| template source | problem |" not in text
+    assert "| template source | problem |" not in text  # no failure
+    assert "| template source | warning |" in text  # its warnings, folded
     assert "```mermaid\nflowchart LR\n" in text
 
 

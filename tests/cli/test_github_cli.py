@@ -173,11 +173,20 @@ def test_the_summary_of_a_failing_variant_has_a_row_per_distinct_failure_and_dia
 ) -> None:
     root, result = failing
     summary = (root / "reports" / "check.md").read_text(encoding="utf-8")
-    rows = [
-        line for line in summary.split("\n") if re.match(r"^\| `[a-z-]+` \| python/llm \|", line)
-    ]
-    assert len(rows) == distinct_count(result.out, "Failures")
-    assert any("| every pick (17) |" in row and "invalid hostPort: 99999" in row for row in rows)
+    failures, warnings = summary.split("<details><summary>")
+    assert "| template source | problem |" in failures
+    assert "| template source | warning |" in warnings
+
+    def rows(text: str) -> list[str]:
+        return [line for line in text.split("\n") if re.match(r"^\| `[a-z-]+` \| python/llm", line)]
+
+    # One row per distinct finding: the failures, then the warnings (folded).
+    assert len(rows(failures)) == distinct_count(result.out, "Failures")
+    assert len(rows(warnings)) == distinct_count(result.out, "Warnings")
+    assert f"{distinct_count(result.out, 'Warnings')} distinct, not failing the run" in warnings
+    assert any(
+        "| every pick (17) |" in row and "invalid hostPort: 99999" in row for row in rows(failures)
+    )
     assert "| `compose` | error | 1 | 17 |" in summary
     blocks = mermaid_blocks(summary)
     assert len(blocks) == 3  # the Ollama picks; the DFlash pick before (baseline) and after

@@ -75,9 +75,10 @@ def check_markdown(
     max_bytes: int = options.MARKDOWN_MAX_BYTES,
 ) -> str:
     """A verdict line, the counts per code, the suppressed counts, a table of the failures
-    (and, with ``strict``, warnings) with one row per distinct finding naming its picks
-    (grouped as the terminal groups them), and a Mermaid diagram per distinct device
-    topology of the picks (before and after, where the stored baseline draws another).
+    (and, with ``strict``, warnings; else they are a folded table of their own) with one
+    row per distinct finding naming its picks (grouped as the terminal groups them), and
+    a Mermaid diagram per distinct device topology of the picks (before and after, where
+    the stored baseline draws another).
 
     ``sources`` gives a finding's template source (``path:line``) for a column of its
     own. The whole stays under ``max_bytes`` (GitHub drops a step summary over 1 MiB):
@@ -97,9 +98,13 @@ def check_markdown(
         failing += report.warnings
     if failing:
         sections.append(("the table of findings", _findings_table(report, failing, sources)))
-    elif report.warnings:
-        line = f"{len(report.warnings)} warning(s), not failing the run: see the job log."
-        sections.append(("the warnings' count", [line, ""]))
+    if report.warnings and not strict:
+        # Not failing the run: one row each too, folded away.
+        distinct = len(shared(report.warnings))
+        title = f"{len(report.warnings)} warning(s), {distinct} distinct, not failing the run"
+        block = [f"<details><summary>{title}</summary>", ""]
+        block += _findings_table(report, report.warnings, sources, "warning")
+        sections.append(("the table of warnings", [*block, "</details>", ""]))
     for group in topologies:
         sections.append((f"the device topology of {group.template}", _diagrams(group)))
     return _within(head, sections, max_bytes)
@@ -120,7 +125,10 @@ def _code_counts(report: Report) -> list[str]:
 
 
 def _findings_table(
-    report: Report, failing: Sequence[Finding], sources: Callable[[Finding], str | None] | None
+    report: Report,
+    failing: Sequence[Finding],
+    sources: Callable[[Finding], str | None] | None,
+    what: str = "problem",
 ) -> list[str]:
     picks_of = picks_per_template(report)
     groups = shared(failing)
@@ -138,7 +146,7 @@ def _findings_table(
         rows.append(row)
     header = ["code", "template", "picks", "where"]
     header += ["template source"] if sources is not None else []
-    lines = _table([*header, "problem"], rows)
+    lines = _table([*header, what], rows)
     if len(groups) > options.MARKDOWN_MAX_FINDINGS:
         more = len(groups) - options.MARKDOWN_MAX_FINDINGS
         lines += ["", f"... and {more} more distinct finding(s): see the job log."]
