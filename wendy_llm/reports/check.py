@@ -131,11 +131,11 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
         sections.append(("Warnings", report.warnings, "warn"))
         # Notes never fail a run: what the Wendy CLI ignores by design.
         sections.append(("Notes", report.notes, "ok"))
-    picks_of = _picks_per_template(report)
+    picks_of = picks_per_template(report)
     for title, findings, status in sections:
         if not findings:
             continue
-        groups = _shared(findings)
+        groups = shared(findings)
         count = (
             f"{len(findings)}"
             if len(groups) == len(findings)
@@ -153,17 +153,14 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
     return "\n".join(out)
 
 
-def _picks_per_template(report: Report) -> dict[str, list[str]]:
+def picks_per_template(report: Report) -> dict[str, list[str]]:
+    """Every pick of each template, in report order (what a group's picks are named against)."""
     picks: dict[str, list[str]] = {}
     for result in report.results:
         listed = picks.setdefault(result.template, [])
         if result.pick != TEMPLATE_WIDE and result.pick not in listed:
             listed.append(result.pick)
     return picks
-
-
-def _shared(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
-    return shared(findings)
 
 
 def shared(
@@ -182,11 +179,6 @@ def shared(
         key += (place, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
         groups.setdefault(key, (finding, []))[1].append(finding.pick)
     return list(groups.values())
-
-
-def picks_per_template(report: Report) -> dict[str, list[str]]:
-    """Every pick of each template, in report order (what a group's picks are named against)."""
-    return _picks_per_template(report)
 
 
 def format_timings(report: Report) -> str:
