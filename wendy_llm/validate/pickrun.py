@@ -86,9 +86,13 @@ class PickRun:
     inputs: Inputs = CANONICAL
     variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
     view: DeviceView | None = None  # the device view, for the device check and the rules
-    compose: ComposeResult | None = None  # the compose check's result: findings, models
     baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
-    baseline_compose: ComposeResult | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Which render this is (template id, pick slug, input label): what the
+        tool stage's answers are joined by."""
+        return (self.template.id, self.pick.slug, self.inputs.label)
 
     def every_input(self) -> list[PickRun]:
         """This run and its variants' (canonical first)."""
@@ -203,8 +207,16 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> None:
         pick_run.findings["device"] = device_findings(pick_run.view)
 
 
-def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
-    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run."""
+def rule_checks(
+    pick_run: PickRun,
+    rules: Rules | None,
+    timer: Timer,
+    *,
+    compose: ComposeResult | None = None,
+    baseline_compose: ComposeResult | None = None,
+) -> None:
+    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run
+    (``compose``: what it said of this render, ``baseline_compose``: of its baseline)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
         return
@@ -219,10 +231,10 @@ def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
             pick_run.values,
             tree,
             docs,
-            compose=pick_run.compose,
+            compose=compose,
             view=pick_run.view,
             baseline=pick_run.baseline,
-            baseline_compose=pick_run.baseline_compose,
+            baseline_compose=baseline_compose,
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)

@@ -40,13 +40,13 @@ the same.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from wendy_llm import options, phases
+from wendy_llm import options
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest.load import PICKER_FILE
@@ -55,16 +55,13 @@ from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
 from wendy_llm.validate.checks.catalog import check_catalog
-from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.picker import lint_picker
-from wendy_llm.validate.checks.shell import ShellValidator
 from wendy_llm.validate.checks.topology import rule_coverage
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     REPOSITORY,
     TEMPLATE_WIDE,
     CheckResult,
-    Finding,
     Report,
     error,
 )
@@ -83,7 +80,8 @@ from wendy_llm.validate.rulerun import baseline_renders
 from wendy_llm.validate.rules.file import load_rules
 from wendy_llm.validate.stored_rows import attach_baseline, attach_golden
 from wendy_llm.validate.tools.cache import ResultCache
-from wendy_llm.validate.tools.compose_run import ComposeResult
+from wendy_llm.validate.tools.pool import ToolRunner
+from wendy_llm.validate.toolstage import ToolStage
 
 _Result = TypeVar("_Result")
 
@@ -95,10 +93,11 @@ def run_check(
     picks: Sequence[str] = (),
     golden_dir: str | Path | None = None,
     golden: bool = True,
-    compose_workers: int = options.COMPOSE_WORKERS,
+    compose_workers: int | None = options.COMPOSE_WORKERS,
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
     cache: ResultCache | bool = True,
     layout: Layout | None = None,
+    tool_runner: ToolRunner | None = None,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
@@ -110,7 +109,9 @@ def run_check(
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
     ``cache``: where Compose and ShellCheck results are kept between runs
-    (True: the per-user cache, ``toolcache.py``; False: nowhere).
+    (True: the per-user cache, ``tools/cache.py``; False: nowhere).
+    ``tool_runner``: where the tool processes run (default: a pool of
+    ``compose_workers`` threads, None: one per core).
     """
     started = time.perf_counter()
     timer = Timer()
@@ -126,37 +127,33 @@ def run_check(
         for run in runs:
             _baseline_renders(run, golden_root)
     every = [each for run in runs for p in run.picks for each in p.every_input()]
-    rendered = [p for p in every if p.tree is not None]
-    trees = [p.tree for p in rendered if p.tree is not None]
-    based = [p for p in rendered if p.baseline is not None and p.baseline.tree is not None]
-    base_trees = [p.baseline.tree for p in based if p.baseline is not None and p.baseline.tree]
-
+    rendered = {p.key: p.tree for p in every if p.tree is not None}
+    baselines = {
+        p.key: p.baseline.tree for p in every if p.baseline is not None and p.baseline.tree
+    }
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
-    compose = ComposeValidator(workers=compose_workers, results=results)
-    shell = ShellValidator(results=results)
-    pool = ThreadPoolExecutor(max_workers=2)
-    try:
-        compose_future = pool.submit(
-            timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
-        )
-        shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
-        phases.reached("check-tools")
-        for run in runs:
-            _pure_checks(run, timer)
-        _attach_compose(rendered, based, compose_future)
-        _attach(rendered, "shell", shell_future)
-    except BaseException:
-        # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
-        # jobs dropped at once, not each run to the end first.
-        compose.cancel()
-        shell.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+    with contextlib.ExitStack() as owned:
+        runner = tool_runner or owned.enter_context(ToolRunner(compose_workers))
+        tools = ToolStage(rendered, baselines, timer=timer, results=results, runner=runner)
+        try:
+            for run in runs:
+                _pure_checks(run, timer)
+            verdicts = tools.verdicts()
+        except BaseException:
+            # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
+            # jobs dropped at once, not each run to the end first.
+            tools.cancel()
+            raise
+    for each in every:
+        if each.tree is None:
+            continue
+        for check in ("compose", "shell"):
+            each.findings[check] = verdicts.findings(check, each.key)
     for run in runs:
-        for pick_run in run.picks:
-            for each in pick_run.every_input():
-                rule_checks(each, run.rules, timer)
+        for each in (e for p in run.picks for e in p.every_input()):
+            compose = verdicts.compose.get(each.key)
+            base = verdicts.baseline_compose.get(each.key)
+            rule_checks(each, run.rules, timer, compose=compose, baseline_compose=base)
     if golden:
         with timer("golden"):
             existing = [t.id for t in found]
@@ -305,41 +302,6 @@ def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
         every, baseline_renders(run.rules, golden_root, run.template_id, wanted), strict=True
     ):
         each.baseline = found
-
-
-def _attach_compose(
-    rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
-) -> None:
-    """The compose findings of each render, and the results the rules read."""
-    results = _tool_results(rendered, "compose", future)
-    if results is None:
-        return
-    for pick_run, result in zip(rendered, results, strict=False):
-        pick_run.findings["compose"] = result.findings
-        pick_run.compose = result
-    for pick_run, result in zip(based, results[len(rendered) :], strict=True):
-        pick_run.baseline_compose = result
-
-
-def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
-    results = _tool_results(rendered, check, future)
-    if results is None:
-        return
-    for pick_run, found in zip(rendered, results, strict=True):
-        pick_run.findings[check] = found
-
-
-def _tool_results(
-    rendered: Sequence[PickRun], check: str, future: Future[list[_Result]]
-) -> list[_Result] | None:
-    """What the tool said per render; None once a missing tool failed ``check`` for all."""
-    try:
-        return future.result()
-    except WendyLlmError as exc:
-        # A missing tool fails the check for every pick, with the reason.
-        for pick_run in rendered:
-            pick_run.findings[check] = [error(check, str(exc))]
-        return None
 
 
 def _catalog(
