@@ -71,7 +71,7 @@ def judge(
         report = run_check(
             templates, golden_dir=golden, golden=False, cache=cache, tool_runner=runner
         )
-    rows = [
+    rows: list[tuple[str, str, tuple[str, ...]]] = [
         (r.pick, r.status, tuple(f.message for f in r.findings))
         for r in report.results
         if r.check == "compose"

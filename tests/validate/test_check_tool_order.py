@@ -1,0 +1,58 @@
+"""The order in which the tools answer cannot change a report.
+
+The tool stage's answers are joined to the renders by key (template, pick,
+input), never by position: a runner that hands back every batch of tool
+results in a shuffled order (the tool-runner boundary, where real runs
+finish in whatever order the machine makes) gives a byte-identical report.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from _check_helpers import write_template
+
+from wendy_llm.reports.json import check_json, dumps
+from wendy_llm.validate.run import run_check
+from wendy_llm.validate.tools.pool import ToolRunner
+
+_Job = TypeVar("_Job")
+_Out = TypeVar("_Out")
+
+
+class ShufflingRunner(ToolRunner):
+    """Hands back each batch of finished tool jobs in a seeded random order."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(workers=2)
+        self._random = random.Random(seed)
+        self.shuffled = 0
+
+    def completed(self, done: list[tuple[_Job, _Out]]) -> list[tuple[_Job, _Out]]:
+        order = list(done)
+        self._random.shuffle(order)
+        self.shuffled += len(order) > 1 and order != done
+        return order
+
+
+def report_bytes(templates: Path, golden: Path, runner: ToolRunner) -> str:
+    with runner:
+        report = run_check(templates, golden_dir=golden, cache=False, tool_runner=runner)
+    document = check_json(report)
+    document.pop("timings", None)
+    return dumps(document)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_shuffled_tool_answers_give_a_byte_identical_report(tmp_path: Path, seed: int) -> None:
+    # A template whose picks differ in their compose files and whose rules
+    # read Compose's model: a misjoined answer would change a verdict.
+    templates, golden = write_template(tmp_path / "repo")
+    expected = report_bytes(templates, golden, ToolRunner(workers=2))
+    assert '"check": "compose"' in expected and '"check": "topology"' in expected
+    shuffling = ShufflingRunner(seed)
+    assert report_bytes(templates, golden, shuffling) == expected
+    assert shuffling.shuffled > 0  # the order really was changed
