@@ -19,11 +19,13 @@ and each render's compose file and ``wendy.json`` parsed once.  Then:
   (problems spanning picks: shared files, layout, stale fixtures) and
   ``baseline`` (the baseline itself, removed picks, diffs shared by picks).
 
-The validators that run external tools go first and in the background:
-Compose (one process per distinct compose render, a few in parallel) and
-the shell checks (one ShellCheck process for every distinct script), their
-results kept on disk between runs (``toolcache.py``); the pure-Python
-validators run meanwhile.  The rules (``topology``, and the ``picker``'s
+The validators that run external tools go first and in the background
+(``toolstage.py``): Compose (one process per distinct project, that is per
+distinct render) and the shell checks (``bash -n`` per distinct script,
+ShellCheck on shares of them), all on one pool of one thread per core,
+their results kept on disk between runs (``tools/cache.py``) and joined to
+the renders by key, never by position; the pure-Python validators run
+meanwhile.  The rules (``topology``, and the ``picker``'s
 per-pick sentinel check) come last: they read the normalised Compose model
 that the same Compose runs print, and the device view.  A rule that reads
 the baseline gets the stored baseline rendered with the pick's inputs and
@@ -46,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from wendy_llm import options
+from wendy_llm import options, phases
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest.load import PICKER_FILE
@@ -136,6 +138,7 @@ def run_check(
         runner = tool_runner or owned.enter_context(ToolRunner(compose_workers))
         tools = ToolStage(rendered, baselines, timer=timer, results=results, runner=runner)
         try:
+            phases.reached("check-tools")
             for run in runs:
                 _pure_checks(run, timer)
             verdicts = tools.verdicts()

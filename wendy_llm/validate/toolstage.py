@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeVar
 
-from wendy_llm import phases
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.shell import ShellValidator
@@ -83,7 +82,6 @@ class ToolStage:
         self._shell_future = self._pool.submit(
             timer.run, "shell", lambda: self._shell.validate_keyed(renders)
         )
-        phases.reached("check-tools")
 
     def cancel(self) -> None:
         """Interrupted (Ctrl-C, SIGTERM): kill the tools, drop the queued jobs."""

@@ -214,16 +214,21 @@ class ComposeValidator:
         with tool_temp_dir("wendy-llm-compose-") as root:
             home = root / "home"
             home.mkdir()
-            written: dict[str, Path] = {}
+            # Each project is written by the first of its runs, in the pool:
+            # writing overlaps the other runs instead of preceding them all.
+            places: dict[str, Path] = {}
             for job in jobs:
-                if job.project not in written:
-                    out = root / f"tree-{len(written)}"
-                    write(job.tree, out)
-                    written[job.project] = out
+                places.setdefault(job.project, root / f"tree-{len(places)}")
+            writing = {project: threading.Lock() for project in places}
+            written: set[str] = set()
             env = isolated_env(home)
 
             def run(job: _Job) -> None:
-                tree_dir = written[job.project]
+                tree_dir = places[job.project]
+                with writing[job.project]:
+                    if job.project not in written:
+                        write(job.tree, tree_dir)
+                        written.add(job.project)
                 found = run_compose(
                     binary, root, tree_dir, job.compose_path, env, self._timeout, self._processes
                 )

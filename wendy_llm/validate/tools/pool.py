@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import TypeVar
 
 _Job = TypeVar("_Job")
@@ -63,7 +63,8 @@ class ToolRunner:
         """``(job, fn(job))`` for every job, in the order they finish.
 
         The first job that raises stops the rest: the jobs not started are
-        dropped and its exception propagates.
+        dropped, the running ones are waited for, and its exception
+        propagates.
         """
         if len(jobs) == 1:  # no thread for a single job
             self._count(1)
@@ -77,6 +78,10 @@ class ToolRunner:
         finally:
             for future in futures:
                 future.cancel()
+            # The jobs already running end before the caller goes on (and,
+            # say, removes the directory they work in); a cancelled
+            # validator's jobs end at once.
+            wait(futures)
         return self.completed(done)
 
     def completed(self, done: list[tuple[_Job, _Out]]) -> list[tuple[_Job, _Out]]:
