@@ -69,12 +69,14 @@ from wendy_llm.validate.findings import (
 )
 from wendy_llm.validate.pickrun import (
     PickRun,
+    StageResult,
     TemplateRun,
     Timer,
     lint_template_run,
     merged_findings,
     pick_checks,
     prepare_pick,
+    record_stages,
     render_template,
     rule_checks,
 )
@@ -139,24 +141,28 @@ def run_check(
         tools = ToolStage(rendered, baselines, timer=timer, results=results, runner=runner)
         try:
             phases.reached("check-tools")
-            for run in runs:
-                _pure_checks(run, timer)
+            pure = {key: found for run in runs for key, found in _pure_checks(run, timer).items()}
             verdicts = tools.verdicts()
         except BaseException:
             # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
             # jobs dropped at once, not each run to the end first.
             tools.cancel()
             raise
-    for each in every:
-        if each.tree is None:
-            continue
-        for check in ("compose", "shell"):
-            each.findings[check] = verdicts.findings(check, each.key)
+    # Each stage's result is a frozen value the next receives, joined to the
+    # render by its key; the renders' rows are written once all have returned.
     for run in runs:
         for each in (e for p in run.picks for e in p.every_input()):
-            compose = verdicts.compose.get(each.key)
-            base = verdicts.baseline_compose.get(each.key)
-            rule_checks(each, run.rules, timer, compose=compose, baseline_compose=base)
+            key = each.key
+            done = pure.get(key, StageResult())
+            ruled = rule_checks(
+                each,
+                run.rules,
+                timer,
+                view=done.view,
+                compose=verdicts.compose.get(key),
+                baseline_compose=verdicts.baseline_compose.get(key),
+            )
+            record_stages(each, done, verdicts.stage(key, rendered=each.tree is not None), ruled)
     if golden:
         with timer("golden"):
             existing = [t.id for t in found]
@@ -240,10 +246,11 @@ def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[Templa
     return kept
 
 
-def _pure_checks(run: TemplateRun, timer: Timer) -> None:
+def _pure_checks(run: TemplateRun, timer: Timer) -> dict[tuple[str, str, str], StageResult]:
+    """The template's own checks (recorded in its row), and each render's pure stage."""
     template = run.template
     if template is None:
-        return
+        return {}
     rules = run.rules
     with timer("picker"):
         picker_text = template.files.get(PICKER_FILE)
@@ -266,9 +273,11 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
             run.findings.setdefault("topology", [])
     with timer("lint"):
         run.findings["lint"] = lint_template_run(run)
-    for pick_run in run.picks:
-        for each in pick_run.every_input():
-            pick_checks(each, timer)
+    return {
+        each.key: pick_checks(each, timer)
+        for pick_run in run.picks
+        for each in pick_run.every_input()
+    }
 
 
 def _all_pick_values(

@@ -25,7 +25,7 @@ from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.shell import ShellValidator
 from wendy_llm.validate.findings import Finding, error
-from wendy_llm.validate.pickrun import Timer
+from wendy_llm.validate.pickrun import StageResult, Timer
 from wendy_llm.validate.tools.cache import ResultCache
 from wendy_llm.validate.tools.compose_run import ComposeResult
 from wendy_llm.validate.tools.pool import ToolRunner
@@ -48,6 +48,12 @@ class ToolVerdicts:
     baseline_compose: Mapping[RenderKey, ComposeResult]
     shell: Mapping[RenderKey, tuple[Finding, ...]]
     failed: Mapping[str, str]
+
+    def stage(self, key: RenderKey, *, rendered: bool) -> StageResult:
+        """The tool stage of the render ``key`` (nothing for a render that failed)."""
+        if not rendered:
+            return StageResult()
+        return StageResult.of({check: self.findings(check, key) for check in ("compose", "shell")})
 
     def findings(self, check: str, key: RenderKey) -> list[Finding]:
         """The ``compose`` or ``shell`` findings of the render ``key``."""
