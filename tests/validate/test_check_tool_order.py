@@ -53,10 +53,17 @@ def report_bytes(templates: Path, golden: Path, runner: ToolRunner) -> str:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_shuffled_tool_answers_give_a_byte_identical_report(tmp_path: Path, seed: int) -> None:
     # A template whose picks differ in their compose files and whose rules
-    # read Compose's model: a misjoined answer would change a verdict.
-    templates, golden = write_template(tmp_path / "repo")
+    # read Compose's model, and whose scripts each get another answer from
+    # `bash -n` and ShellCheck: a misjoined answer would change a verdict.
+    scripts = {
+        "ollama/run.sh": "#!/bin/sh\nset -eu\nexec sleep 1\n",
+        "vllm/run.sh": "#!/bin/bash\nfi\n",
+        "web/run.sh": "#!/bin/sh\ncd /app\nexec sleep 1\n",
+    }
+    templates, golden = write_template(tmp_path / "repo", files=scripts)
     expected = report_bytes(templates, golden, ToolRunner(workers=2))
     assert '"check": "compose"' in expected and '"check": "topology"' in expected
+    assert "bash -n" in expected and "SC2164" in expected
     shuffling = ShufflingRunner(seed)
     assert report_bytes(templates, golden, shuffling) == expected
     assert shuffling.shuffled > 0  # the order really was changed

@@ -4,9 +4,9 @@ Each test runs a real ``check`` twice over one on-disk cache, changing one
 thing in between that Compose reads but that is not the compose file
 itself (an ``include:``, an ``extends.file``, an ``env_file``, ``.env``)
 or the package's code (a copy of the package directory, whose digest is
-the cache's code salt).  The second run must judge afresh: its verdict
-follows the change, and the tool really ran again (counted by the runner
-the test injects, never timed).
+the cache's code salt), or the version a tool shim runs.  The second run
+must judge afresh: its verdict follows the change, and the tool really ran
+again (counted by the runner the test injects, never timed).
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ from typing import Any, TypeVar
 import pytest
 from _check_helpers import write_template
 
+from wendy_llm.validate.checks import compose as compose_module
 from wendy_llm.validate.run import run_check
+from wendy_llm.validate.tools import cache as cache_module
 from wendy_llm.validate.tools.cache import PACKAGE_DIR, ResultCache, directory_digest
 from wendy_llm.validate.tools.pool import ToolRunner
+from wendy_llm.validate.tools.programs import find_tool
 
 _Job = TypeVar("_Job")
 _Out = TypeVar("_Out")
@@ -129,3 +132,28 @@ def test_a_change_to_the_package_code_is_judged_again(tmp_path: Path) -> None:
 
 def test_the_default_code_salt_is_the_installed_package(tmp_path: Path) -> None:
     assert ResultCache(tmp_path).code_salt == directory_digest(PACKAGE_DIR)
+
+
+def test_a_tool_shim_that_now_runs_another_version_is_judged_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A shim (pyenv, asdf) keeps its path, size and mtime when the version
+    # it runs changes: the version the tool reports is in the salt.
+    real = find_tool("docker-compose")
+    chosen = tmp_path / "chosen-version"
+    shim = tmp_path / "bin" / "docker-compose"
+    shim.parent.mkdir()
+    shim.write_text(
+        f'#!/bin/sh\nif [ "$1" = version ]; then cat "{chosen}"; exit 0; fi\nexec "{real}" "$@"\n'
+    )
+    shim.chmod(0o755)
+    monkeypatch.setattr(compose_module, "find_tool", lambda name: shim)
+    cache = ResultCache(tmp_path / "results", code_salt="fixed")
+    chosen.write_text("Docker Compose version v2.1\n")
+    first, runs = judge(tmp_path / "repo", GOOD, cache)
+    assert runs > 0
+    assert judge(tmp_path / "repo", GOOD, cache) == (first, 0)
+    chosen.write_text("Docker Compose version v2.2\n")
+    monkeypatch.setattr(cache_module, "_VERSIONS", {})  # a new process
+    second, runs = judge(tmp_path / "repo", GOOD, cache)
+    assert runs > 0 and second == first

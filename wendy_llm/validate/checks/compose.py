@@ -259,7 +259,7 @@ class ComposeValidator:
         # of either is a new question.  Worked out once per validator, not
         # once per compose file.
         assert self._results is not None
-        tool = tool_salt(self._tool, ("version",), self._results, self._processes)
+        tool = tool_salt(self._tool, ("version",), self._processes)
         return tool.encode(), self._results.code_salt.encode()
 
     def _disk_key(self, job: _Job) -> str:

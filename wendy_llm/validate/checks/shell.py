@@ -161,8 +161,8 @@ class ShellValidator:
         assert self._results is not None
         shellcheck, bash = self._tools
         tools = [
-            tool_salt(shellcheck, ("--version",), self._results, self._processes),
-            tool_salt(bash, ("--version",), self._results, self._processes),
+            tool_salt(shellcheck, ("--version",), self._processes),
+            tool_salt(bash, ("--version",), self._processes),
         ]
         options_given = "\0".join([*SHELLCHECK_OPTIONS, *BASH_OPTIONS])
         return (

@@ -166,54 +166,29 @@ def package_salt() -> str:
 
 
 def tool_salt(
-    binary: Path,
-    version_args: tuple[str, ...],
-    results: ResultCache | None,
-    processes: ToolProcesses | None = None,
+    binary: Path, version_args: tuple[str, ...], processes: ToolProcesses | None = None
 ) -> str:
     """The tool's identity and the version it reports (``binary *version_args``).
 
-    The version is asked once per binary and process, and kept in the
-    result cache under the binary's identity, so that a warm run starts no
-    process for it; a new binary (any change of path, size, mtime, inode)
-    is asked again.  ``processes``: the validator's, so that a ``check``
-    interrupted meanwhile kills this run too.
+    The version is asked once per process and binary identity: a shim (a
+    script that runs whichever version is installed) keeps its identity
+    when what it runs changes, and says so here.  ``processes``: the
+    validator's, so that a ``check`` interrupted meanwhile kills this run
+    too.
     """
     identity = tool_identity(binary)
-    version = _tool_version(identity, binary, version_args, results, processes)
-    return f"{identity}\0{version}"
-
-
-_VERSIONS: dict[tuple[str, tuple[str, ...]], str] = {}
-
-
-def _tool_version(
-    identity: str,
-    binary: Path,
-    version_args: tuple[str, ...],
-    results: ResultCache | None,
-    processes: ToolProcesses | None,
-) -> str:
     question = (identity, version_args)
     known = _VERSIONS.get(question)
-    if known is not None:
-        return known
-    key = hashlib.sha256("\0".join(question[1]).encode() + b"\0" + identity.encode()).hexdigest()
-    stored = None if results is None else results.get("version", key, _text)
-    if stored is None:
+    if known is None:
         try:
             said = run_tool([binary, *version_args], processes=processes)
-            stored = f"{said.returncode}\0{said.stdout}\0{said.stderr}"
         except WendyLlmError as exc:
-            stored = f"unknown: {exc}"  # the tool run itself will say what is wrong
-        else:
-            if results is not None:
-                results.put("version", key, stored)
-    _VERSIONS[question] = stored
-    return stored
+            # Not remembered: the tool run itself will say what is wrong, and
+            # the identity alone still tells this binary from another.
+            return f"{identity}\0unknown: {exc}"
+        known = _VERSIONS[question] = f"{said.returncode}\0{said.stdout}\0{said.stderr}"
+    return f"{identity}\0{known}"
 
 
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("not a version")
-    return value
+#: Each tool's version, by (identity, arguments), for this process.
+_VERSIONS: dict[tuple[str, tuple[str, ...]], str] = {}
