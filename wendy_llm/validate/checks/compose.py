@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TypeVar
 
 from wendy_llm import options
+from wendy_llm.atomic import remove_tree
 from wendy_llm.errors import quoted
 from wendy_llm.render.files.tree import DIR_MODE, FILE_MODE
 from wendy_llm.validate.documents import compose_model
@@ -214,24 +216,39 @@ class ComposeValidator:
         with tool_temp_dir("wendy-llm-compose-") as root:
             home = root / "home"
             home.mkdir()
-            # Each project is written by the first of its runs, in the pool:
-            # writing overlaps the other runs instead of preceding them all.
+            # Each project is written by the first of its runs and removed by
+            # the last, in the pool: writing and removing overlap the other
+            # runs instead of preceding and following them all.
             places: dict[str, Path] = {}
             for job in jobs:
                 places.setdefault(job.project, root / f"tree-{len(places)}")
             writing = {project: threading.Lock() for project in places}
             written: set[str] = set()
+            left = Counter(job.project for job in jobs)
             env = isolated_env(home)
 
             def run(job: _Job) -> None:
                 tree_dir = places[job.project]
-                with writing[job.project]:
-                    if job.project not in written:
-                        write(job.tree, tree_dir)
-                        written.add(job.project)
-                found = run_compose(
-                    binary, root, tree_dir, job.compose_path, env, self._timeout, self._processes
-                )
+                try:
+                    with writing[job.project]:
+                        if job.project not in written:
+                            write(job.tree, tree_dir)
+                            written.add(job.project)
+                    found = run_compose(
+                        binary,
+                        root,
+                        tree_dir,
+                        job.compose_path,
+                        env,
+                        self._timeout,
+                        self._processes,
+                    )
+                finally:
+                    with writing[job.project]:
+                        left[job.project] -= 1
+                        last = left[job.project] == 0
+                    if last:  # (and whatever is left, by tool_temp_dir at the end)
+                        remove_tree(tree_dir)
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
