@@ -20,6 +20,7 @@ import pytest
 from _check_helpers import write_template
 
 from wendy_llm.validate.checks import compose as compose_module
+from wendy_llm.validate.checks.shell import ShellValidator
 from wendy_llm.validate.run import run_check
 from wendy_llm.validate.tools import cache as cache_module
 from wendy_llm.validate.tools.cache import PACKAGE_DIR, ResultCache, directory_digest
@@ -157,3 +158,22 @@ def test_a_tool_shim_that_now_runs_another_version_is_judged_again(
     monkeypatch.setattr(cache_module, "_VERSIONS", {})  # a new process
     second, runs = judge(tmp_path / "repo", GOOD, cache)
     assert runs > 0 and second == first
+
+
+def test_the_callers_shellcheck_opts_change_no_verdict_and_the_locale_is_in_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = {"run.sh": b"#!/bin/sh\ncd /app\nexec sleep 1\n"}
+    cache = ResultCache(tmp_path / "results", code_salt="fixed")
+    first = ShellValidator(results=cache)
+    said = [f.message for f in first.validate(script)]
+    assert any("SC2164" in m for m in said) and first.scripts_checked == 1
+    # ShellCheck reads SHELLCHECK_OPTS from its environment; it never gets it.
+    monkeypatch.setenv("SHELLCHECK_OPTS", "--exclude=SC2164")
+    fresh = ShellValidator()
+    assert [f.message for f in fresh.validate(script)] == said
+    # Another locale is another question (it words bash's messages).
+    monkeypatch.setenv("LC_ALL", "C")
+    other = ShellValidator(results=cache)
+    assert [f.message for f in other.validate(script)] == said
+    assert other.scripts_checked == 1 and cache.hits == 0

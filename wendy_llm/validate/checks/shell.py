@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import threading
 from collections.abc import Hashable, Mapping, Sequence
@@ -50,6 +51,18 @@ CHECK = "shell"
 #: The options each tool is run with (part of the cache key).
 SHELLCHECK_OPTIONS = ("--norc", "-S", "warning", "-f", "json1")
 BASH_OPTIONS = ("-n",)
+#: What the tools get of the caller's environment: the locale (how they read
+#: the script's bytes and word their messages; part of the cache key), and
+#: nothing else (``SHELLCHECK_OPTS`` would enable or silence checks).
+PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
+
+
+def tool_env() -> dict[str, str]:
+    """The environment ``bash -n`` and ShellCheck run with."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
+    env.update({name: os.environ[name] for name in PASSED_ENV if name in os.environ})
+    return env
+
 
 _SHEBANG = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:\S*/)?(bash|sh|dash|ksh)(?:\s|$)")
 _SUFFIXES = (".sh", ".bash")
@@ -87,6 +100,7 @@ class ShellValidator:
         # ``check`` shares its runner with Compose (never more tool
         # processes than cores); alone, the validator has its own.
         self._runner = runner if runner is not None else ToolRunner()
+        self._env = tool_env()  # read once: the cache key names it
         self._shellcheck = shellcheck
         self._bash = bash
         self._cache: dict[str, list[_Problem]] = {}
@@ -164,7 +178,12 @@ class ShellValidator:
             tool_salt(shellcheck, ("--version",), self._processes),
             tool_salt(bash, ("--version",), self._processes),
         ]
-        options_given = "\0".join([*SHELLCHECK_OPTIONS, *BASH_OPTIONS])
+        given = [
+            *SHELLCHECK_OPTIONS,
+            *BASH_OPTIONS,
+            *sorted(f"{k}={v}" for k, v in self._env.items()),
+        ]
+        options_given = "\0".join(given)
         return (
             *(t.encode() for t in tools),
             options_given.encode(),
@@ -194,9 +213,9 @@ class ShellValidator:
             def run(job: tuple[str, tuple[str, ...]]) -> dict[str, list[tuple[int, _Problem]]]:
                 tool, given = job
                 if tool == "bash":
-                    syntax = _bash_syntax(bash, Path(given[0]), self._processes)
+                    syntax = _bash_syntax(bash, Path(given[0]), self._processes, self._env)
                     return {given[0]: [(0, problem) for problem in syntax]}
-                return _shellcheck(shellcheck, list(given), tmp, self._processes)
+                return _shellcheck(shellcheck, list(given), tmp, self._processes, self._env)
 
             said = dict(self._runner.run_all(run, jobs))
         results: dict[str, list[_Problem]] = {}
@@ -230,8 +249,12 @@ def _decode(value: object) -> list[_Problem]:
     return out
 
 
-def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Problem]:
-    result = run_tool([bash, *BASH_OPTIONS, script], cwd=script.parent, processes=processes)
+def _bash_syntax(
+    bash: Path, script: Path, processes: ToolProcesses, env: Mapping[str, str]
+) -> list[_Problem]:
+    result = run_tool(
+        [bash, *BASH_OPTIONS, script], cwd=script.parent, env=env, processes=processes
+    )
     if result.returncode == 0:
         return []
     problems = []
@@ -248,11 +271,12 @@ def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Pr
 
 
 def _shellcheck(
-    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses
+    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses, env: Mapping[str, str]
 ) -> dict[str, list[tuple[int, _Problem]]]:
     result = run_tool(
         [shellcheck, *SHELLCHECK_OPTIONS, *files],
         cwd=cwd,
+        env=env,
         timeout=options.SHELLCHECK_TIMEOUT_S,
         processes=processes,
     )
