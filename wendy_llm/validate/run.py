@@ -46,7 +46,6 @@ import contextlib
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from wendy_llm import options, phases
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
@@ -86,8 +85,6 @@ from wendy_llm.validate.stored_rows import attach_baseline, attach_golden
 from wendy_llm.validate.tools.cache import ResultCache
 from wendy_llm.validate.tools.pool import ToolRunner
 from wendy_llm.validate.toolstage import ToolStage
-
-_Result = TypeVar("_Result")
 
 
 def run_check(
