@@ -47,12 +47,19 @@ from pathlib import Path
 from typing import Final
 
 from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behaviours
-from wendy_llm.errors import MutantError, WendyLlmError
+from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.template import load_template
 from wendy_llm.repo.layout import rules_path
 from wendy_llm.validate.findings import CHECK_IDS
 from wendy_llm.validate.rules.file import load_rules
 from wendy_llm.validate.run import run_check
+
+
+class MutantError(WendyLlmError):
+    """A mutant does not apply to the template (a search string is missing,
+    repeated, or names a file the template lacks), names no check that can
+    kill it, or is unknown.  Test tooling: not part of the library."""
+
 
 #: The checks whose failure never kills a mutant (see the module docstring).
 FIXTURE_CHECKS: Final = frozenset({"golden"})

@@ -82,10 +82,18 @@ class Template(TemplateSource):
 
 def load_template(path: str | os.PathLike[str], *, id: str | None = None) -> Template:
     """Load the template in directory ``path`` (its ``template.json`` and
-    optional ``template.schema.json`` are validated)."""
+    optional ``template.schema.json`` are validated).  ``id`` defaults to the
+    directory's name (``wendy_llm.load_template`` gives the repository's id)."""
+    if not isinstance(path, str | os.PathLike) or not isinstance(id, str | None):
+        wrong = path if not isinstance(path, str | os.PathLike) else id
+        raise TemplateLoadError(
+            f"load_template takes a directory path and an optional id string, not a "
+            f"{type(wrong).__name__}",
+            file=str(path),
+        )
     root = Path(path).resolve()
     if not root.is_dir():
-        raise TemplateLoadError(f"{path}: not a directory", path=str(path))
+        raise TemplateLoadError(f"{path}: not a directory", file=str(path))
     check_manifest_file(root, str(path))
     files, skipped = read_template_dir(root)
     return Template(id=id or root.name, name=root.name, root=root, files=files, skipped=skipped)

@@ -303,5 +303,5 @@ def discover_templates(root: str | os.PathLike[str]) -> list[Template]:
     ``<language>/<name>``.  The first one that fails to load raises."""
     base = Path(root)
     if not base.is_dir():
-        raise TemplateLoadError(f"{root}: not a directory", path=str(root))
+        raise TemplateLoadError(f"{root}: not a directory", file=str(root))
     return [load_template(t.path, id=t.id) for t in iter_template_dirs(base)]

@@ -191,7 +191,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         try:
             run.rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            run.findings["topology"] = [error("topology", str(exc), exc.path, exc.line)]
+            run.findings["topology"] = [error("topology", str(exc), exc.file, exc.line)]
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:

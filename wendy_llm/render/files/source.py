@@ -22,6 +22,7 @@ from wendy_llm.errors import (
     RenderError,
     TemplateError,
     TemplateLoadError,
+    WendyLlmError,
     quoted,
 )
 from wendy_llm.render.files.readdir import SkippedEntry
@@ -43,6 +44,9 @@ from wendy_llm.render.manifest.load import (
     load_picker,
 )
 from wendy_llm.render.values import build_values
+
+#: An override's value: the text of a ``--var``, or the number or boolean it spells.
+OverrideValue = str | int | float | bool
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -90,26 +94,18 @@ class TemplateSource:
     ) -> None:
         where = str(root) if root is not None else id
         if MANIFEST_FILE not in files:
-            raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", path=where)
+            raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", file=where)
         self.id = id
         self.name = name
         self.root = root
         #: How messages name the template: its directory, else its id.
         self.where = where
-        _check_manifest_sizes(files, where)
         #: Entries of the directory that are not regular files: not output, not read.
         self.skipped: tuple[SkippedEntry, ...] = tuple(skipped)
-        self.manifest: Manifest = load_manifest(files[MANIFEST_FILE])
-        if len(self.manifest.variables) > options.MANIFEST_MAX_VARIABLES:
-            raise ManifestError(
-                f"{MANIFEST_FILE}: variables: {len(self.manifest.variables)} variables, more"
-                f" than the {options.MANIFEST_MAX_VARIABLES} a template may have"
-                f" (template {where})",
-                file=MANIFEST_FILE,
-                json_path="variables",
-            )
-        picker_data = files.get(PICKER_FILE)
-        self.picker: Picker | None = None if picker_data is None else load_picker(picker_data)
+        try:
+            self.manifest, self.picker = _load_manifests(files)
+        except WendyLlmError as exc:
+            raise exc.in_template(id) from None
         self._all_files = dict(sorted(files.items(), key=lambda kv: walk_key(kv[0])))
         self.sources: tuple[SourceFile, ...] = tuple(
             SourceFile(path=path, data=data, rendered=is_rendered(path))
@@ -129,10 +125,18 @@ class TemplateSource:
         return self._all_files
 
     def values(
-        self, app_id: str, overrides: Mapping[str, str] | None = None, *, strict: bool = True
+        self,
+        app_id: str,
+        overrides: Mapping[str, OverrideValue] | None = None,
+        *,
+        strict: bool = True,
     ) -> dict[str, object]:
-        """The data map `wendy init` would render with (see ``values.py``)."""
-        return build_values(self.manifest, self.picker, app_id, overrides, strict=strict)
+        """The data map `wendy init` would render with (see ``values.py``;
+        typed overrides: ``overrides.py``)."""
+        try:
+            return build_values(self.manifest, self.picker, app_id, overrides, strict=strict)
+        except WendyLlmError as exc:
+            raise exc.in_template(self.id) from None
 
     def output_paths(self, app_id: str) -> tuple[str | None, ...]:
         """Output path of each of ``sources`` for this app id (None: dropped)."""
@@ -144,7 +148,7 @@ class TemplateSource:
     def render(
         self,
         app_id: str,
-        overrides: Mapping[str, str] | None = None,
+        overrides: Mapping[str, OverrideValue] | None = None,
         *,
         strict: bool = True,
         renderer: Renderer | None = None,
@@ -165,7 +169,7 @@ class TemplateSource:
             self.sources, self.output_paths(app_id), results, strict=True
         ):
             if isinstance(result, TemplateError):
-                raise RenderError(path=source.path, cause=result)
+                raise RenderError.of(result, template=self.id)
             if out is None:
                 continue
             files.pop(out, None)  # a later file on the same path wins
@@ -176,7 +180,10 @@ class TemplateSource:
                 source=source.path,
                 verbatim=result is source.data or result == source.data,
             )
-        _refuse_collisions(files, app_id)
+        try:
+            _refuse_collisions(files, app_id)
+        except PathCollisionError as exc:
+            raise exc.in_template(self.id) from None
         return RenderedTree(files, template_root=self.root)
 
     def render_sources(
@@ -188,16 +195,27 @@ class TemplateSource:
         return [next(rendered) if s.rendered else s.data for s in self.sources]
 
 
-def _check_manifest_sizes(files: Mapping[str, bytes], where: str) -> None:
-    """Refuse a manifest too large to be one, before decoding it takes the memory."""
+def _load_manifests(files: Mapping[str, bytes]) -> tuple[Manifest, Picker | None]:
+    """``template.json`` and the picker; a manifest too large to be one is
+    refused before decoding it takes the memory."""
     for file in (MANIFEST_FILE, PICKER_FILE):
         size = len(files.get(file, b""))
         if size > options.MANIFEST_MAX_BYTES:
             raise ManifestError(
                 f"{file}: {size} bytes, more than the {options.MANIFEST_MAX_BYTES} a"
-                f" manifest may have (template {where})",
+                " manifest may have",
                 file=file,
             )
+    manifest = load_manifest(files[MANIFEST_FILE])
+    if len(manifest.variables) > options.MANIFEST_MAX_VARIABLES:
+        raise ManifestError(
+            f"{MANIFEST_FILE}: variables: {len(manifest.variables)} variables, more"
+            f" than the {options.MANIFEST_MAX_VARIABLES} a template may have",
+            file=MANIFEST_FILE,
+            json_path="variables",
+        )
+    picker_data = files.get(PICKER_FILE)
+    return manifest, None if picker_data is None else load_picker(picker_data)
 
 
 def _shared_renderer() -> Renderer:
@@ -243,7 +261,7 @@ def render_many_values(
         try:
             results = engine.render_many(jobs)
         except OutputTooLarge as exc:  # the engine knows the file, not the template
-            raise OutputTooLarge(f"template {template.where}: {exc}") from None
+            raise exc.in_template(template.id) from None
     width = len(active)
     out: list[list[bytes | TemplateError]] = []
     for index in range(len(value_maps)):
