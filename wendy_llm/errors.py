@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import json
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Self
+
 
 def quoted(text: str) -> str:
     """``text`` as a message shows a user's value: in double quotes, with quotes,
@@ -54,11 +58,17 @@ class WendyLlmError(Exception):
             body = f"template {self.template}: {body}"
         return f"{body}; {advice}" if advice else body
 
-    def in_template(self, template_id: str) -> WendyLlmError:
+    def in_template(self, template_id: str) -> Self:
         """This error, said of ``template_id`` (unless it names a template already)."""
         if self.template is None:
             self.template = template_id
         return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keyword-only fields and those set after construction survive
+        # pickling (multiprocessing, xdist): the instance is made without
+        # __init__, then its fields are restored.
+        return (_new_error, (type(self), self.args), self.__dict__)
 
 
 def _new_error(cls: type[WendyLlmError], args: tuple[object, ...]) -> WendyLlmError:

@@ -184,10 +184,10 @@ def test_render_error_texts_are_the_clis(tmp_path: Path) -> None:
     with pytest.raises(RenderError) as info:
         t.render("my-app")
     error = info.value
-    assert str(error) == "template a: parsing b.yaml: template: b.yaml:2: unexpected EOF"
+    assert str(error) == "template demo: parsing b.yaml: template: b.yaml:2: unexpected EOF"
     assert error.describe() == "parsing b.yaml: template: b.yaml:2: unexpected EOF"
     assert isinstance(error, TemplateParseError)
-    assert (error.template, error.file, error.line) == ("a", "b.yaml", 2)
+    assert (error.template, error.file, error.line) == ("demo", "b.yaml", 2)
     t = make_template(tmp_path / "b", files={"c.yaml": "line\n  {{.NOPE}}"})
     with pytest.raises(RenderError) as info:
         t.render("my-app")
