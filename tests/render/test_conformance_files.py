@@ -193,7 +193,7 @@ def test_render_error_texts_are_the_clis(tmp_path: Path) -> None:
         t.render("my-app")
     error = info.value
     assert str(error) == (
-        'template b: rendering c.yaml: template: c.yaml:2:4: executing "c.yaml" at <.NOPE>: '
+        'template demo: rendering c.yaml: template: c.yaml:2:4: executing "c.yaml" at <.NOPE>: '
         'map has no entry for key "NOPE"'
     )
     assert isinstance(error, TemplateExecError)
