@@ -205,7 +205,8 @@ def test_strict_rejects_answers_that_are_not_options(tmp_path: Path) -> None:
     )
     assert info.value.variable == "MODEL"
     with pytest.raises(
-        ValuesError, match=r'^template demo: invalid value for FEAT: "db" is not an option of checkbox'
+        ValuesError,
+        match=r'^template demo: invalid value for FEAT: "db" is not an option of checkbox',
     ):
         t.values("app", {"FEAT": "gpu,db"})
     assert t.values("app", {"FEAT": "web, gpu"})["FEAT"] == "web, gpu"

@@ -26,7 +26,7 @@ from wendy_llm.cli.parser import (
     RawDescriptionHelpFormatter,
     WendyArgumentParser,
 )
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, cli_text
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WendyLlmError as exc:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
-        print(f"wendy-llm: error: {exc}", file=sys.stderr)
+        print(f"wendy-llm: error: {cli_text(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
         return interrupts.report(exc)
