@@ -92,10 +92,8 @@ def test_a_deep_manifest_through_a_real_process(tmp_path: Path) -> None:
         text=True,
     )
     assert proc.returncode == 2
-    assert (
-        proc.stderr
-        == f"wendy-llm: error: template t: template.json:1:{23 + MAX_DEPTH}: invalid JSON: {TOO_DEEP}\n"
-    )
+    where = f"template t: template.json:1:{23 + MAX_DEPTH}"
+    assert proc.stderr == f"wendy-llm: error: {where}: invalid JSON: {TOO_DEEP}\n"
 
 
 def test_deep_wendy_json_and_picker_are_findings() -> None:

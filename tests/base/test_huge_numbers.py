@@ -72,8 +72,8 @@ def test_a_5000_digit_number_in_template_json_exits_2(tmp_path: Path) -> None:
     run = run_module("render", str(root), "--app-id", "a", "--out", "out", cwd=tmp_path)
     assert (run.code, run.out) == (2, "")
     assert run.err == (
-        "wendy-llm: error: template t: template.json: variables[0].validate.min: json: cannot unmarshal"
-        f" number {DIGITS} into Go value of type float64\n"
+        "wendy-llm: error: template t: template.json: variables[0].validate.min: json: cannot"
+        f" unmarshal number {DIGITS} into Go value of type float64\n"
     )
 
 

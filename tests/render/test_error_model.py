@@ -44,7 +44,7 @@ def test_a_parse_error_in_a_render_is_a_template_error_naming_template_file_and_
         t.render("my-app")
     error = info.value
     assert isinstance(error, RenderError) and isinstance(error, TemplateParseError)
-    assert type(error) is RenderParseError
+    assert type(error).__name__ == "RenderParseError"
     assert (error.template, error.file, error.line) == ("demo", "wendy.json", 2)
     assert str(error).startswith("template demo: parsing wendy.json: template: wendy.json:2: ")
 

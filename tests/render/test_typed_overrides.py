@@ -14,8 +14,8 @@ from _template_helpers import PORT, make_template, phase, radio, render_text
 from wendy_llm.errors import AppIdError, UnknownVariableWarning, ValuesError, WendyLlmError
 from wendy_llm.render.template import Template
 
-FLAG = {"name": "FLAG", "type": "boolean", "default": False}
-NAME = {"name": "NAME", "type": "string", "default": "n"}
+FLAG: dict[str, object] = {"name": "FLAG", "type": "boolean", "default": False}
+NAME: dict[str, object] = {"name": "NAME", "type": "string", "default": "n"}
 
 
 @pytest.fixture
@@ -119,6 +119,6 @@ def test_an_unknown_name_without_strict_is_a_warning_at_the_callers_line(
 
 
 def test_every_failure_of_values_is_a_library_error(template: Template) -> None:
-    for value in (None, 3.5, [], {}, set(), b"x", "\ud800"):
+    for value in (None, 3.5, [], {}, set(), b"x", "\ud800", object()):
         with pytest.raises(WendyLlmError):
             template.render("my-app", {"PORT": value})  # type: ignore[dict-item]

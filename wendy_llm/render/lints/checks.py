@@ -281,7 +281,9 @@ def _render_lints(
             base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
             planned.append(
-                LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+                LintWarning(
+                    MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc.describe()}"
+                )
             )
             continue
         variants = _typing_variants(template, base)
