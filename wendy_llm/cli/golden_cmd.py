@@ -15,6 +15,7 @@ from wendy_llm.cli.args import (
     layout,
 )
 from wendy_llm.cli.output import name_failures
+from wendy_llm.cli.parser import EXIT_USAGE
 from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
@@ -88,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.json:
         sys.stdout.write(dumps(golden_check_json(result)))
-    elif not (args.quiet and not result.problems):
+    elif not (args.quiet and result.ok):
+        # The text leads with what failed to render (template, file, line).
         sys.stdout.write(check_text(result, colour=use_colour(sys.stdout)))
+        if result.failed:
+            return EXIT_USAGE
     if result.failed:
         return _failures(result.failed)
     return 0 if result.ok else 1
