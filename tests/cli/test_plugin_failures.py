@@ -113,7 +113,7 @@ def test_golden_check_leads_with_the_cause(
 ) -> None:
     monkeypatch.chdir(broken.path)
     code, out, err = run_cli("golden", "--check")
-    assert code == 2
+    assert (code, err) == (2, "")  # the cause is on stdout, first, and said once
     lines = out.splitlines()
     assert lines[0].startswith(f"golden: failed to render: {CAUSE}bad character U+007D '}}'")
     assert lines[-1].startswith("golden: 1 template failed to render (python/llm); 0 picks")
