@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -31,25 +30,26 @@ TemplateRef = str | os.PathLike[str]
 SETTINGS_FILE = "wendy-llm.toml"
 
 
-@dataclass
 class RunState:
     """What one pytest run shares: settings, loaded templates, renders, updates.
 
     The layout is found on first use, so a project that never asks for a
-    template pays nothing and never sees a wendy-llm error.
+    template pays nothing and never sees a wendy-llm error.  (A plain class,
+    not a dataclass: building one costs every pytest run a millisecond.)
     """
 
-    rootdir: Path
-    templates_setting: str  # the ini values; "" = the repository's own rule
-    golden_setting: str
-    update: bool
-    templates: dict[tuple[Path, str], Template] = field(default_factory=dict)
-    renders: dict[tuple[int, str, tuple[tuple[str, str], ...]], RenderedTree] = field(
-        default_factory=dict
-    )
-    updates: list[TemplateUpdate] = field(default_factory=list)
-    renderer: Renderer | None = None
-    found_layout: Layout | None = None
+    def __init__(
+        self, *, rootdir: Path, templates_setting: str, golden_setting: str, update: bool
+    ) -> None:
+        self.rootdir = rootdir
+        self.templates_setting = templates_setting  # the ini values; "" = the repository's rule
+        self.golden_setting = golden_setting
+        self.update = update
+        self.templates: dict[tuple[Path, str], Template] = {}
+        self.renders: dict[tuple[int, str, tuple[tuple[str, str], ...]], RenderedTree] = {}
+        self.updates: list[TemplateUpdate] = []
+        self.renderer: Renderer | None = None
+        self.found_layout: Layout | None = None
 
     @property
     def layout(self) -> Layout:
