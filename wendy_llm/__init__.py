@@ -8,6 +8,7 @@ command line pays only for what a subcommand runs.
 from __future__ import annotations
 
 import importlib
+import types
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -200,6 +201,13 @@ if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt name stays an 
             if module is None:
                 raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
             value = getattr(importlib.import_module(module), name)
+            if isinstance(value, types.FunctionType):
+                # lazy: inspect and typing, only once a public function is used.
+                from wendy_llm.arguments import checked
+
+                # It checks its arguments' types: every failure of a public
+                # call is a WendyLlmError (docs/library.md, Errors).
+                value = checked(value)
         globals()[name] = value  # the next access does not come here
         return value
 

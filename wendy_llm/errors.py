@@ -80,6 +80,18 @@ def cli_text(error: WendyLlmError) -> str:
     return error.text(error.cli_advice or error.advice)
 
 
+class ArgumentTypeError(WendyLlmError, TypeError):
+    """A public function or method was called with an argument of the wrong
+    type, or with a missing or unknown one (``argument`` is then None).
+    ``function`` names the call (``load_template()``).  Also a ``TypeError``,
+    what Python itself would have raised."""
+
+    def __init__(self, message: str, *, function: str, argument: str | None) -> None:
+        super().__init__(message)
+        self.function = function
+        self.argument = argument
+
+
 # --- the engine ---------------------------------------------------------------
 
 

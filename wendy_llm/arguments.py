@@ -1,0 +1,195 @@
+"""The public API's arguments, checked against its own type hints.
+
+Every failure of a public call is a :class:`~wendy_llm.errors.WendyLlmError`
+(issue 31), a wrong-typed argument included: ``load_template(None)`` is an
+:class:`~wendy_llm.errors.ArgumentTypeError` naming the function, the
+argument, what it takes and what it got, never an ``AttributeError`` from
+deep inside. :func:`checked` wraps a public function or method: the call
+is bound to the signature (a missing or unknown argument is the same
+error), and each argument is checked against its annotation, resolved on
+the first call (annotations name types imported for type checkers only, so
+they are looked up among the package's loaded modules too). Containers are
+checked element by element when they are lists, tuples, sets or dicts (a
+generator is never consumed); ``shallow`` names arguments whose elements
+the function checks itself, with better messages (the overrides: a
+``ValuesError`` naming the variable). A hint this module cannot read is not
+checked, never guessed.  Decorating costs nothing: ``inspect`` and
+``typing`` are imported, and the hints read, on the first call (the command
+line renders through decorated methods and must not pay for them).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import types
+
+from wendy_llm.errors import ArgumentTypeError
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    import inspect
+    from collections.abc import Callable
+    from typing import Any, TypeVar, cast
+
+    F = TypeVar("F", bound=Callable[..., Any])
+
+else:
+
+    def cast(kind: str, value: object) -> object:  # typing.cast, without importing typing
+        return value
+
+
+_UNCHECKED = object()  # an annotation that could not be resolved
+_CONCRETE = (list, tuple, set, frozenset, dict, str, bytes, bytearray)
+
+
+def checked(function: F) -> F:
+    """``@checked``: see the module docstring."""
+    return checked_except_elements()(function)
+
+
+def checked_except_elements(*shallow: str) -> Callable[[F], F]:
+    """``@checked_except_elements("overrides")``: the named arguments' own type is
+    checked, not their elements' (the function checks those, naming them)."""
+    return functools.partial(_wrap, shallow=frozenset(shallow))
+
+
+def _wrap(function: F, *, shallow: frozenset[str]) -> F:
+    name = f"{function.__qualname__}()"
+    hints: dict[str, object] = {}
+    signatures: list[inspect.Signature] = []  # made on the first call
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not signatures:
+            # lazy: inspect and typing, on the first call of a decorated function.
+            import inspect
+
+            signatures.append(inspect.signature(function))
+            hints.update(_hints(function, signatures[0]))
+        try:
+            bound = signatures[0].bind(*args, **kwargs)
+        except TypeError as exc:  # Python's own words: missing or unexpected argument
+            raise ArgumentTypeError(f"{name}: {exc}", function=name, argument=None) from None
+        for argument, value in bound.arguments.items():
+            if argument in ("self", "cls"):
+                continue
+            hint = hints.get(argument, _UNCHECKED)
+            if hint is _UNCHECKED or _accepts(value, hint, deep=argument not in shallow):
+                continue
+            raise ArgumentTypeError(
+                f"{name}: {argument} must be {_shown(hint)}, not {_what(value)}",
+                function=name,
+                argument=argument,
+            )
+        return function(*args, **kwargs)
+
+    return cast("F", wrapper)
+
+
+def _hints(function: Callable[..., Any], signature: inspect.Signature) -> dict[str, object]:
+    """Each parameter's annotation, resolved; those that cannot be are left out."""
+    # lazy: inspect, on the first call of a decorated function.
+    import inspect
+
+    namespace = _namespace(function)
+    found: dict[str, object] = {}
+    for parameter in signature.parameters.values():
+        annotation = parameter.annotation
+        if annotation is inspect.Parameter.empty:
+            continue
+        try:
+            found[parameter.name] = _resolve(annotation, namespace)
+        except Exception:
+            continue
+    return found
+
+
+def _namespace(function: Callable[..., Any]) -> dict[str, object]:
+    # lazy: typing, on the first call of a decorated function.
+    import typing
+
+    namespace: dict[str, object] = {"os": os, **{n: getattr(typing, n) for n in typing.__all__}}
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("wendy_llm"):
+            for key, value in vars(module).items():
+                if isinstance(value, type) or typing.get_origin(value) is not None:
+                    namespace.setdefault(key, value)
+    namespace.update(getattr(sys.modules.get(function.__module__), "__dict__", {}))
+    return namespace
+
+
+def _resolve(annotation: object, namespace: dict[str, object]) -> object:
+    # lazy: typing, on the first call of a decorated function.
+    import typing
+
+    while isinstance(annotation, str | typing.ForwardRef):
+        text = annotation if isinstance(annotation, str) else annotation.__forward_arg__
+        annotation = eval(text, namespace)
+    return annotation
+
+
+def _accepts(value: object, hint: object, *, deep: bool = True) -> bool:
+    # lazy: typing and collections.abc (loaded by the first call already).
+    import collections.abc
+    import typing
+
+    if hint is typing.Any or hint is object:
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_accepts(value, arg, deep=deep) for arg in args)
+    if origin is typing.Literal:
+        return value in args
+    if origin is collections.abc.Callable:
+        return callable(value)
+    if origin is not None:
+        if not isinstance(origin, type):
+            return True  # a generic this module cannot read: not checked
+        if not isinstance(value, origin):
+            return False
+        return not deep or _elements_accepted(value, origin, args)
+    if isinstance(hint, type):
+        if hint is float:  # PEP 484's numeric tower: an int is a float argument
+            return isinstance(value, int | float)
+        return isinstance(value, hint)
+    return True  # a TypeVar, a NewType, ...: not checked
+
+
+def _elements_accepted(value: object, origin: type, args: tuple[object, ...]) -> bool:
+    if not args or not isinstance(value, _CONCRETE):
+        return True
+    if isinstance(value, dict) and len(args) == 2:
+        return all(_accepts(k, args[0]) and _accepts(v, args[1]) for k, v in value.items())
+    if isinstance(value, tuple) and origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_accepts(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_accepts, value, args))
+    if len(args) == 1 and not isinstance(value, dict):
+        return all(_accepts(item, args[0]) for item in value)
+    return True
+
+
+def _shown(hint: object) -> str:
+    if isinstance(hint, type):
+        return hint.__name__
+    text = repr(hint)
+    for prefix in ("typing.", "collections.abc.", "pathlib.", "wendy_llm."):
+        text = text.replace(prefix, "")
+    return text
+
+
+def _what(value: object) -> str:
+    kind = type(value).__name__
+    if isinstance(value, dict) and value:
+        keys = ", ".join(sorted({type(k).__name__ for k in value}))
+        values = ", ".join(sorted({type(v).__name__ for v in value.values()}))
+        return f"{kind} of {keys} to {values}"
+    if isinstance(value, list | tuple | set | frozenset) and value:
+        return f"{kind} of {', '.join(sorted({type(v).__name__ for v in value}))}"
+    return "None" if value is None else kind
