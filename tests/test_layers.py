@@ -25,7 +25,10 @@ from _imports import LAZY_MARK, PACKAGE_DIR, Import, all_imports, all_modules, i
 #: Lowest first: (layer, top-level names under ``wendy_llm`` in it).
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "arguments", "atomic", "bounded", "bounded_yaml", "options", "phases", "record")),
+    (
+        "base",
+        ("errors", "arguments", "atomic", "bounded", "bounded_yaml", "options", "phases", "record"),
+    ),
     ("engine", ("engine",)),
     ("docker", ("docker",)),
     ("render", ("render",)),
@@ -286,7 +289,16 @@ def test_a_crowded_folder_is_named(tmp_path: Path) -> None:
 # --- the test tree mirrors the package (issue 18) ---------------------------------
 
 TESTS_DIR = PACKAGE_DIR.parent / "tests"
-BASE_MODULES = ("errors", "arguments", "atomic", "bounded", "bounded_yaml", "options", "phases", "record")
+BASE_MODULES = (
+    "errors",
+    "arguments",
+    "atomic",
+    "bounded",
+    "bounded_yaml",
+    "options",
+    "phases",
+    "record",
+)
 #: tests/<folder>/ for each layer of the package: its tests import that layer.
 LAYER_TEST_FOLDERS = (
     "base",

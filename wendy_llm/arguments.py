@@ -170,7 +170,7 @@ def _elements_accepted(value: object, origin: type, args: tuple[object, ...]) ->
         if len(args) == 2 and args[1] is Ellipsis:
             return all(_accepts(item, args[0]) for item in value)
         return len(value) == len(args) and all(map(_accepts, value, args))
-    if len(args) == 1 and not isinstance(value, dict):
+    if len(args) == 1:  # a dict iterates over its keys
         return all(_accepts(item, args[0]) for item in value)
     return True
 

@@ -105,7 +105,7 @@ def test_the_tooling_check_sees_tooling() -> None:
 
 
 #: A user's script, typed, using the documented API (docs/library.md).
-USER_SCRIPT = '''\
+USER_SCRIPT = """\
 from pathlib import Path
 
 import wendy_llm
@@ -129,7 +129,7 @@ def render_all(path: Path, out: Path) -> list[str]:
         written.append(f"{warning.file}:{warning.line}: {warning.code}")
     version: str = wendy_llm.__version__
     return [version, *written]
-'''
+"""
 
 
 def test_a_users_script_type_checks_strictly_against_the_installed_wheel(
@@ -147,8 +147,18 @@ def test_a_users_script_type_checks_strictly_against_the_installed_wheel(
         check=True,
     ).stdout.strip()
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
-        + ["--target", purelib, str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            purelib,
+            str(wheel),
+        ],  # fmt: skip
         check=True,
         capture_output=True,
     )

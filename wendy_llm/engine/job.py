@@ -41,11 +41,15 @@ class RenderJob:
 
 
 def refuse_odd_texts(jobs: Iterable[RenderJob]) -> None:
-    """A job whose text is no ``str`` or ``bytes`` is a caller's mistake: a
-    ``TemplateParseError`` naming it, never a ``TypeError`` from the wire."""
+    """A job whose text is no ``str`` or ``bytes``, or whose name is no ``str``,
+    is a caller's mistake: a ``TemplateParseError`` naming it, never a
+    ``TypeError`` from the wire."""
     for job in jobs:
+        if not isinstance(job.name, str):
+            kind = type(job.name).__name__
+            raise TemplateParseError(f"a template name is a str, not {kind}", name=str(job.name))
         if not isinstance(job.text, str | bytes):
             kind = type(job.text).__name__
             raise TemplateParseError(
-                f"template: {job.name}: the text is a {kind}, not str or bytes", name=str(job.name)
+                f"template: {job.name}: the text is a {kind}, not str or bytes", name=job.name
             )

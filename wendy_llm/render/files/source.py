@@ -194,6 +194,7 @@ class TemplateSource:
             raise exc.in_template(self.id) from None
         return RenderedTree(files, template_root=self.root)
 
+    @checked_except_elements("values")
     def render_sources(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
