@@ -158,7 +158,7 @@ def test_a_users_script_type_checks_strictly_against_the_installed_wheel(
             "--target",
             purelib,
             str(wheel),
-        ],  # fmt: skip
+        ],
         check=True,
         capture_output=True,
     )
