@@ -12,6 +12,7 @@ import types
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
+    from wendy_llm.arguments import ArgumentTypeError as ArgumentTypeError
     from wendy_llm.compare.diff import FileChange as FileChange
     from wendy_llm.compare.diff import PickComparison as PickComparison
     from wendy_llm.compare.diff import Policy as Policy
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
     from wendy_llm.errors import ToolchainError as ToolchainError
     from wendy_llm.errors import TreeWriteError as TreeWriteError
     from wendy_llm.errors import UnknownRevision as UnknownRevision
-    from wendy_llm.errors import UnknownVariableWarning as UnknownVariableWarning
     from wendy_llm.errors import ValidatorToolError as ValidatorToolError
     from wendy_llm.errors import ValuesError as ValuesError
     from wendy_llm.errors import WendyLlmError as WendyLlmError
@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from wendy_llm.render.files.tree import RenderedFile as RenderedFile
     from wendy_llm.render.files.tree import RenderedTree as RenderedTree
     from wendy_llm.render.lints.checks import LintWarning as LintWarning
+    from wendy_llm.render.overrides import UnknownVariableWarning as UnknownVariableWarning
     from wendy_llm.render.picks import CANONICAL_APP_ID as CANONICAL_APP_ID
     from wendy_llm.render.picks import Pick as Pick
     from wendy_llm.render.template import Template as Template
@@ -102,6 +103,7 @@ if TYPE_CHECKING:
 #: Public name -> the module that defines it.
 _EXPORTS: dict[str, str] = {
     "AppIdError": "wendy_llm.errors",
+    "ArgumentTypeError": "wendy_llm.arguments",
     "CANONICAL_APP_ID": "wendy_llm.render.picks",
     "CheckResult": "wendy_llm.validate.findings",
     "CheckSelectionError": "wendy_llm.errors",
@@ -169,7 +171,7 @@ _EXPORTS: dict[str, str] = {
     "ToolchainError": "wendy_llm.errors",
     "TreeWriteError": "wendy_llm.errors",
     "UnknownRevision": "wendy_llm.errors",
-    "UnknownVariableWarning": "wendy_llm.errors",
+    "UnknownVariableWarning": "wendy_llm.render.overrides",
     "ValidatorToolError": "wendy_llm.errors",
     "ValuesError": "wendy_llm.errors",
     "WendyLlmError": "wendy_llm.errors",

@@ -10,8 +10,8 @@ error), and each argument is checked against its annotation, resolved on
 the first call (annotations name types imported for type checkers only, so
 they are looked up among the package's loaded modules too). Containers are
 checked element by element when they are lists, tuples, sets or dicts (a
-generator is never consumed); ``shallow`` names arguments whose elements
-the function checks itself, with better messages (the overrides: a
+generator is never consumed); :func:`checked_except` leaves some arguments
+to the function, which checks them with better messages (the overrides: a
 ``ValuesError`` naming the variable). A hint this module cannot read is not
 checked, never guessed.  Decorating costs nothing: ``inspect`` and
 ``typing`` are imported, and the hints read, on the first call (the command
@@ -25,7 +25,7 @@ import os
 import sys
 import types
 
-from wendy_llm.errors import ArgumentTypeError
+from wendy_llm.errors import WendyLlmError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -41,22 +41,35 @@ else:
         return value
 
 
+class ArgumentTypeError(WendyLlmError, TypeError):
+    """A public function or method was called with an argument of the wrong
+    type, or with a missing or unknown one (``argument`` is then None).
+    ``function`` names the call (``load_template()``).  Also a ``TypeError``,
+    what Python itself would have raised."""
+
+    def __init__(self, message: str, *, function: str, argument: str | None) -> None:
+        super().__init__(message)
+        self.function = function
+        self.argument = argument
+
+
 _UNCHECKED = object()  # an annotation that could not be resolved
 _CONCRETE = (list, tuple, set, frozenset, dict, str, bytes, bytearray)
 
 
 def checked(function: F) -> F:
     """``@checked``: see the module docstring."""
-    return checked_except_elements()(function)
+    return checked_except()(function)
 
 
-def checked_except_elements(*shallow: str) -> Callable[[F], F]:
-    """``@checked_except_elements("overrides")``: the named arguments' own type is
-    checked, not their elements' (the function checks those, naming them)."""
-    return functools.partial(_wrap, shallow=frozenset(shallow))
+def checked_except(*own: str) -> Callable[[F], F]:
+    """``@checked_except("app_id", "overrides")``: the named arguments are left
+    to the function, which checks them with errors of its own that name them
+    (an ``AppIdError``, a ``ValuesError`` naming the variable)."""
+    return functools.partial(_wrap, own=frozenset(own))
 
 
-def _wrap(function: F, *, shallow: frozenset[str]) -> F:
+def _wrap(function: F, *, own: frozenset[str]) -> F:
     name = f"{function.__qualname__}()"
     hints: dict[str, object] = {}
     signatures: list[inspect.Signature] = []  # made on the first call
@@ -74,10 +87,10 @@ def _wrap(function: F, *, shallow: frozenset[str]) -> F:
         except TypeError as exc:  # Python's own words: missing or unexpected argument
             raise ArgumentTypeError(f"{name}: {exc}", function=name, argument=None) from None
         for argument, value in bound.arguments.items():
-            if argument in ("self", "cls"):
+            if argument in ("self", "cls") or argument in own:
                 continue
             hint = hints.get(argument, _UNCHECKED)
-            if hint is _UNCHECKED or _accepts(value, hint, deep=argument not in shallow):
+            if hint is _UNCHECKED or _accepts(value, hint):
                 continue
             raise ArgumentTypeError(
                 f"{name}: {argument} must be {_shown(hint)}, not {_what(value)}",
@@ -131,7 +144,7 @@ def _resolve(annotation: object, namespace: dict[str, object]) -> object:
     return annotation
 
 
-def _accepts(value: object, hint: object, *, deep: bool = True) -> bool:
+def _accepts(value: object, hint: object) -> bool:
     # lazy: typing and collections.abc (loaded by the first call already).
     import collections.abc
     import typing
@@ -143,7 +156,7 @@ def _accepts(value: object, hint: object, *, deep: bool = True) -> bool:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is typing.Union or origin is types.UnionType:
-        return any(_accepts(value, arg, deep=deep) for arg in args)
+        return any(_accepts(value, arg) for arg in args)
     if origin is typing.Literal:
         return value in args
     if origin is collections.abc.Callable:
@@ -153,7 +166,7 @@ def _accepts(value: object, hint: object, *, deep: bool = True) -> bool:
             return True  # a generic this module cannot read: not checked
         if not isinstance(value, origin):
             return False
-        return not deep or _elements_accepted(value, origin, args)
+        return _elements_accepted(value, origin, args)
     if isinstance(hint, type):
         if hint is float:  # PEP 484's numeric tower: an int is a float argument
             return isinstance(value, int | float)

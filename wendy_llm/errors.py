@@ -15,12 +15,8 @@ if TYPE_CHECKING:
 
 
 def quoted(text: str) -> str:
-    """``text`` as a message shows a user's value: in double quotes, with quotes,
-    backslashes and control characters escaped so the message stays one line.
-
-    One spelling for every message (not Python's ``repr``, which switches
-    between quote styles and prints Python escapes).
-    """
+    """``text`` as every message shows a user's value: in double quotes, escaped
+    to stay one line (not ``repr``, which switches quote styles)."""
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -28,12 +24,10 @@ class WendyLlmError(Exception):
     """Base class: anything wrong with the input or the environment.
 
     Every error has the same fields, ``None`` where they do not apply:
-    ``template`` (the template's id, ``python/llm``), ``file`` (the file the
-    error is about: a path in the template, or a configuration file),
-    ``line`` (1-based, in ``file``) and ``variable`` (the value's name).
-    ``str()`` names the template first (``template python/llm: ...``), then
-    the file, and ends with ``advice`` (worded for a library caller);
-    :func:`cli_text` is the same message with the command line's advice.
+    ``template`` (the template's id), ``file`` (a path in the template, or a
+    configuration file), ``line`` (1-based) and ``variable``.  ``str()`` names
+    the template first, then the file, and ends with ``advice`` for a library
+    caller; :func:`cli_text` gives the command line's advice instead.
     """
 
     template: str | None = None
@@ -78,18 +72,6 @@ def _new_error(cls: type[WendyLlmError], args: tuple[object, ...]) -> WendyLlmEr
 def cli_text(error: WendyLlmError) -> str:
     """``error``'s message as the command line says it (its own advice)."""
     return error.text(error.cli_advice or error.advice)
-
-
-class ArgumentTypeError(WendyLlmError, TypeError):
-    """A public function or method was called with an argument of the wrong
-    type, or with a missing or unknown one (``argument`` is then None).
-    ``function`` names the call (``load_template()``).  Also a ``TypeError``,
-    what Python itself would have raised."""
-
-    def __init__(self, message: str, *, function: str, argument: str | None) -> None:
-        super().__init__(message)
-        self.function = function
-        self.argument = argument
 
 
 # --- the engine ---------------------------------------------------------------
@@ -254,11 +236,6 @@ class AppIdError(ValuesError):
         self, message: str, *, advice: str | None = None, cli_advice: str | None = None
     ) -> None:
         super().__init__(message, variable="APP_ID", advice=advice, cli_advice=cli_advice)
-
-
-class UnknownVariableWarning(UserWarning):
-    """``strict=False``: an override names no variable or picker question of
-    the template (a typo renders the default without a word)."""
 
 
 class RenderError(TemplateError):

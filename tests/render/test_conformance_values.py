@@ -19,8 +19,9 @@ import yaml
 from _template_helpers import PORT, make_template, render_text
 
 from wendy_llm.engine import gofuncs
-from wendy_llm.errors import AppIdError, UnknownVariableWarning, ValuesError, cli_text
+from wendy_llm.errors import AppIdError, ValuesError, cli_text
 from wendy_llm.render import values
+from wendy_llm.render.overrides import UnknownVariableWarning
 from wendy_llm.render.values import check_app_id
 
 TYPES = '{{printf "%T" .PORT}}'

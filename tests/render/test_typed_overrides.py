@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from _template_helpers import PORT, make_template, phase, radio, render_text
 
-from wendy_llm.errors import AppIdError, UnknownVariableWarning, ValuesError, WendyLlmError
+from wendy_llm.errors import AppIdError, ValuesError, WendyLlmError
+from wendy_llm.render.overrides import UnknownVariableWarning
 from wendy_llm.render.template import Template
 
 FLAG: dict[str, object] = {"name": "FLAG", "type": "boolean", "default": False}

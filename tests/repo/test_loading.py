@@ -21,7 +21,7 @@ MANIFEST = {"template.json": '{"variables": []}'}
 def test_the_bundled_template_is_python_llm_however_it_is_named(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert wendy_llm.load_template is load_template
+    assert wendy_llm.load_template.__wrapped__ is load_template  # type: ignore[attr-defined]
     monkeypatch.chdir(REPO)
     assert load_template("templates/python/llm").id == "python/llm"
     assert load_template(REPO / "templates" / "python" / "llm").id == "python/llm"

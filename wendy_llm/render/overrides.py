@@ -21,8 +21,14 @@ import sys
 import warnings
 from collections.abc import Iterable, Mapping
 
-from wendy_llm.errors import UnknownVariableWarning, ValuesError
+from wendy_llm.errors import ValuesError
 from wendy_llm.render.manifest.load import Manifest, Picker
+
+
+class UnknownVariableWarning(UserWarning):
+    """``strict=False``: an override names no variable or picker question of
+    the template (a typo renders the default without a word)."""
+
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SHOWN_NAMES = 20

@@ -16,7 +16,7 @@ import posixpath
 from collections.abc import Mapping
 from pathlib import Path
 
-from wendy_llm.arguments import checked, checked_except_elements
+from wendy_llm.arguments import checked
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.files.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.files.source import OverrideValue, TemplateSource
@@ -68,7 +68,7 @@ class Template(TemplateSource):
             self._written[number] = found
         return found
 
-    @checked_except_elements("values")
+    @checked
     def lint(
         self,
         renderer: Renderer | None = None,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.arguments import checked, checked_except_elements
+from wendy_llm.arguments import checked, checked_except
 from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
     AppIdError,
@@ -126,7 +126,7 @@ class TemplateSource:
         """Every file of the template (manifests included), in walk order."""
         return self._all_files
 
-    @checked_except_elements("overrides")
+    @checked_except("app_id", "overrides")
     def values(
         self,
         app_id: str,
@@ -149,7 +149,7 @@ class TemplateSource:
     def _output_paths(self, app_id: str) -> tuple[str | None, ...]:
         return tuple(output_path(s.path, self.name, app_id) for s in self.sources)
 
-    @checked_except_elements("overrides")
+    @checked_except("app_id", "overrides")
     def render(
         self,
         app_id: str,
@@ -163,12 +163,12 @@ class TemplateSource:
         values = self.values(app_id, overrides, strict=strict)
         return self.render_values(values, renderer=renderer)
 
-    @checked_except_elements("values")  # the engine names a bad value by its key path
+    @checked_except("values")  # checked below; the engine names a bad value by its key path
     def render_values(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> RenderedTree:
         """Render with a ready data map (``values["APP_ID"]`` names paths)."""
-        if not isinstance(values.get("APP_ID"), str):
+        if not isinstance(values, Mapping) or not isinstance(values.get("APP_ID"), str):
             raise AppIdError("the data map has no APP_ID string: build it with values()")
         app_id = str(values["APP_ID"])
         results = self.render_sources(values, renderer=renderer)
@@ -194,7 +194,7 @@ class TemplateSource:
             raise exc.in_template(self.id) from None
         return RenderedTree(files, template_root=self.root)
 
-    @checked_except_elements("values")
+    @checked_except("values")
     def render_sources(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
