@@ -18,13 +18,14 @@ from wendy_llm.arguments import checked, checked_except
 from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
     AppIdError,
+    DataTypeError,
     ManifestError,
     OutputTooLarge,
     PathCollisionError,
     RenderError,
     TemplateError,
     TemplateLoadError,
-    WendyLlmError,
+    ValuesError,
     quoted,
 )
 from wendy_llm.render.files.readdir import SkippedEntry
@@ -106,7 +107,7 @@ class TemplateSource:
         self.skipped: tuple[SkippedEntry, ...] = tuple(skipped)
         try:
             self.manifest, self.picker = _load_manifests(files)
-        except WendyLlmError as exc:
+        except (ManifestError, TemplateLoadError) as exc:
             raise exc.in_template(id) from None
         self._all_files = dict(sorted(files.items(), key=lambda kv: walk_key(kv[0])))
         self.sources: tuple[SourceFile, ...] = tuple(
@@ -138,7 +139,7 @@ class TemplateSource:
         typed overrides: ``overrides.py``)."""
         try:
             return build_values(self.manifest, self.picker, app_id, overrides, strict=strict)
-        except WendyLlmError as exc:
+        except (ValuesError, DataTypeError) as exc:  # not the engine's own failures
             raise exc.in_template(self.id) from None
 
     @checked
