@@ -182,7 +182,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = TemplateRun(template_id, None)
-        run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
+        run.findings["picker"] = [error("picker", exc.describe(), _file_of(exc))]
         return run
     samples = layout.sample_values(template_id)
     run = TemplateRun(template_id, template, sample_values=samples)
