@@ -13,9 +13,10 @@ checked element by element when they are lists, tuples, sets or dicts (a
 generator is never consumed); :func:`checked_except` leaves some arguments
 to the function, which checks them with better messages (the overrides: a
 ``ValuesError`` naming the variable). A hint this module cannot read is not
-checked, never guessed.  Decorating costs nothing: ``inspect`` and
-``typing`` are imported, and the hints read, on the first call (the command
-line renders through decorated methods and must not pay for them).
+checked, never guessed.  Neither ``inspect`` nor ``typing`` is imported
+(the command line renders through decorated methods and must not pay for
+them): a call is bound from the function's code object, and the hints are
+read on its first call.
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ import functools
 import os
 import sys
 import types
+from collections.abc import Callable as CallableABC
 
 from wendy_llm.errors import WendyLlmError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
-    import inspect
     from collections.abc import Callable
     from typing import Any, TypeVar, cast
 
@@ -54,6 +55,7 @@ class ArgumentTypeError(WendyLlmError, TypeError):
 
 
 _UNCHECKED = object()  # an annotation that could not be resolved
+_CALLABLE: object = CallableABC
 _CONCRETE = (list, tuple, set, frozenset, dict, str, bytes, bytearray)
 
 
@@ -71,23 +73,17 @@ def checked_except(*own: str) -> Callable[[F], F]:
 
 def _wrap(function: F, *, own: frozenset[str]) -> F:
     name = f"{function.__qualname__}()"
+    parameters = _Parameters(function)
     hints: dict[str, object] = {}
-    signatures: list[inspect.Signature] = []  # made on the first call
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not signatures:
-            # lazy: inspect and typing, on the first call of a decorated function.
-            import inspect
-
-            signatures.append(inspect.signature(function))
-            hints.update(_hints(function, signatures[0]))
-        try:
-            bound = signatures[0].bind(*args, **kwargs)
-        except TypeError as exc:  # Python's own words: missing or unexpected argument
-            raise ArgumentTypeError(f"{name}: {exc}", function=name, argument=None) from None
-        for argument, value in bound.arguments.items():
-            if argument in ("self", "cls") or argument in own:
+        bound = parameters.bind(name, args, kwargs)
+        if not hints:
+            hints.update(_hints(function))
+            hints.setdefault("", None)  # read once, even when nothing resolves
+        for argument, value in bound.items():
+            if argument in own:
                 continue
             hint = hints.get(argument, _UNCHECKED)
             if hint is _UNCHECKED or _accepts(value, hint):
@@ -102,64 +98,101 @@ def _wrap(function: F, *, own: frozenset[str]) -> F:
     return cast("F", wrapper)
 
 
-def _hints(function: Callable[..., Any], signature: inspect.Signature) -> dict[str, object]:
-    """Each parameter's annotation, resolved; those that cannot be are left out."""
-    # lazy: inspect, on the first call of a decorated function.
-    import inspect
+class _Parameters:
+    """A function's parameters from its code object: binding a call without
+    ``inspect`` (which the command line must not import to render)."""
 
+    def __init__(self, function: Callable[..., Any]) -> None:
+        code = function.__code__
+        names = code.co_varnames
+        self.positional: tuple[str, ...] = names[: code.co_argcount]
+        self.keyword_only: tuple[str, ...] = names[
+            code.co_argcount : code.co_argcount + code.co_kwonlyargcount
+        ]
+        self.var_positional = bool(code.co_flags & 0x04)
+        self.var_keyword = bool(code.co_flags & 0x08)
+        defaults = function.__defaults__ or ()
+        optional = set(self.positional[len(self.positional) - len(defaults) :])
+        optional |= set(function.__kwdefaults__ or {})
+        self.required = [n for n in (*self.positional, *self.keyword_only) if n not in optional]
+
+    def bind(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The arguments by parameter name (``self`` left out), or the
+        ``ArgumentTypeError`` Python's own binding would have been."""
+        problem = None
+        if len(args) > len(self.positional) and not self.var_positional:
+            problem = f"takes {len(self.positional)} positional arguments, {len(args)} given"
+        bound = dict(zip(self.positional, args, strict=False))
+        for key, value in kwargs.items():
+            if key in bound:
+                problem = f"got multiple values for argument {key!r}"
+            elif key not in self.positional and key not in self.keyword_only:
+                if not self.var_keyword:
+                    problem = f"got an unexpected keyword argument {key!r}"
+                continue
+            bound[key] = value
+        missing = [n for n in self.required if n not in bound]
+        if missing and problem is None:
+            problem = f"missing a required argument: {missing[0]!r}"
+        if problem is not None:
+            raise ArgumentTypeError(f"{name}: {problem}", function=name, argument=None)
+        bound.pop("self", None)
+        bound.pop("cls", None)
+        return bound
+
+
+def _hints(function: Callable[..., Any]) -> dict[str, object]:
+    """Each parameter's annotation, resolved; those that cannot be are left out."""
     namespace = _namespace(function)
     found: dict[str, object] = {}
-    for parameter in signature.parameters.values():
-        annotation = parameter.annotation
-        if annotation is inspect.Parameter.empty:
+    for parameter, annotation in getattr(function, "__annotations__", {}).items():
+        if parameter == "return":
             continue
         try:
-            found[parameter.name] = _resolve(annotation, namespace)
+            found[parameter] = _resolve(annotation, namespace)
         except Exception:
             continue
     return found
 
 
 def _namespace(function: Callable[..., Any]) -> dict[str, object]:
-    # lazy: typing, on the first call of a decorated function.
-    import typing
-
-    namespace: dict[str, object] = {"os": os, **{n: getattr(typing, n) for n in typing.__all__}}
+    namespace: dict[str, object] = {"os": os}
+    typing = sys.modules.get("typing")  # its names, when a module has loaded it
+    if typing is not None:
+        namespace.update((n, getattr(typing, n)) for n in typing.__all__)
     for module in list(sys.modules.values()):
         if getattr(module, "__name__", "").startswith("wendy_llm"):
-            for key, value in vars(module).items():
-                if isinstance(value, type) or typing.get_origin(value) is not None:
+            for key, value in list(vars(module).items()):
+                if isinstance(value, type) or _origin(value) is not None:
                     namespace.setdefault(key, value)
     namespace.update(getattr(sys.modules.get(function.__module__), "__dict__", {}))
     return namespace
 
 
 def _resolve(annotation: object, namespace: dict[str, object]) -> object:
-    # lazy: typing, on the first call of a decorated function.
-    import typing
-
-    while isinstance(annotation, str | typing.ForwardRef):
-        text = annotation if isinstance(annotation, str) else annotation.__forward_arg__
+    while isinstance(annotation, str) or type(annotation).__name__ == "ForwardRef":
+        text = str(getattr(annotation, "__forward_arg__", annotation))
         annotation = eval(text, namespace)
     return annotation
 
 
-def _accepts(value: object, hint: object) -> bool:
-    # lazy: typing and collections.abc (loaded by the first call already).
-    import collections.abc
-    import typing
+def _origin(hint: object) -> object:
+    return getattr(hint, "__origin__", None)
 
-    if hint is typing.Any or hint is object:
+
+def _accepts(value: object, hint: object) -> bool:
+    typing = sys.modules.get("typing")
+    if hint is object or (typing is not None and hint is typing.Any):
         return True
     if hint is None or hint is type(None):
         return value is None
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is typing.Union or origin is types.UnionType:
+    origin = _origin(hint)
+    args: tuple[object, ...] = getattr(hint, "__args__", ())
+    if isinstance(hint, types.UnionType) or (typing is not None and origin is typing.Union):
         return any(_accepts(value, arg) for arg in args)
-    if origin is typing.Literal:
+    if typing is not None and origin is typing.Literal:
         return value in args
-    if origin is collections.abc.Callable:
+    if origin is _CALLABLE:
         return callable(value)
     if origin is not None:
         if not isinstance(origin, type):

@@ -14,7 +14,6 @@ known name, ``strict=False`` a :class:`UnknownVariableWarning`.
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import sys
@@ -94,6 +93,9 @@ def check_names(names: Iterable[str], known: list[str], *, strict: bool) -> None
     for name in names:
         if name in known_set:
             continue
+        # lazy: difflib, only for a name the template does not know.
+        import difflib
+
         nearest = difflib.get_close_matches(name, known, n=1)
         shown = ", ".join(known[:_SHOWN_NAMES]) + (", ..." if len(known) > _SHOWN_NAMES else "")
         guess = f" (did you mean {nearest[0]}?)" if nearest else ""
