@@ -83,8 +83,8 @@ def known_names(manifest: Manifest, picker: Picker | None) -> list[str]:
     """The names an override may give: the variables, then the picker's questions."""
     names = [v.name for v in manifest.variables if v.name]
     if picker is not None:
-        names += [q.id for q in picker.questions if q.id and q.id not in names]
-    return names
+        names += [q.id for q in picker.questions if q.id]
+    return list(dict.fromkeys(names))  # each once, in manifest order
 
 
 def check_names(names: Iterable[str], known: list[str], *, strict: bool) -> None:
