@@ -14,6 +14,7 @@ import gc
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -30,7 +31,7 @@ from wendy_llm.errors import WendyLlmError, cli_text
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TextIO
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT (143 for SIGTERM: cli/interrupts.py)
@@ -107,13 +108,28 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    print(f"wendy-llm: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     never_fail_on_text(sys.stdout)
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed(arguments))
     args = parser.parse_args(arguments)
     try:
-        result: int = args.run(args)
+        with warnings.catch_warnings():
+            # The library's warnings (an unknown --var with --no-strict) in the
+            # command's own words, not Python's file:line format.
+            warnings.showwarning = _show_warning
+            result: int = args.run(args)
     except WendyLlmError as exc:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
