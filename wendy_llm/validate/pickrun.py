@@ -194,7 +194,8 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
         pick_run.findings["render"] = [error("render", str(exc))]
         return exc
     except RenderError as exc:
-        finding = error("render", str(exc), exc.path, exc.cause.line)
+        # The check result names the template; the finding, the file and line.
+        finding = error("render", exc.describe(), exc.file, exc.line)
         pick_run.findings["render"] = [finding]
         return None
     except WendyLlmError as exc:
