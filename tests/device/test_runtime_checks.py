@@ -162,10 +162,10 @@ def test_a_mapping_whose_sides_differ_names_the_files_that_point_at_the_host_sid
     found = api(
         "#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", compose=compose, **{"wendy.json": wendy}
     )
-    (message,) = hits(found, "warning", "ports '8080:80'")
+    (message,) = hits(found, "warning", 'ports "8080:80"')
     assert "reachable on 80 (the container side) and nothing listens on 8080" in message
-    assert message.endswith("; wendy.json point at 8080")
-    assert hits(api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n"), "warning", "ports '") == []
+    assert message.endswith("; wendy.json points at 8080")
+    assert hits(api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n"), "warning", 'ports "') == []
 
 
 @pytest.mark.parametrize(

@@ -88,11 +88,11 @@ def load_suppressions(path: Path, *, shown: str | None = None) -> Suppressions:
     except FileNotFoundError:
         return Suppressions(shown=label)
     except OSError as exc:
-        raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", path=label) from exc
+        raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SuppressionsError(f"{label}: not valid UTF-8 (byte {exc.start})", path=label) from exc
+        raise SuppressionsError(f"{label}: not valid UTF-8 (byte {exc.start})", file=label) from exc
     return parse_suppressions(text, shown=label)
 
 
@@ -102,7 +102,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
         data = json_loads(text)
     except json.JSONDecodeError as exc:
         message = f"{shown}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})"
-        raise SuppressionsError(message, path=shown, line=exc.lineno) from exc
+        raise SuppressionsError(message, file=shown, line=exc.lineno) from exc
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a suppressions file.
     from wendy_llm.render.manifest.jsonpos import value_positions
@@ -130,7 +130,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
                             f"{shown}:{line}: {_path_text(where)}: the failure "
                             f"{json.dumps(entry.message)} is listed twice (first at line "
                             f"{seen[entry.key]}): one entry per failure, with its count",
-                            path=shown,
+                            file=shown,
                             line=line,
                         )
                     seen[entry.key] = line
@@ -188,6 +188,6 @@ def _schema_error(
     return SuppressionsError(
         f"{located}: {_path_text(where)}: {message} (the file is written by "
         "`wendy-llm check --suppress-all`; see docs/suppressions.md)",
-        path=shown,
+        file=shown,
         line=line,
     )

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TypeVar
 
 from wendy_llm.device import DeviceView
@@ -44,6 +45,14 @@ from wendy_llm.validate.rules.file import Rules
 from wendy_llm.validate.tools.compose_run import ComposeResult
 
 _T = TypeVar("_T")
+
+
+def _no_findings() -> Mapping[str, tuple[Finding, ...]]:
+    return MappingProxyType({})
+
+
+#: Which render: (template id, pick slug, input label), what stages join by.
+RenderKey = tuple[str, str, str]
 
 
 @dataclass
@@ -90,10 +99,14 @@ class PickRun:
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     inputs: Inputs = CANONICAL
     variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
-    view: DeviceView | None = None  # the device view, for the device check and the rules
-    compose: ComposeResult | None = None  # the compose check's result: findings, models
+    view: DeviceView | None = None  # the device view (the pure stage's, recorded with it)
     baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
-    baseline_compose: ComposeResult | None = None
+
+    @property
+    def key(self) -> RenderKey:
+        """Which render this is (template id, pick slug, input label): what the
+        tool stage's answers are joined by."""
+        return (self.template.id, self.pick.slug, self.inputs.label)
 
     def every_input(self) -> list[PickRun]:
         """This run and its variants' (canonical first)."""
@@ -181,7 +194,8 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
         pick_run.findings["render"] = [error("render", str(exc))]
         return exc
     except RenderError as exc:
-        finding = error("render", str(exc), exc.path, exc.cause.line)
+        # The check result names the template; the finding, the file and line.
+        finding = error("render", exc.describe(), exc.file, exc.line)
         pick_run.findings["render"] = [finding]
         return None
     except WendyLlmError as exc:
@@ -192,28 +206,56 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
     return None
 
 
-def pick_checks(pick_run: PickRun, timer: Timer) -> None:
+@dataclass(frozen=True)
+class StageResult:
+    """What one stage of a render's check found, per check: a frozen value that
+    the next stage receives (never a field filled in later).
+
+    ``view``: the pure stage's device view, which the rules read.
+    """
+
+    findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=_no_findings)
+    view: DeviceView | None = None
+
+    @classmethod
+    def of(cls, found: Mapping[str, list[Finding]], view: DeviceView | None = None) -> StageResult:
+        frozen = {check: tuple(items) for check, items in found.items()}
+        return cls(MappingProxyType(frozen), view)
+
+    def with_findings(self, check: str, found: Sequence[Finding]) -> StageResult:
+        """This result with ``check``'s findings replaced (a new value)."""
+        changed = {name: list(items) for name, items in self.findings.items()}
+        changed[check] = list(found)
+        return StageResult.of(changed, self.view)
+
+
+def pick_checks(pick_run: PickRun, timer: Timer) -> StageResult:
     """The pure-Python checks of one pick rendered with one input (the rules: later)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
-        return
+        return StageResult()
     app_id = pick_run.inputs.app_id
+    found: dict[str, list[Finding]] = {}
     with timer("wendy-json"):
-        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id)
+        found["wendy-json"] = validate_wendy_json(tree, app_id)
     with timer("dockerfile"):
-        pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+        found["dockerfile"] = validate_dockerfiles(tree, docs)
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
-        pick_run.view = build_view(tree, app_id, docs)
-        pick_run.findings["device"] = device_findings(pick_run.view)
-        pick_run.findings["device"] += runtime_etc_findings(pick_run.view, tree)
+        view = build_view(tree, app_id, docs)
+        found["device"] = device_findings(view)
+        found["device"] += runtime_etc_findings(view, tree)
+    return StageResult.of(found, view)
 
 
-def input_checks(pick_run: PickRun) -> None:
+def input_checks(
+    pick_run: PickRun, stages: Mapping[RenderKey, StageResult]
+) -> dict[RenderKey, StageResult]:
     """What only the canonical and variant renders together show: an ``appId`` that
-    does not follow the app id (one warning on the canonical row, not one per input)."""
+    does not follow the app id (one warning on the canonical row, not one per
+    input).  Returns the pure stages of the inputs it changes, each a new value."""
     if pick_run.tree is None:
-        return
+        return {}
     for variant in pick_run.variants:
         if variant.tree is None:
             continue
@@ -221,22 +263,34 @@ def input_checks(pick_run: PickRun) -> None:
         found = same_app_id(pick_run.tree, variant.tree, ids)
         if not found:
             continue
+        changed: dict[RenderKey, StageResult] = {}
         for each in (pick_run, variant):
-            kept = [f for f in each.findings.get("wendy-json", []) if not is_app_id_finding(f)]
-            each.findings["wendy-json"] = kept
-        pick_run.findings["wendy-json"] += found
-        return
+            stage = stages.get(each.key, StageResult())
+            kept = [f for f in stage.findings.get("wendy-json", ()) if not is_app_id_finding(f)]
+            if each is pick_run:
+                kept += found
+            changed[each.key] = stage.with_findings("wendy-json", kept)
+        return changed
+    return {}
 
 
-def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
-    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run."""
+def rule_checks(
+    pick_run: PickRun,
+    rules: Rules | None,
+    timer: Timer,
+    *,
+    view: DeviceView | None = None,
+    compose: ComposeResult | None = None,
+    baseline_compose: ComposeResult | None = None,
+) -> StageResult:
+    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has
+    run (``view``: the pure stage's device view; ``compose``: what Compose said
+    of this render, ``baseline_compose``: of its baseline)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
-        return
+        return StageResult()
     if rules is None:
-        pick_run.findings["topology"] = []
-        pick_run.findings["picker"] = []
-        return
+        return StageResult.of({"topology": [], "picker": []})
     with timer("topology"):
         subject = rule_subject(
             rules,
@@ -244,15 +298,24 @@ def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
             pick_run.values,
             tree,
             docs,
-            compose=pick_run.compose,
-            view=pick_run.view,
+            compose=compose,
+            view=view,
             baseline=pick_run.baseline,
-            baseline_compose=pick_run.baseline_compose,
+            baseline_compose=baseline_compose,
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)
-    pick_run.findings["topology"] = topology
-    pick_run.findings["picker"] = picker
+    return StageResult.of({"topology": topology, "picker": picker})
+
+
+def record_stages(pick_run: PickRun, *stages: StageResult) -> None:
+    """Write the stages' findings into the render's row (the one place that does),
+    once every stage has returned; the pure stage's view is kept with them."""
+    for stage in stages:
+        for check, found in stage.findings.items():
+            pick_run.findings[check] = list(found)
+        if stage.view is not None:
+            pick_run.view = stage.view
 
 
 def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:

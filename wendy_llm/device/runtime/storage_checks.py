@@ -26,6 +26,7 @@ from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import service_facts
 from wendy_llm.device.runtime.loopback import loopback_partners
 from wendy_llm.device.runtime.scripts import calls, entry_scripts
+from wendy_llm.errors import quoted
 from wendy_llm.wendycli.runtime import RUN_FACTS, VOLUME_ROOT
 
 SPEC = RUN_FACTS
@@ -87,9 +88,10 @@ def _mapping(
     if port is None:
         return
     files = _pointing(tree, port.host)
-    pointing = f"; {', '.join(files)} point at {port.host}" if files else ""
+    verb = "points" if len(files) == 1 else "point"
+    pointing = f"; {', '.join(files)} {verb} at {port.host}" if files else ""
     notes.warn(
-        f"service {service.name}: ports {entry!r}: the agent publishes no port and runs host "
+        f"service {service.name}: ports {quoted(entry)}: the agent publishes no port and runs host "
         f"networking, so on a device the service is reachable on {port.container} (the "
         f"container side) and nothing listens on {port.host} ({SPEC}){pointing}",
         file,
