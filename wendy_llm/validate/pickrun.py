@@ -135,8 +135,9 @@ def stage_rows(found: Mapping[RenderKey, Mapping[str, Sequence[Finding]]]) -> St
 class PickRun:
     """A pick with one input's values; the canonical run holds its ``variants``.
 
-    ``unrenderable``: the ``render`` findings known before rendering (the
-    values could not be made), which stand for the render.
+    ``values``: the data map (read-only); ``unrenderable``: the ``render``
+    findings known before rendering (the values could not be made), which
+    stand for the render.
     """
 
     template: Template
@@ -206,6 +207,7 @@ class RenderStage:
         return out
 
     def rows(self) -> StageRows:
+        """Each render's ``render`` findings, as a stage's rows."""
         return MappingProxyType({key: found.result for key, found in self.renders.items()})
 
 
@@ -214,8 +216,9 @@ def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
     try:
         values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
     except WendyLlmError as exc:
-        return PickRun(template, pick, {}, inputs=inputs, unrenderable=(error("render", str(exc)),))
-    return PickRun(template, pick, values, inputs=inputs)
+        failed = (error("render", str(exc)),)
+        return PickRun(template, pick, MappingProxyType({}), inputs=inputs, unrenderable=failed)
+    return PickRun(template, pick, MappingProxyType(values), inputs=inputs)
 
 
 def render_template(run: TemplateRun) -> RenderStage:

@@ -255,7 +255,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
             shown = layout.settings.shown
             why = tuple(error("render", h, shown) for h in hints)
-            pick_runs.append(PickRun(template, pick, {}, unrenderable=why))
+            pick_runs.append(PickRun(template, pick, MappingProxyType({}), unrenderable=why))
             continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
         pick_runs.append(dataclasses.replace(pick_run, variants=tuple(variants)))
