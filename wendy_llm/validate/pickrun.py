@@ -194,6 +194,7 @@ class RenderStage:
     stopped: str | None = None
 
     def tree(self, pick_run: PickRun) -> RenderedTree | None:
+        """The render of ``pick_run`` (its input), or None when it did not render."""
         found = self.renders.get(pick_run.key)
         return None if found is None else found.tree
 
