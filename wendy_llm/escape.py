@@ -166,8 +166,10 @@ def _visible_controls(value: str) -> str:
 
 
 def workflow_data(value: str) -> str:
-    """A workflow command's message (``::error file=x::DATA``): the runner's escapes."""
+    """A workflow command's message (``::error file=x::DATA``): the runner's escapes,
+    and no legacy ``##[`` command (the runner looks for it anywhere in a line)."""
     escaped = _visible_controls(value).replace("%", "%25")
+    escaped = escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
     return escaped.replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -122,6 +122,8 @@ DIFF_NAMED_PICKS: Final = 6
 #: and findings listed there before "... and N more".
 MARKDOWN_MAX_DIFF_CHARS: Final = 200_000
 MARKDOWN_MAX_FINDINGS: Final = 50
+#: A step summary over 1 MiB is dropped whole by GitHub: the check's stays below.
+MARKDOWN_MAX_BYTES: Final = 1_000_000
 
 # --- the terminal ----------------------------------------------------------
 #: Seconds a step runs before its progress line appears (quick runs stay

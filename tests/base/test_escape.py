@@ -71,6 +71,8 @@ def test_xml_text_is_valid_xml_and_drops_nothing() -> None:
 def test_workflow_command_escapes() -> None:
     assert escape.workflow_data("100%\r\nnext\x1b") == "100%25%0D%0Anext\\x1b"
     assert escape.workflow_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+    # An annotation's message is a line of the log too: no legacy command in it.
+    assert escape.workflow_data("ok ##[error]x") == "ok #\\x23[error]x"
 
 
 @property_settings()

@@ -227,9 +227,10 @@ def test_check_junit_and_markdown(broken: Path) -> None:
     assert any("topology" in (c.get("name") or "") for c in failed)
     summary = (broken / "reports" / "check.md").read_text(encoding="utf-8")
     assert summary.startswith("### wendy-llm check: FAILED\n")
-    assert "| template | pick | check | where | problem |" in summary
+    assert "| code | template | picks | where | template source | problem |" in summary
     assert re.search(
-        r"^\| python/llm \| laguna-s-2\.1-dflash \| topology \| `docker-compose.yml:\d+` \| "
+        r"^\| `topology` \| python/llm \| laguna-s-2\.1-dflash \| `docker-compose.yml:\d+` \| "
+        r"`templates/python/llm/docker-compose.yml:\d+` \| "
         r'rule "dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\)',
         summary,
         re.M,
@@ -242,7 +243,11 @@ def test_check_markdown_when_everything_holds(tmp_path: Path) -> None:
     assert result.code == 0
     text = target.read_text(encoding="utf-8")
     assert text.startswith("### wendy-llm check: passed\n\n1 template(s), 1 pick(s), ")
-    assert "|" not in text
+    # The counts per code (its warnings), no table of failures, the pick's topology.
+    assert "| code | kind | distinct | occurrences |" in text
+    assert "| template source | problem |" not in text  # no failure
+    assert "| template source | warning |" in text  # its warnings, folded
+    assert "```mermaid\nflowchart LR\n" in text
 
 
 def test_report_files_that_cannot_be_written_are_input_errors(tmp_path: Path) -> None:

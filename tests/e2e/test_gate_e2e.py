@@ -12,6 +12,7 @@ workflow's own scripts are run too, as GitHub runs them (bash -eo pipefail).
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ import pytest
 from _action_helpers import run_workflow
 from _cli_helpers import LLM, REPO, Run, cli_env, edit
 from _golden_helpers import commit_all, git, init_repo
+from _sarif_helpers import sarif_errors
 
 from wendy_llm.golden import update_golden
 
@@ -263,16 +265,18 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
 
 
 def test_the_workflow_passes_the_change(good: Path) -> None:
-    check, diff, summary = run_workflow(good)
+    check, diff, summary = run_workflow(good, SARIF="reports/check.sarif")
     assert (check, diff) == (0, 0)
+    sarif = json.loads((good / "reports" / "check.sarif").read_text(encoding="utf-8"))
+    assert sarif_errors(sarif) == []
     assert "### wendy-llm check: passed" in summary
     assert f"### wendy-llm diff {LLM}: policy holds" in summary  # against origin/main
     assert summary.count("policy holds") == 2  # and against the stored baseline
     assert "| `laguna-s-2.1-dflash` | exempt | sentinel OLLAMA_MODEL=laguna-s-2.1-dflash" in summary
     reports = sorted(p.name for p in (good / "reports").iterdir())
     assert reports == [
-        "baseline-python-llm.md", "baseline-python-llm.xml", "check.md", "check.xml",
-        "diff.md", "diff.xml",
+        "baseline-python-llm.md", "baseline-python-llm.xml", "check.md", "check.sarif",
+        "check.xml", "diff.md", "diff.xml",
     ]  # fmt: skip
 
 

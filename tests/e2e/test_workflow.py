@@ -194,6 +194,9 @@ def test_the_action() -> None:
     assert install["env"]["INSTALL"] == "${{ inputs.install }}"
     check = step("action", "Check every pick")
     assert 'wendy-llm check "${where[@]}" --junit reports/check.xml' in check["run"]
+    assert check["env"]["SARIF"] == "${{ inputs.sarif }}"
+    assert 'sarif=(--sarif "$SARIF")' in check["run"] and '"${sarif[@]}"' in check["run"]
+    assert action["inputs"]["sarif"]["default"] == ""
     diff = step("action", "Compare every template with the base")
     assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"
     assert diff["env"]["BASE"] == "${{ inputs.base }}"

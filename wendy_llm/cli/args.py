@@ -121,6 +121,18 @@ def add_report_files(parser: argparse.ArgumentParser, junit_help: str) -> None:
     )
 
 
+def add_format(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--format text|github``: the text report, or GitHub workflow annotations."""
+    parser.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help=f"github: print GitHub workflow annotations ({what}, at the template source "
+        "line) instead of the text report; under GitHub Actions they follow the text "
+        "report anyway; --json prints neither (default: text)",
+    )
+
+
 def _diff_line_limit(text: str) -> int:
     try:
         value = int(text)

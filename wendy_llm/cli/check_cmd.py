@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Mapping
 
 from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
     add_directories,
+    add_format,
     add_json,
     add_max_diff_lines,
     add_quiet,
@@ -17,9 +20,10 @@ from wendy_llm.cli.args import (
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.layout import DIRECTORY_RULE
 from wendy_llm.reports.check import format_details, format_table
+from wendy_llm.reports.github.outputs import PullRequestOutputs
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
-from wendy_llm.reports.markdown import check_markdown
+from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.run import run_check
 
 HELP = "render every pick of every template and validate each render"
@@ -37,6 +41,8 @@ examples:
   wendy-llm check --json > check.json               # machine-readable report (version 1)
   wendy-llm check --junit reports/check.xml         # one test case per template x pick x check
   wendy-llm check --quiet --markdown reports/check.md  # CI: failures only, plus a summary
+  wendy-llm check --format github                   # GitHub annotations at the template lines
+  wendy-llm check --sarif reports/check.sarif       # SARIF 2.1.0 for GitHub code scanning
   wendy-llm check path/to/templates --golden-dir path/to/golden
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
@@ -93,6 +99,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
+    add_format(p, "one per distinct finding")
+    p.add_argument(
+        "--sarif",
+        metavar="FILE",
+        default=None,
+        help="also write a SARIF 2.1.0 report (GitHub code scanning), at the template source lines",
+    )
     suppress.add_arguments(p)
 
 
@@ -108,12 +121,17 @@ def run(args: argparse.Namespace) -> int:
             layout=where,
         )
     report = suppress.settle(report, args, where, recorded)
+    outputs = PullRequestOutputs(report, where)  # computed only when asked for
+    if args.sarif:
+        write_report(args.sarif, outputs.sarif(), "SARIF report")
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
-        write_report(args.markdown, check_markdown(report, strict=args.strict), "Markdown summary")
+        write_report(args.markdown, outputs.markdown(strict=args.strict), "Markdown summary")
     if args.json:
         output.emit(dumps(check_json(report, strict=args.strict)))
+    elif args.format == "github":
+        pass  # the annotations below are the report
     elif args.quiet:
         details = format_details(report, warnings=args.strict)
         if details:
@@ -124,4 +142,25 @@ def run(args: argparse.Namespace) -> int:
         details = format_details(report, colour=colour)
         if details:
             output.emit("\n" + details, colour=colour)
+    if wants_annotations(args):
+        print_annotations(args, outputs)
     return 0 if report.passed(strict=args.strict) else 1
+
+
+def wants_annotations(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> bool:
+    """Annotations are printed when asked for (``--format github``), or under GitHub
+    Actions after the text report; never with ``--json`` (stdout is one JSON document)."""
+    return not args.json and (args.format == "github" or on_github(environ))
+
+
+def print_annotations(args: argparse.Namespace, outputs: PullRequestOutputs) -> None:
+    """The annotations, written outside any stop-commands block (each report's
+    blocks are closed within its own write)."""
+    # With --format github the log holds only the annotations.
+    elsewhere = ["the text report (--format text)" if args.format == "github" else "the job log"]
+    elsewhere += ["the step summary"] if args.markdown else []
+    elsewhere += ["the SARIF report"] if args.sarif else []
+    elsewhere += ["the JUnit report"] if args.junit else []
+    for each in outputs.annotations(elsewhere):
+        force = args.format == "github"
+        output.emit_command(each.command, each.message, each.properties, force=force)

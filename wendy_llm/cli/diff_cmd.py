@@ -16,6 +16,7 @@ from pathlib import Path
 from wendy_llm.cli import output
 from wendy_llm.cli.args import (
     add_directories,
+    add_format,
     add_json,
     add_max_diff_lines,
     add_quiet,
@@ -46,6 +47,7 @@ from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
+from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_of
 
 HELP = "compare every pick with a git revision or a baseline directory"
@@ -128,6 +130,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_quiet(p, "print only what breaks the policy (nothing when it holds)")
     add_report_files(p, "also write a JUnit XML report (one case a pick)")
     add_max_diff_lines(p, "each file's diff")
+    add_format(p, "one per file of a pick that breaks the policy, at its first change")
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,10 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
         write_report(args.markdown, text, "Markdown summary")
-    _print(args, results, notes, lost)
+    if args.json or args.format != "github":
+        _print(args, results, notes, lost)
+    if not args.json and (args.format == "github" or on_github()):
+        _annotate(args, where, results)
     if failed:
         return name_failures([failure.message for failure in failed])
     holds = all(r.holds for _, r in results) and not lost
@@ -289,3 +295,25 @@ def _print(
     shown = [(i, what) for i, what in notes if not args.quiet or i in lost]
     lines = [f"template {safe(template_id)}: {safe(what)}\n" for template_id, what in shown]
     output.emit("\n".join(t for t in [*texts, "".join(lines)] if t), colour=colour)
+
+
+def _annotate(
+    args: argparse.Namespace, where: Layout, results: Sequence[tuple[TemplateDiff, PolicyResult]]
+) -> None:
+    """The picks that fail the policy as annotations, at the template line of each change."""
+    # lazy: only a run under GitHub Actions (or --format github) maps findings to
+    # their template sources (the source map and the registry of codes).
+    from wendy_llm.reports.github.annotations import workflow_annotations
+    from wendy_llm.reports.github.diff_findings import diff_report
+    from wendy_llm.reports.github.located import located_findings
+    from wendy_llm.reports.github.sources import SourceLocator
+
+    locator = SourceLocator(where)
+    elsewhere = ["the text report (--format text)" if args.format == "github" else "the job log"]
+    elsewhere += ["the step summary"] if args.markdown else []
+    elsewhere += ["the JUnit report"] if args.junit else []
+    for diff, result in results:
+        report = diff_report(diff, result)
+        for each in workflow_annotations(located_findings(report, locator), elsewhere=elsewhere):
+            force = args.format == "github"
+            output.emit_command(each.command, each.message, each.properties, force=force)

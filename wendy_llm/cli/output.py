@@ -96,15 +96,18 @@ def emit_command(
     message: str,
     properties: Mapping[str, str] | None = None,
     environ: Mapping[str, str] = os.environ,
+    *,
+    force: bool = False,
 ) -> bool:
     """Write the gate's own workflow command (``::error file=...::message``) on
-    stdout, escaped, when running under GitHub Actions; False elsewhere.  Every
-    verbatim block is opened and closed within one :func:`emit`, so this is
-    always written outside them."""
+    stdout, escaped, when running under GitHub Actions (or ``force``: asked
+    for, ``check --format github``); False elsewhere.  Every verbatim block
+    is opened and closed within one :func:`emit`, so this is always written
+    outside them."""
     # lazy: only the gate's own annotations need the workflow commands' module.
     from wendy_llm.reports import workflow
 
-    if not workflow.on_github(environ):
+    if not force and not workflow.on_github(environ):
         return False
     sys.stdout.write(workflow.command(name, message, properties or {}) + "\n")
     return True

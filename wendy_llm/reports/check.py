@@ -131,11 +131,11 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
         sections.append(("Warnings", report.warnings, "warn"))
         # Notes never fail a run: what the Wendy CLI ignores by design.
         sections.append(("Notes", report.notes, "ok"))
-    picks_of = _picks_per_template(report)
+    picks_of = picks_per_template(report)
     for title, findings, status in sections:
         if not findings:
             continue
-        groups = _shared(findings)
+        groups = shared(findings)
         count = (
             f"{len(findings)}"
             if len(groups) == len(findings)
@@ -153,7 +153,8 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
     return "\n".join(out)
 
 
-def _picks_per_template(report: Report) -> dict[str, list[str]]:
+def picks_per_template(report: Report) -> dict[str, list[str]]:
+    """Every pick of each template, in report order (what a group's picks are named against)."""
     picks: dict[str, list[str]] = {}
     for result in report.results:
         listed = picks.setdefault(result.template, [])
@@ -162,12 +163,20 @@ def _picks_per_template(report: Report) -> dict[str, list[str]]:
     return picks
 
 
-def _shared(findings: Sequence[Finding]) -> list[tuple[Finding, list[str]]]:
-    """(first finding, the picks that have it) per distinct finding, in order."""
+def shared(
+    findings: Sequence[Finding], where: Callable[[Finding], object] | None = None
+) -> list[tuple[Finding, list[str]]]:
+    """(first finding, the picks that have it) per distinct finding, in order.
+
+    Distinct: the template, check, code, severity, place, message, variant and
+    whether it is template-wide; ``where`` gives the place (default: the
+    rendered ``file:line``; the annotations give the template source's).
+    """
     groups: dict[tuple[object, ...], tuple[Finding, list[str]]] = {}
     for finding in findings:
-        key: tuple[object, ...] = (finding.template, finding.check, finding.severity)
-        key += (finding.location, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
+        place = finding.location if where is None else where(finding)
+        key: tuple[object, ...] = (finding.template, finding.check, finding.code, finding.severity)
+        key += (place, finding.message, finding.variant, finding.pick == TEMPLATE_WIDE)
         groups.setdefault(key, (finding, []))[1].append(finding.pick)
     return list(groups.values())
 

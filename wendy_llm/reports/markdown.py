@@ -19,16 +19,23 @@ and a diff line cannot close its fence or carry a control character.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from wendy_llm import escape, options
 from wendy_llm.compare.changes import name_group
 from wendy_llm.compare.diff import PICK_STATUSES, PolicyResult, TemplateDiff
 from wendy_llm.compare.model import describe_change
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
-from wendy_llm.reports.check import summary_line, suppressed_counts
+from wendy_llm.reports.check import (
+    pick_label,
+    picks_per_template,
+    shared,
+    summary_line,
+    suppressed_counts,
+)
 from wendy_llm.reports.diff import describe_inputs, omitted_note
-from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, Report
+from wendy_llm.reports.github.topology import TopologyGroup, describe, mermaid
+from wendy_llm.validate.findings import Finding, Report
 
 #: A table cell holds at most this many characters of a message (a baseline
 #: diff can be long): the rest is in the job log, and the cut says so.
@@ -59,37 +66,123 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     return out
 
 
-def check_markdown(report: Report, *, strict: bool = False) -> str:
-    """A verdict line, the counts, and a table of the failures (and, with ``strict``, warnings)."""
+def check_markdown(
+    report: Report,
+    *,
+    strict: bool = False,
+    sources: Callable[[Finding], str | None] | None = None,
+    topologies: Sequence[TopologyGroup] = (),
+    max_bytes: int = options.MARKDOWN_MAX_BYTES,
+) -> str:
+    """A verdict line, the counts per code, the suppressed counts, a table of the failures
+    (and, with ``strict``, warnings; else they are a folded table of their own) with one
+    row per distinct finding naming its picks (grouped as the terminal groups them), and
+    a Mermaid diagram per distinct device topology of the picks (before and after, where
+    the stored baseline draws another).
+
+    ``sources`` gives a finding's template source (``path:line``) for a column of its
+    own. The whole stays under ``max_bytes`` (GitHub drops a step summary over 1 MiB):
+    what does not fit is left out, and the summary says what.
+    """
     passed = report.passed(strict=strict)
     verdict = "passed" if passed else "FAILED"
-    lines = [f"### wendy-llm check: {verdict}", "", summary_line(report), ""]
+    head = [f"### wendy-llm check: {verdict}", "", summary_line(report), ""]
+    sections: list[tuple[str, list[str]]] = [("the counts per code", _code_counts(report))]
     held = suppressed_counts(report)
     if held:
-        lines += [f"Failures suppressed by {_code(SUPPRESSIONS_FILE)}:", ""]
-        lines += _table(["template", "suppressed"], [(_cell(t), str(n)) for t, n in held])
-        lines.append("")
+        block = [f"Failures suppressed by {_code(SUPPRESSIONS_FILE)}:", ""]
+        block += _table(["template", "suppressed"], [(_cell(t), str(n)) for t, n in held])
+        sections.append(("the suppressed counts", [*block, ""]))
     failing: list[Finding] = list(report.errors)
     if strict:
         failing += report.warnings
     if failing:
-        rows = [
-            (
-                _cell(f.template),
-                _cell("(template)" if f.pick == TEMPLATE_WIDE else f.pick),
-                _cell(f.check),
-                _code(f.location) if f.location else "",
-                _message_cell(f.message),
-            )
-            for f in failing[: options.MARKDOWN_MAX_FINDINGS]
+        sections.append(("the table of findings", _findings_table(report, failing, sources)))
+    if report.warnings and not strict:
+        # Not failing the run: one row each too, folded away.
+        distinct = len(shared(report.warnings))
+        title = f"{len(report.warnings)} warning(s), {distinct} distinct, not failing the run"
+        block = [f"<details><summary>{title}</summary>", ""]
+        block += _findings_table(report, report.warnings, sources, "warning")
+        sections.append(("the table of warnings", [*block, "</details>", ""]))
+    for group in topologies:
+        sections.append((f"the device topology of {group.template}", _diagrams(group)))
+    return _within(head, sections, max_bytes)
+
+
+def _code_counts(report: Report) -> list[str]:
+    """Distinct findings and occurrences per code (the check where a finding has none)."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for first, picks in shared(report.findings):
+        kind = "suppressed" if first.suppressed else first.severity
+        entry = counts.setdefault((first.code or first.check, kind), [0, 0])
+        entry[0] += 1
+        entry[1] += len(picks)
+    if not counts:
+        return []
+    rows = [(_code(code), kind, str(n), str(m)) for (code, kind), (n, m) in counts.items()]
+    return [*_table(["code", "kind", "distinct", "occurrences"], rows), ""]
+
+
+def _findings_table(
+    report: Report,
+    failing: Sequence[Finding],
+    sources: Callable[[Finding], str | None] | None,
+    what: str = "problem",
+) -> list[str]:
+    picks_of = picks_per_template(report)
+    groups = shared(failing)
+    rows = []
+    for first, picks in groups[: options.MARKDOWN_MAX_FINDINGS]:
+        who = (
+            pick_label(picks[0]) if len(picks) == 1 else name_group(picks, picks_of[first.template])
+        )
+        row = [_code(first.code or first.check), _cell(first.template), _cell(who)]
+        row.append(_code(first.location) if first.location else "")
+        if sources is not None:
+            source = sources(first)
+            row.append(_code(source) if source else "")
+        row.append(_message_cell(first.message))
+        rows.append(row)
+    header = ["code", "template", "picks", "where"]
+    header += ["template source"] if sources is not None else []
+    lines = _table([*header, what], rows)
+    if len(groups) > options.MARKDOWN_MAX_FINDINGS:
+        more = len(groups) - options.MARKDOWN_MAX_FINDINGS
+        lines += ["", f"... and {more} more distinct finding(s): see the job log."]
+    return [*lines, ""]
+
+
+def _diagrams(group: TopologyGroup) -> list[str]:
+    picks = name_group(group.picks, ())
+    lines = [f"Device topology of {_cell(group.template)}, {_cell(picks)}:", ""]
+    if group.before is not None:
+        lines += [f"Before (the stored baseline): {_cell(describe(group.before))}", ""]
+        lines += ["```mermaid", *mermaid(group.before), "```", ""]
+        lines += [f"After: {_cell(describe(group.after))}", ""]
+    else:
+        lines += [_cell(describe(group.after)), ""]
+    return [*lines, "```mermaid", *mermaid(group.after), "```", ""]
+
+
+def _within(head: list[str], sections: Sequence[tuple[str, list[str]]], max_bytes: int) -> str:
+    """``head`` and the sections that fit in ``max_bytes``, in order; a note names the rest."""
+    lines = list(head)
+    used = sum(len(line.encode("utf-8")) + 1 for line in lines)
+    reserve = 512  # room for the note on what was cut
+    cut: list[str] = []
+    for what, block in sections:
+        size = sum(len(line.encode("utf-8")) + 1 for line in block)
+        if cut or used + size > max_bytes - reserve:
+            cut.append(what)
+            continue
+        lines += block
+        used += size
+    if cut:
+        lines += [
+            _cell(f"(cut to stay under {max_bytes} bytes: {', '.join(cut)}; see the job log)"),
+            "",
         ]
-        lines += _table(["template", "pick", "check", "where", "problem"], rows)
-        if len(failing) > options.MARKDOWN_MAX_FINDINGS:
-            more = len(failing) - options.MARKDOWN_MAX_FINDINGS
-            lines += ["", f"... and {more} more: see the job log."]
-        lines.append("")
-    elif report.warnings:
-        lines += [f"{len(report.warnings)} warning(s), not failing the run: see the job log.", ""]
     return "\n".join(lines)
 
 

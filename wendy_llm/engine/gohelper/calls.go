@@ -20,6 +20,9 @@ type call struct {
 // Arguments of each function of an 'E' request (see evaluate).
 var callArgs = map[byte]int{'a': 1, 'b': 1, 'q': 1, 't': 1, 's': 1, 'c': 1, 'r': 2, 'v': 0}
 
+// The functions whose string arguments are followed by a tagged value.
+var callTakesValue = map[byte]bool{'v': true}
+
 func decodeCalls(r *reader) []call {
 	calls := make([]call, r.count(2))
 	for i := range calls {
@@ -32,7 +35,7 @@ func decodeCalls(r *reader) []call {
 		for ; n > 0; n-- {
 			c.args = append(c.args, string(r.blob()))
 		}
-		if c.fn == 'v' {
+		if callTakesValue[c.fn] {
 			c.value = r.value(0)
 		}
 	}
@@ -50,12 +53,16 @@ func decodeCalls(r *reader) []call {
 //	    TrimSpace'd               -> n x (u32 len, part)
 //	'c' regexp.Compile(pattern)   -> nothing
 //	'r' regexp.MatchString(pattern, s) -> u8 0 or 1
+//	'm' a render and its source map (sourcemap.go)
 //
 // A Go error (Atoi's, ParseBool's, a regexp's compile error) is the answer's
 // kindCallError payload.
 func evaluate(c call) ([]byte, error) {
 	if answer, handled, err := evaluateCompose(c); handled { // compose_calls.go
 		return answer, err
+	}
+	if c.fn == 'm' {
+		return evaluateSourceMap(c) // sourcemap.go
 	}
 	switch c.fn {
 	case 'a':
