@@ -1,0 +1,100 @@
+"""The registry of finding codes: one entry per kind of finding (issue 27).
+
+A code is a short prefix per check and three digits (``CMP001``), never
+reused: a retired code stays registered with ``retired=True``.  Every
+finding carries one (``validate.findings.error`` and its kin take the entry,
+so severity and check come from here); ``wendy-llm explain CODE`` prints an
+entry, ``docs/codes.md`` lists them all (generated: ``reference``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType, ModuleType
+
+from wendy_llm.codes import builds, device, stored, template, tools
+from wendy_llm.codes.model import PREFIXES, Check, CodeInfo, Severity
+
+
+def _collect(modules: Iterable[ModuleType]) -> dict[str, CodeInfo]:
+    found: dict[str, CodeInfo] = {}
+    for module in modules:
+        values = list(vars(module).values())
+        values += [v for m in values if isinstance(m, Mapping) for v in m.values()]
+        for value in values:
+            if isinstance(value, CodeInfo):
+                other = found.setdefault(value.code, value)
+                if other is not value:
+                    raise AssertionError(f"{value.code} is registered twice")
+    return dict(sorted(found.items(), key=lambda item: _order(item[0])))
+
+
+def _order(code: str) -> tuple[int, str]:
+    checks = list(Check)
+    prefix = code.rstrip("0123456789")
+    check = next(c for c in checks if PREFIXES[c] == prefix)
+    return checks.index(check), code
+
+
+#: Every code, by code, in report order (by check, then number).
+CODES: Mapping[str, CodeInfo] = MappingProxyType(
+    _collect((tools, device, builds, template, stored))
+)
+
+
+def info(code: str) -> CodeInfo:
+    """The entry of ``code`` (KeyError when it is not registered)."""
+    return CODES[code]
+
+
+def nearest(code: str, count: int = 3) -> list[str]:
+    """The registered codes most like ``code`` (for "did you mean")."""
+    wanted = code.strip().upper()
+    same_prefix = [c for c in CODES if c.rstrip("0123456789") == wanted.rstrip("0123456789")]
+    close = difflib.get_close_matches(wanted, list(CODES), n=count, cutoff=0.5)
+    return list(dict.fromkeys(close + same_prefix[:count]))[:count]
+
+
+def codes_of(check: Check | str) -> list[CodeInfo]:
+    """The codes ``check`` reports, in number order."""
+    return [c for c in CODES.values() if c.check == str(check)]
+
+
+@dataclass(frozen=True)
+class ParseCodes:
+    """What a check calls a document that does not parse: bytes, syntax, a repeated key."""
+
+    not_utf8: CodeInfo
+    syntax: CodeInfo
+    duplicate: CodeInfo
+
+
+#: Per check that parses rendered documents, its parse codes.
+PARSE_CODES: Mapping[str, ParseCodes] = MappingProxyType(
+    {
+        Check.COMPOSE: ParseCodes(
+            tools.COMPOSE_NOT_UTF8, tools.COMPOSE_YAML, tools.COMPOSE_DUPLICATE_KEY
+        ),
+        Check.WENDY_JSON: ParseCodes(
+            tools.WENDY_JSON_NOT_UTF8, tools.WENDY_JSON_PARSE, tools.WENDY_JSON_DUPLICATE
+        ),
+        Check.TOPOLOGY: ParseCodes(
+            builds.TOP_NOT_UTF8, builds.TOP_DOCUMENT_SYNTAX, builds.TOP_DOCUMENT_DUPLICATE
+        ),
+    }
+)
+
+__all__ = [
+    "CODES",
+    "PARSE_CODES",
+    "PREFIXES",
+    "Check",
+    "CodeInfo",
+    "ParseCodes",
+    "Severity",
+    "codes_of",
+    "info",
+    "nearest",
+]
