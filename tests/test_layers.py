@@ -33,6 +33,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("docker", ("docker",)),
     ("render", ("render",)),
     ("wendycli", ("wendycli",)),
+    # The finding codes (issue 27): every layer that reports findings names them.
+    ("codes", ("codes",)),
     ("device", ("device",)),
     ("repo", ("repo",)),
     ("compare", ("compare",)),

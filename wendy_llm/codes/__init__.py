@@ -86,10 +86,16 @@ PARSE_CODES: Mapping[str, ParseCodes] = MappingProxyType(
     }
 )
 
+#: What a check that runs an external tool reports when the tool cannot run.
+TOOL_FAILED: Mapping[str, CodeInfo] = MappingProxyType(
+    {Check.COMPOSE: tools.COMPOSE_TOOL, Check.SHELL: tools.SHELL_TOOL}
+)
+
 __all__ = [
     "CODES",
     "PARSE_CODES",
     "PREFIXES",
+    "TOOL_FAILED",
     "Check",
     "CodeInfo",
     "ParseCodes",

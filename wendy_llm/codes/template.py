@@ -1,4 +1,4 @@
-"""Codes of ``picker`` and ``catalog``: the template's picker, and the repository's ``meta.json``."""
+"""Codes of ``picker`` and ``catalog``: the template's picker, the repository's ``meta.json``."""
 
 from __future__ import annotations
 

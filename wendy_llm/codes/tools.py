@@ -1,4 +1,4 @@
-"""Codes of ``render``, ``compose``, ``wendy-json`` and ``shell``: the render and the tools' verdicts.
+"""Codes of ``render``, ``compose``, ``wendy-json`` and ``shell``: the render, the tools.
 
 A tool's own diagnostics keep their identity under one code: Docker
 Compose's refusal is one code (its message is the finding's), a ShellCheck

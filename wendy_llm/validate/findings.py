@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wendy_llm.codes import Check, CodeInfo, Severity
+
 #: ``suppressed``: every error of the result is recorded in the repository's
 #: suppressions file (``validate/suppressions.py``), so it does not fail the run.
 Status = Literal["ok", "fail", "warn", "suppressed"]
@@ -148,11 +149,13 @@ class CheckResult:
 
     @property
     def status(self) -> Status:
-        if any(f.severity == "error" and not f.suppressed for f in self.findings):
+        # An ignored finding (--ignore) is shown and counted as ignored: it sets no status.
+        counted = [f for f in self.findings if not f.ignored]
+        if any(f.severity == "error" and not f.suppressed for f in counted):
             return "fail"
-        if any(f.suppressed for f in self.findings):
+        if any(f.suppressed for f in counted):
             return "suppressed"  # shown before its warnings: an accepted failure
-        if any(f.severity == "warning" for f in self.findings):
+        if any(f.severity == "warning" for f in counted):
             return "warn"
         return "ok"
 
@@ -178,21 +181,29 @@ class Report:
 
     @property
     def errors(self) -> list[Finding]:
-        """The errors that fail the run (suppressed ones are :attr:`suppressed`)."""
-        return [f for f in self.findings if f.severity == "error" and not f.suppressed]
+        """The errors that fail the run (suppressed ones are :attr:`suppressed`,
+        ignored ones :attr:`ignored`)."""
+        return [
+            f for f in self.findings if f.severity == "error" and not f.suppressed and not f.ignored
+        ]
 
     @property
     def suppressed(self) -> list[Finding]:
         """The errors the repository's suppressions file accepts: shown, not failing."""
-        return [f for f in self.findings if f.suppressed]
+        return [f for f in self.findings if f.suppressed and not f.ignored]
+
+    @property
+    def ignored(self) -> list[Finding]:
+        """The findings ``--ignore`` (or wendy-llm.toml) selects away: shown, not counted."""
+        return [f for f in self.findings if f.ignored]
 
     @property
     def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
+        return [f for f in self.findings if f.severity == "warning" and not f.ignored]
 
     @property
     def notes(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "note"]
+        return [f for f in self.findings if f.severity == "note" and not f.ignored]
 
     def passed(self, *, strict: bool = False) -> bool:
         """True when nothing failed (with ``strict``, when nothing warned either)."""

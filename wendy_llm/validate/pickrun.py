@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from wendy_llm.codes.stored import LINT_FAILED, LINT_STOPPED
+from wendy_llm.codes.tools import RENDER_FAILED, RENDER_RUNAWAY, RENDER_STOPPED, RENDER_VALUES
 from wendy_llm.device import DeviceView
 from wendy_llm.errors import OutputTooLarge, RenderError, RenderTimeout, WendyLlmError
 from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.checks.device import build_view, device_findings
+from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
 from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
@@ -127,7 +129,7 @@ def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
         values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
     except WendyLlmError as exc:
         pick_run = PickRun(template, pick, {}, inputs=inputs)
-        pick_run.findings["render"] = [error("render", str(exc))]
+        pick_run.findings["render"] = [error(RENDER_VALUES, str(exc))]
         return pick_run
     return PickRun(template, pick, values, inputs=inputs)
 
@@ -145,7 +147,9 @@ def render_template(run: TemplateRun) -> None:
         for each in pick_run.every_input():
             if run.stopped is not None:
                 if "render" not in each.findings:
-                    each.findings["render"] = [error("render", f"not rendered: {run.stopped}")]
+                    each.findings["render"] = [
+                        error(RENDER_STOPPED, f"not rendered: {run.stopped}")
+                    ]
                 continue
             runaway = render_pick(each)
             if runaway is not None:
@@ -160,11 +164,11 @@ def lint_template_run(run: TemplateRun) -> list[Finding]:
         return []
     if run.stopped is not None:
         # The lints render every pick again: they would run away too.
-        return [warning("lint", f"not linted: {run.stopped}")]
+        return [warning(LINT_STOPPED, f"not linted: {run.stopped}")]
     try:
         return lint_findings(run.template, values=run.sample_values)
     except WendyLlmError as exc:
-        return [error("lint", f"cannot lint {run.template_id}: {exc}")]
+        return [error(LINT_FAILED, f"cannot lint {run.template_id}: {exc}")]
 
 
 def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
@@ -178,14 +182,14 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
     try:
         pick_run.tree = pick_run.template.render_values(pick_run.values)
     except (RenderTimeout, OutputTooLarge) as exc:
-        pick_run.findings["render"] = [error("render", str(exc))]
+        pick_run.findings["render"] = [error(RENDER_RUNAWAY, str(exc))]
         return exc
     except RenderError as exc:
-        finding = error("render", str(exc), exc.path, exc.cause.line)
+        finding = error(RENDER_FAILED, str(exc), exc.path, exc.cause.line)
         pick_run.findings["render"] = [finding]
         return None
     except WendyLlmError as exc:
-        pick_run.findings["render"] = [error("render", str(exc))]
+        pick_run.findings["render"] = [error(RENDER_FAILED, str(exc))]
         return None
     pick_run.docs = parse_documents(pick_run.tree)
     pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
@@ -205,7 +209,9 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> None:
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
         pick_run.view = build_view(tree, app_id, docs)
-        pick_run.findings["device"] = device_findings(pick_run.view)
+        # What the wendy-json and compose checks report, the device check does not repeat.
+        reported = pick_run.findings["wendy-json"] + load_problems(tree, docs)
+        pick_run.findings["device"] = device_findings(pick_run.view, reported)
         pick_run.findings["device"] += runtime_etc_findings(pick_run.view, tree)
 
 

@@ -47,6 +47,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from wendy_llm import options, phases
+from wendy_llm.codes import TOOL_FAILED
+from wendy_llm.codes.builds import TOP_RULES_FILE
+from wendy_llm.codes.template import PICKER_LOAD, PICKS_UNLISTED, SENTINELS_NO_PICKER
+from wendy_llm.codes.tools import RENDER_MISSING_VALUE
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest.load import PICKER_FILE
@@ -187,7 +191,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = TemplateRun(template_id, None)
-        run.findings["picker"] = [error("picker", str(exc), _file_of(exc))]
+        run.findings["picker"] = [error(PICKER_LOAD, str(exc), _file_of(exc))]
         return run
     samples = layout.sample_values(template_id)
     run = TemplateRun(template_id, template, sample_values=samples)
@@ -196,11 +200,13 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         try:
             run.rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            run.findings["topology"] = [error("topology", str(exc), exc.path, exc.line)]
+            run.findings["topology"] = [error(TOP_RULES_FILE, str(exc), exc.path, exc.line)]
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:
-        run.findings.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
+        run.findings.setdefault("picker", []).append(
+            error(PICKS_UNLISTED, f"cannot list picks: {exc}")
+        )
         return run
     missing = missing_values(template, samples)
     with timer("variants"):  # the numbers the variant avoids are looked for here
@@ -209,7 +215,9 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         if missing:  # no pick renders: each row says which line to add, to which file
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
             pick_run = PickRun(template, pick, {})
-            pick_run.findings["render"] = [error("render", h, layout.settings.shown) for h in hints]
+            pick_run.findings["render"] = [
+                error(RENDER_MISSING_VALUE, h, layout.settings.shown) for h in hints
+            ]
             run.picks.append(pick_run)
             continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
@@ -257,7 +265,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
             found += lint_picker(picker_text, rules)
         elif rules is not None and rules.sentinels:
             message = f"sentinels are declared, but the template has no {PICKER_FILE}"
-            found.append(error("picker", message, rules.path))
+            found.append(error(SENTINELS_NO_PICKER, message, rules.path))
     with timer("topology"):
         if rules is not None:
             every = [(p.pick.slug, p.values) for p in run.picks]
@@ -344,7 +352,7 @@ def _tool_results(
     except WendyLlmError as exc:
         # A missing tool fails the check for every pick, with the reason.
         for pick_run in rendered:
-            pick_run.findings[check] = [error(check, str(exc))]
+            pick_run.findings[check] = [error(TOOL_FAILED[check], str(exc))]
         return None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from wendy_llm.codes.stored import GOLDEN_UNREADABLE
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.findings import error
 from wendy_llm.validate.pickrun import TemplateRun
@@ -65,7 +66,7 @@ def attach_golden(
         )
     except WendyLlmError as exc:
         for run in comparable:
-            run.findings["golden"].append(error("golden", str(exc)))
+            run.findings["golden"].append(error(GOLDEN_UNREADABLE, str(exc)))
         return
     for finding in found:
         # Fixtures of a template that no longer exists have no row of their

@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from wendy_llm.codes.stored import SUPPRESSION_UNUSED
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.repo.suppressions_file import Key, Suppression, Suppressions
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, error
@@ -188,7 +189,9 @@ def _with_unused(
             f"a suppressed failure {said} (fixed?): {entry.template} {entry.describe()}; "
             f"run `{PRUNE_COMMAND}` to record that, so it stays fixed"
         )
-        finding = error(CHECK, message, shown, entry.line).at(entry.template, TEMPLATE_WIDE)
+        finding = error(SUPPRESSION_UNUSED, message, shown, entry.line).at(
+            entry.template, TEMPLATE_WIDE
+        )
         per_template.setdefault(entry.template, []).append(finding)
     for template, findings in per_template.items():
         added = CheckResult(template, TEMPLATE_WIDE, CHECK, tuple(findings))

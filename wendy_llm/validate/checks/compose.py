@@ -39,6 +39,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.codes.tools import (
+    COMPOSE_NO_CONTEXT,
+    COMPOSE_NO_DOCKERFILE,
+    COMPOSE_NOT_MAPPING,
+    COMPOSE_PORT_CLASH,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.validate.checks.confined import outside_reads
 from wendy_llm.validate.documents import compose_model, compose_normal
@@ -265,7 +271,7 @@ def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -
     base = str(PurePosixPath(path).parent)
     findings: list[Finding] = []
     if not isinstance(parsed.data, Mapping):
-        return [error(CHECK, "the compose file is not a mapping", path, 1)]
+        return [error(COMPOSE_NOT_MAPPING, "the compose file is not a mapping", path, 1)]
     seen_ports: dict[tuple[str, int, str], str] = {}
     for name, service in compose_model.services(parsed.data).items():
         build = compose_model.build_of(service)
@@ -277,7 +283,7 @@ def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -
             if other is not None and other != name:
                 findings.append(
                     error(
-                        CHECK,
+                        COMPOSE_PORT_CLASH,
                         f"services {quoted(other)} and {quoted(name)} both publish host port "
                         f"{port.port}/{port.protocol}",
                         path,
@@ -305,11 +311,11 @@ def _build_findings(
             "does not exist in the render "
             f"(no files under {context}/)"
         )
-        return [error(CHECK, message, parsed.path, line)]
+        return [error(COMPOSE_NO_CONTEXT, message, parsed.path, line)]
     if build.dockerfile is None or PurePosixPath(build.dockerfile).is_absolute():
         return []
     dockerfile = compose_model.normalise_path(build.dockerfile, context)
     if dockerfile not in tree:
         message = f"service {quoted(name)}: no Dockerfile at {dockerfile} in the render"
-        return [error(CHECK, message, parsed.path, line)]
+        return [error(COMPOSE_NO_DOCKERFILE, message, parsed.path, line)]
     return []

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import Check, info
+from wendy_llm.codes.device import COMPOSE_UNLOADABLE, NOT_JUDGED, WENDY_JSON_REFUSED
 from wendy_llm.device import PROFILES, DeviceProfile, DeviceView, compose_file, device_view
-from wendy_llm.validate.documents.parse import Documents, parse_documents, parse_yaml
-from wendy_llm.validate.findings import Finding
+from wendy_llm.validate.documents.parse import (
+    Documents,
+    compose_files,
+    parse_documents,
+    parse_yaml,
+)
+from wendy_llm.validate.findings import Finding, finding, note
 
 CHECK = "device"
 
@@ -34,9 +41,50 @@ def build_view(
     return device_view(tree, project=project, compose=compose, wendy=docs.wendy, devices=devices)
 
 
-def device_findings(view: DeviceView) -> list[Finding]:
-    """The view's findings as ``device`` check findings."""
-    return [
-        Finding(check=CHECK, severity=f.severity, message=f.message, file=f.file, line=f.line)
-        for f in view.findings
-    ]
+#: Device codes whose root cause another check reports (the file does not
+#: load): when it does, the device check notes it could not judge instead.
+_SAME_ROOT: dict[str, str] = {
+    COMPOSE_UNLOADABLE.code: Check.COMPOSE,
+    WENDY_JSON_REFUSED.code: Check.WENDY_JSON,
+}
+
+
+def device_findings(view: DeviceView, reported: Sequence[Finding] = ()) -> list[Finding]:
+    """The view's findings as ``device`` check findings.
+
+    ``reported``: the findings other checks made of the same render.  A
+    defect one of them reports (a compose file or ``wendy.json`` that does
+    not load) is theirs: the device check says it could not judge, in a
+    note naming their code, so the defect counts once (issue 27).
+    """
+    out = []
+    for f in view.findings:
+        owner = _reported_by(f.code, f.file, reported)
+        if owner is not None:
+            message = f"not judged: {f.message} ({owner.check} reports it as {owner.code})"
+            out.append(note(NOT_JUDGED, message, f.file, f.line, subject=owner.code))
+        else:
+            out.append(finding(info(f.code), f.message, f.file, f.line, subject=f.subject))
+    return out
+
+
+def _reported_by(code: str, file: str | None, reported: Sequence[Finding]) -> Finding | None:
+    check = _SAME_ROOT.get(code)
+    if check is None:
+        return None
+    return next(
+        (f for f in reported if f.check == check and f.severity == "error" and f.file == file),
+        None,
+    )
+
+
+def load_problems(tree: Mapping[str, bytes], docs: Documents) -> list[Finding]:
+    """What the compose check says of compose files that do not parse (as
+    :func:`device_findings` reads ``reported``)."""
+    found = []
+    for path in compose_files(tree):
+        parsed = docs.compose if docs.compose and docs.compose.path == path else None
+        parsed = parsed or parse_yaml(path, tree[path], check=Check.COMPOSE)
+        if parsed.problem is not None:
+            found.append(parsed.problem)
+    return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from wendy_llm.codes.tools import RENDER_LEFTOVER
 from wendy_llm.errors import quoted
 from wendy_llm.validate.findings import Finding, error
 
@@ -39,5 +40,5 @@ def unrendered_actions(tree: Mapping[str, bytes], names: Collection[str]) -> lis
                 "so every project made from it gets the literal text (an escaped action, or a "
                 "file wendy init copies without rendering)"
             )
-            found.append(error(CHECK, message, path, line))
+            found.append(error(RENDER_LEFTOVER, message, path, line))
     return found

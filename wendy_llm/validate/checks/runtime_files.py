@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Mapping
 
+from wendy_llm.codes.device import READ_ONLY_ETC
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.model import DeviceView, Service
 from wendy_llm.validate.checks.shell import is_shell_script
@@ -50,7 +51,7 @@ def runtime_etc_findings(view: DeviceView, tree: Mapping[str, bytes]) -> list[Fi
                     f"binds {write.path} read-only (docs/checks.md, run-time files): this "
                     f"entry script {write.how} it (`{write.command}`) and fails there"
                 )
-                found.setdefault((script, line), error(CHECK, message, script, line))
+                found.setdefault((script, line), error(READ_ONLY_ETC, message, script, line))
     return [found[key] for key in sorted(found)]
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.codes.tools import BASH_SYNTAX, SHELLCHECK
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.tools.cache import ResultCache, code_version, tool_identity
@@ -123,7 +124,7 @@ class ShellValidator:
             for path, key in scripts:
                 with self._lock:
                     problems = self._cache[key]
-                findings += [error(CHECK, p.message, path, p.line) for p in problems]
+                findings += [_finding(p, path) for p in problems]
             out.append(findings)
         return out
 
@@ -164,6 +165,17 @@ class ShellValidator:
                         continue
                     results[key].append(problem)
         return results
+
+
+def _finding(problem: _Problem, path: str) -> Finding:
+    """ShellCheck's problems are SH001, its own code the subject; bash's are SH002."""
+    found = _SC_CODE.match(problem.message)
+    if found is not None:
+        return error(SHELLCHECK, problem.message, path, problem.line, subject=found.group(1))
+    return error(BASH_SYNTAX, problem.message, path, problem.line, subject="bash -n")
+
+
+_SC_CODE = re.compile(r"ShellCheck (SC\d+)")
 
 
 def _encode(problems: list[_Problem]) -> list[dict[str, object]]:
