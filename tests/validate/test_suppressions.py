@@ -11,6 +11,7 @@ import pytest
 from _cli_helpers import validate_report
 from _golden_helpers import init_repo, run_cli, template_files, write_files
 
+from wendy_llm.codes.tools import COMPOSE_REFUSED, WENDY_JSON_INVALID
 from wendy_llm.errors import SuppressionsError
 from wendy_llm.repo.suppressions_file import (
     SUPPRESSIONS_FILE,
@@ -42,7 +43,7 @@ RELATIVE = 'entitlements[1].path: persist path "data" must be absolute'
 
 
 def found(template: str, pick: str, message: str, line: int = 10) -> Finding:
-    return error("wendy-json", message, "wendy.json", line).at(template, pick)
+    return error(WENDY_JSON_INVALID, message, "wendy.json", line).at(template, pick)
 
 
 def report(*findings: Finding) -> Report:
@@ -145,8 +146,8 @@ def test_the_key_strips_line_numbers_but_not_ports() -> None:
 
 
 def test_a_variant_finding_is_keyed_as_the_canonical_one() -> None:
-    canonical = error("compose", "volume llm-app-data is not declared", "llm-app/x.yml")
-    variant = error("compose", "volume my.app-2-data is not declared", "my.app-2/x.yml")
+    canonical = error(COMPOSE_REFUSED, "volume llm-app-data is not declared", "llm-app/x.yml")
+    variant = error(COMPOSE_REFUSED, "volume my.app-2-data is not declared", "my.app-2/x.yml")
     variant = variant.with_variant("app-id=my.app-2 PORT=9080").at(CAMERA, "x")
     assert finding_key(variant) == finding_key(canonical.at(CAMERA, "x"))
 

@@ -78,18 +78,22 @@ def check_markdown(report: Report, *, strict: bool = False) -> str:
                 _cell(f.template),
                 _cell("(template)" if f.pick == TEMPLATE_WIDE else f.pick),
                 _cell(f.check),
+                _code(f.code),
                 _code(f.location) if f.location else "",
                 _message_cell(f.message),
             )
             for f in failing[: options.MARKDOWN_MAX_FINDINGS]
         ]
-        lines += _table(["template", "pick", "check", "where", "problem"], rows)
+        lines += _table(["template", "pick", "check", "code", "where", "problem"], rows)
         if len(failing) > options.MARKDOWN_MAX_FINDINGS:
             more = len(failing) - options.MARKDOWN_MAX_FINDINGS
             lines += ["", f"... and {more} more: see the job log."]
         lines.append("")
     elif report.warnings:
         lines += [f"{len(report.warnings)} warning(s), not failing the run: see the job log.", ""]
+    if report.ignored:
+        codes = ", ".join(_code(c) for c in dict.fromkeys(f.code for f in report.ignored))
+        lines += [f"{len(report.ignored)} finding(s) ignored by the run's selection: {codes}.", ""]
     return "\n".join(lines)
 
 
