@@ -300,6 +300,7 @@ LAYER_TEST_FOLDERS = (
     "docker",
     "render",
     "wendycli",
+    "codes",
     "device",
     "repo",
     "compare",
