@@ -227,7 +227,7 @@ def test_check_junit_and_markdown(broken: Path) -> None:
     assert any("topology" in (c.get("name") or "") for c in failed)
     summary = (broken / "reports" / "check.md").read_text(encoding="utf-8")
     assert summary.startswith("### wendy-llm check: FAILED\n")
-    assert "| template | pick | check | where | problem |" in summary
+    assert "| template | pick | check | code | where | problem |" in summary
     assert re.search(
         r"^\| python/llm \| laguna-s-2\.1-dflash \| topology \| `docker-compose.yml:\d+` \| "
         r'rule "dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\)',
