@@ -78,7 +78,7 @@ def test_pruning_a_version_1_file_rewrites_it_as_version_2() -> None:
     reworded = report(lidar("a", "entitlements[1].type: no such type"), lidar("b"))
     assert apply_suppressions(reworded, rewritten, Scope()).passed()
     # Only the whole repository can be rewritten at once.
-    with pytest.raises(SuppressionsError, match="version 1 file.*without --template"):
+    with pytest.raises(SuppressionsError, match=r"version 1 file.*without --template"):
         prune(report(lidar("a")), recorded, Scope.of_run(["other/template"], []))
 
 

@@ -11,6 +11,7 @@ from wendy_llm.cli.args import (
     add_max_diff_lines,
     add_quiet,
     add_report_files,
+    add_rule_selection,
     add_selection,
     layout,
 )
@@ -21,6 +22,7 @@ from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.markdown import check_markdown
 from wendy_llm.validate.run import run_check
+from wendy_llm.validate.selected import mark_ignored
 
 HELP = "render every pick of every template and validate each render"
 DESCRIPTION = (
@@ -38,6 +40,8 @@ examples:
   wendy-llm check --junit reports/check.xml         # one test case per template x pick x check
   wendy-llm check --quiet --markdown reports/check.md  # CI: failures only, plus a summary
   wendy-llm check path/to/templates --golden-dir path/to/golden
+  wendy-llm check --ignore DEV006,DEV007            # these codes shown as ignored, not counted
+  wendy-llm check --select CMP,WJS                  # count only compose and wendy.json codes
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
 the pick's answers) and with the template's variant (app id my.app-2, other
@@ -59,6 +63,12 @@ without a stored baseline). Per template: picker (manifests + lint), topology
 the repository has one; a (repository) row for the rest), baseline (picks it
 lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
 never fail a run.
+
+Every finding has a code (CMP001; `wendy-llm explain CODE`, docs/codes.md).
+--select / --ignore take codes, prefixes (DEV), check ids (device) or ALL,
+comma-separated or repeated; --select replaces [findings] select of
+wendy-llm.toml, --ignore adds to its ignore. An ignored finding is shown
+and counted as ignored, never failing the run (docs/configuration.md).
 
 {suppress.EPILOG}
 
@@ -93,11 +103,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run docker-compose and ShellCheck on every input, without reading or writing "
         "their results kept in the per-user cache",
     )
+    add_rule_selection(p)
     suppress.add_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
+    selection = where.settings.findings.with_command_line(args.select, args.ignore)
     recorded = suppress.prepare(args, where)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         report = run_check(
@@ -107,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             cache=not args.no_cache,
             layout=where,
         )
-    report = suppress.settle(report, args, where, recorded)
+    report = suppress.settle(mark_ignored(report, selection), args, where, recorded)
     if args.junit:
         write_report(args.junit, check_junit(report, strict=args.strict), "JUnit report")
     if args.markdown:
