@@ -9,7 +9,6 @@ entry, ``docs/codes.md`` lists them all (generated: ``reference``).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
@@ -50,11 +49,25 @@ def info(code: str) -> CodeInfo:
 
 
 def nearest(code: str, count: int = 3) -> list[str]:
-    """The registered codes most like ``code`` (for "did you mean")."""
+    """The registered codes most like ``code`` (for "did you mean"): fewest edits
+    (a swap of two neighbours is one), then registry order; none when all are far."""
     wanted = code.strip().upper()
-    same_prefix = [c for c in CODES if c.rstrip("0123456789") == wanted.rstrip("0123456789")]
-    close = difflib.get_close_matches(wanted, list(CODES), n=count, cutoff=0.5)
-    return list(dict.fromkeys(close + same_prefix[:count]))[:count]
+    scored = sorted((_edits(wanted, known), index, known) for index, known in enumerate(CODES))
+    return [known for edits, _, known in scored[:count] if edits <= max(2, len(wanted) // 2)]
+
+
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance: inserts, deletes, changes, neighbour swaps."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            best = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                best = min(best, rows[-2][j - 2] + 1)
+            row.append(best)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def codes_of(check: Check | str) -> list[CodeInfo]:
