@@ -208,6 +208,6 @@ def test_what_makes_wendy_run_fail_fails_the_device_check(
     assert code == 1 and out.startswith("Failures (3, 2 distinct):")
     assert (
         "py/mini picks gemma4-e2b, qwen2.5-3b [device] docker-compose.yml:13: "
-        "DEV017 services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads ports "
-        "as strings: wendy run fails to load docker-compose.yml at all" in out
+        "DEV017 services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads "
+        "ports as strings: wendy run fails to load docker-compose.yml at all" in out
     )

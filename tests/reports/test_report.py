@@ -94,7 +94,8 @@ def test_details_list_failures_then_warnings_with_locations() -> None:
         "(must be absent)\n"
         "\n"
         "Warnings (1):\n"
-        "  python/llm (template) [lint] template.json:3: LNT005 large-number: PORT renders as 1e+06\n"
+        "  python/llm (template) [lint] template.json:3: LNT005 large-number: PORT renders "
+        "as 1e+06\n"
     )
     assert "Warnings" not in format_details(REPORT, warnings=False)
     assert format_details(Report(())) == ""
@@ -186,8 +187,8 @@ def test_a_note_is_ok_and_never_fails_a_run() -> None:
 
 def test_notes_are_shown_in_every_report_without_failing() -> None:
     assert format_details(NOTED).endswith(
-        "Notes (1):\n  python/llm e2b [wendy-json] wendy.json:4: WJS006 foo: not a key the Wendy CLI "
-        "reads (it ignores it)\n"
+        "Notes (1):\n  python/llm e2b [wendy-json] wendy.json:4: WJS006 foo: not a key the "
+        "Wendy CLI reads (it ignores it)\n"
     )
     assert format_details(NOTED, warnings=False) == ""  # --quiet: failures only
     doc = json.loads(dumps(check_json(NOTED, strict=True)))
@@ -235,5 +236,6 @@ def test_a_finding_shared_by_picks_is_shown_once_naming_them() -> None:
         "  t/x c [compose] docker-compose.yml:7: CMP009 port 81 published twice",
         "",
         "Warnings (3, 1 distinct):",
-        "  t/x every pick (3) [device] wendy.json:1: DEV007 wendy.json: not read on the compose path",
+        "  t/x every pick (3) [device] wendy.json:1: DEV007 wendy.json: not read on the "
+        "compose path",
     ]
