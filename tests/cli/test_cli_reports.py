@@ -229,7 +229,8 @@ def test_check_junit_and_markdown(broken: Path) -> None:
     assert summary.startswith("### wendy-llm check: FAILED\n")
     assert "| template | pick | check | code | where | problem |" in summary
     assert re.search(
-        r"^\| python/llm \| laguna-s-2\.1-dflash \| topology \| `TOP001` \| `docker-compose.yml:\d+` \| "
+        r"^\| python/llm \| laguna-s-2\.1-dflash \| topology \| `TOP001` \| "
+        r"`docker-compose.yml:\d+` \| "
         r'rule "dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\)',
         summary,
         re.M,
