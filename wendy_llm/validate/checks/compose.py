@@ -288,6 +288,7 @@ def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -
                         f"{port.port}/{port.protocol}",
                         path,
                         parsed.line("services", name, "ports", port.index),
+                        subject=f"host port {port.port}/{port.protocol}",
                     )
                 )
             seen_ports.setdefault(key, name)
@@ -311,11 +312,17 @@ def _build_findings(
             "does not exist in the render "
             f"(no files under {context}/)"
         )
-        return [error(COMPOSE_NO_CONTEXT, message, parsed.path, line)]
+        return [
+            error(COMPOSE_NO_CONTEXT, message, parsed.path, line, subject=f"services.{name}.build")
+        ]
     if build.dockerfile is None or PurePosixPath(build.dockerfile).is_absolute():
         return []
     dockerfile = compose_model.normalise_path(build.dockerfile, context)
     if dockerfile not in tree:
         message = f"service {quoted(name)}: no Dockerfile at {dockerfile} in the render"
-        return [error(COMPOSE_NO_DOCKERFILE, message, parsed.path, line)]
+        return [
+            error(
+                COMPOSE_NO_DOCKERFILE, message, parsed.path, line, subject=f"services.{name}.build"
+            )
+        ]
     return []

@@ -158,7 +158,13 @@ def outside_reads(parsed: Parsed, tree: Mapping[str, bytes]) -> list[Finding]:
                     f"{item.key}: {quoted(item.path)} is outside the rendered app ({why}); {WHY}"
                 )
                 findings.append(
-                    error(COMPOSE_OUTSIDE, message, current.path, current.line(*item.at))
+                    error(
+                        COMPOSE_OUTSIDE,
+                        message,
+                        current.path,
+                        current.line(*item.at),
+                        subject=item.key,
+                    )
                 )
                 continue
             target = compose_model.normalise_path(item.path, item.base)

@@ -284,11 +284,11 @@ def check_sentinel_renders(
                         f"{shown} is {quoted(value)}, a sentinel of {qid}, not an Ollama tag: "
                         "the sentinel must never reach an Ollama pull"
                     )
-                    findings.append(error(SENTINEL_RENDERED, message, file, line))
+                    findings.append(error(SENTINEL_RENDERED, message, file, line, subject=shown))
                 elif not isinstance(value, str) or ":" not in value:
                     # JSON's spelling, as topology shows values: `null`, not a Python type.
                     message = (
                         f"{shown} is {describe_value(value)}, which is not an Ollama tag (no colon)"
                     )
-                    findings.append(error(RENDERED_NOT_TAG, message, file, line))
+                    findings.append(error(RENDERED_NOT_TAG, message, file, line, subject=shown))
     return findings

@@ -91,7 +91,7 @@ def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
         which = ", ".join(quoted(n) for n in names)
         noun = "rule" if len(names) == 1 else "rules"
         message = f"{noun} {which} cannot be checked: {problem}"
-        findings.append(error(TOP_RULE_UNCHECKABLE, message, file, line))
+        findings.append(error(TOP_RULE_UNCHECKABLE, message, file, line, subject=problem))
     return findings
 
 
@@ -298,14 +298,20 @@ def rule_coverage(
         for slug in rule.picks.named_slugs():
             if slug not in slugs:
                 message = f"{where} names the pick {quoted(slug)}, which the template does not have"
-                findings.append(error(TOP_UNKNOWN_PICK, message, rules.path, rule.line))
+                findings.append(
+                    error(TOP_UNKNOWN_PICK, message, rules.path, rule.line, subject=where)
+                )
         for name in [*rule.picks.when, *rule.picks.unless]:
             if name not in known_vars:
                 message = (
                     f"{where} selects on {quoted(name)}, which is not a variable of the template"
                 )
-                findings.append(error(TOP_UNKNOWN_VARIABLE, message, rules.path, rule.line))
+                findings.append(
+                    error(TOP_UNKNOWN_VARIABLE, message, rules.path, rule.line, subject=where)
+                )
         if not any(rule.picks.selects(slug, values) for slug, values in picks):
             message = f"{where} selects no pick, so it checks nothing"
-            findings.append(error(TOP_SELECTS_NOTHING, message, rules.path, rule.line))
+            findings.append(
+                error(TOP_SELECTS_NOTHING, message, rules.path, rule.line, subject=where)
+            )
     return findings

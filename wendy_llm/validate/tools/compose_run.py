@@ -58,7 +58,13 @@ class ComposeOutcome:
 
     def to_json(self) -> dict[str, object]:
         findings = [
-            {"severity": f.severity, "message": f.message, "line": f.line, "code": f.code}
+            {
+                "severity": f.severity,
+                "message": f.message,
+                "line": f.line,
+                "code": f.code,
+                "subject": f.subject,
+            }
             for f in self.findings
         ]
         return {"findings": findings, "model": self.model}
@@ -79,8 +85,22 @@ class ComposeOutcome:
             if code is None or code.check != CHECK or code.severity != severity:
                 # An outcome stored before findings had codes: Compose's own words.
                 code = COMPOSE_REFUSED if severity == "error" else COMPOSE_WARNED
-            found.append(finding(code, message, None, line))
+            subject = item.get("subject")
+            if not isinstance(subject, str):  # stored before findings had subjects
+                subject = _subject(message.split(": ", 1)[-1])
+            found.append(finding(code, message, None, line, subject=subject))
         return cls(tuple(found), value.get("model"))
+
+
+def _subject(message: str) -> str:
+    """What Compose refused, in Compose's own words (its first line, line and column
+    numbers and the run's temporary paths out): Compose's wording is the identity
+    of its refusal, which wendy-llm's rewording never changes."""
+    first = (message.splitlines() or [""])[0]
+    return _NUMBERS.sub(r"\1 N", first)
+
+
+_NUMBERS = re.compile(r"\b(line|column|col)\s+\d+", re.IGNORECASE)
 
 
 def isolated_env(home: Path) -> dict[str, str]:
@@ -173,7 +193,14 @@ def run_compose(
             message = _unescape(match.group("msg"))
             severity_is_warning = match.group("level") in ("warning", "info")
             if severity_is_warning:
-                findings.append(warning(COMPOSE_WARNED, f"docker-compose: {message}", None))
+                findings.append(
+                    warning(
+                        COMPOSE_WARNED,
+                        f"docker-compose: {message}",
+                        None,
+                        subject=_subject(message),
+                    )
+                )
             else:
                 findings.append(
                     error(
