@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.stored import LINT_FAILED, LINT_STOPPED
 from wendy_llm.codes.tools import RENDER_FAILED, RENDER_RUNAWAY, RENDER_STOPPED, RENDER_VALUES
 from wendy_llm.device import DeviceView
@@ -129,7 +130,7 @@ def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
         values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
     except WendyLlmError as exc:
         pick_run = PickRun(template, pick, {}, inputs=inputs)
-        pick_run.findings["render"] = [error(RENDER_VALUES, str(exc))]
+        pick_run.findings[Check.RENDER] = [error(RENDER_VALUES, str(exc))]
         return pick_run
     return PickRun(template, pick, values, inputs=inputs)
 
@@ -146,8 +147,8 @@ def render_template(run: TemplateRun) -> None:
     for pick_run in run.picks:
         for each in pick_run.every_input():
             if run.stopped is not None:
-                if "render" not in each.findings:
-                    each.findings["render"] = [
+                if Check.RENDER not in each.findings:
+                    each.findings[Check.RENDER] = [
                         error(RENDER_STOPPED, f"not rendered: {run.stopped}")
                     ]
                 continue
@@ -177,22 +178,22 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
     Returns the error when the render ran away (timed out, or exceeded the
     output cap), so that the caller stops rendering the template.
     """
-    if "render" in pick_run.findings:
+    if Check.RENDER in pick_run.findings:
         return None
     try:
         pick_run.tree = pick_run.template.render_values(pick_run.values)
     except (RenderTimeout, OutputTooLarge) as exc:
-        pick_run.findings["render"] = [error(RENDER_RUNAWAY, str(exc))]
+        pick_run.findings[Check.RENDER] = [error(RENDER_RUNAWAY, str(exc))]
         return exc
     except RenderError as exc:
         finding = error(RENDER_FAILED, str(exc), exc.path, exc.cause.line)
-        pick_run.findings["render"] = [finding]
+        pick_run.findings[Check.RENDER] = [finding]
         return None
     except WendyLlmError as exc:
-        pick_run.findings["render"] = [error(RENDER_FAILED, str(exc))]
+        pick_run.findings[Check.RENDER] = [error(RENDER_FAILED, str(exc))]
         return None
     pick_run.docs = parse_documents(pick_run.tree)
-    pick_run.findings["render"] = unrendered_actions(pick_run.tree, pick_run.values)
+    pick_run.findings[Check.RENDER] = unrendered_actions(pick_run.tree, pick_run.values)
     return None
 
 
@@ -203,16 +204,16 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> None:
         return
     app_id = pick_run.inputs.app_id
     with timer("wendy-json"):
-        pick_run.findings["wendy-json"] = validate_wendy_json(tree, app_id)
+        pick_run.findings[Check.WENDY_JSON] = validate_wendy_json(tree, app_id)
     with timer("dockerfile"):
-        pick_run.findings["dockerfile"] = validate_dockerfiles(tree, docs)
+        pick_run.findings[Check.DOCKERFILE] = validate_dockerfiles(tree, docs)
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
         pick_run.view = build_view(tree, app_id, docs)
         # What the wendy-json and compose checks report, the device check does not repeat.
-        reported = pick_run.findings["wendy-json"] + load_problems(tree, docs)
-        pick_run.findings["device"] = device_findings(pick_run.view, reported)
-        pick_run.findings["device"] += runtime_etc_findings(pick_run.view, tree)
+        reported = pick_run.findings[Check.WENDY_JSON] + load_problems(tree, docs)
+        pick_run.findings[Check.DEVICE] = device_findings(pick_run.view, reported)
+        pick_run.findings[Check.DEVICE] += runtime_etc_findings(pick_run.view, tree)
 
 
 def input_checks(pick_run: PickRun) -> None:
@@ -228,9 +229,9 @@ def input_checks(pick_run: PickRun) -> None:
         if not found:
             continue
         for each in (pick_run, variant):
-            kept = [f for f in each.findings.get("wendy-json", []) if not is_app_id_finding(f)]
-            each.findings["wendy-json"] = kept
-        pick_run.findings["wendy-json"] += found
+            kept = [f for f in each.findings.get(Check.WENDY_JSON, []) if not is_app_id_finding(f)]
+            each.findings[Check.WENDY_JSON] = kept
+        pick_run.findings[Check.WENDY_JSON] += found
         return
 
 
@@ -240,8 +241,8 @@ def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
     if tree is None or docs is None:
         return
     if rules is None:
-        pick_run.findings["topology"] = []
-        pick_run.findings["picker"] = []
+        pick_run.findings[Check.TOPOLOGY] = []
+        pick_run.findings[Check.PICKER] = []
         return
     with timer("topology"):
         subject = rule_subject(
@@ -257,8 +258,8 @@ def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)
-    pick_run.findings["topology"] = topology
-    pick_run.findings["picker"] = picker
+    pick_run.findings[Check.TOPOLOGY] = topology
+    pick_run.findings[Check.PICKER] = picker
 
 
 def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:

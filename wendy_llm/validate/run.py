@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from wendy_llm import options, phases
-from wendy_llm.codes import TOOL_FAILED
+from wendy_llm.codes import TOOL_FAILED, Check
 from wendy_llm.codes.builds import TOP_RULES_FILE
 from wendy_llm.codes.template import PICKER_LOAD, PICKS_UNLISTED, SENTINELS_NO_PICKER
 from wendy_llm.codes.tools import RENDER_MISSING_VALUE
@@ -150,7 +150,7 @@ def run_check(
         for run in runs:
             _pure_checks(run, timer)
         _attach_compose(rendered, based, compose_future)
-        _attach(rendered, "shell", shell_future)
+        _attach(rendered, Check.SHELL, shell_future)
     except BaseException:
         # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
         # jobs dropped at once, not each run to the end first.
@@ -191,7 +191,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = TemplateRun(template_id, None)
-        run.findings["picker"] = [error(PICKER_LOAD, str(exc), _file_of(exc))]
+        run.findings[Check.PICKER] = [error(PICKER_LOAD, str(exc), _file_of(exc))]
         return run
     samples = layout.sample_values(template_id)
     run = TemplateRun(template_id, template, sample_values=samples)
@@ -200,11 +200,11 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         try:
             run.rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            run.findings["topology"] = [error(TOP_RULES_FILE, str(exc), exc.path, exc.line)]
+            run.findings[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.path, exc.line)]
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:
-        run.findings.setdefault("picker", []).append(
+        run.findings.setdefault(Check.PICKER, []).append(
             error(PICKS_UNLISTED, f"cannot list picks: {exc}")
         )
         return run
@@ -215,7 +215,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         if missing:  # no pick renders: each row says which line to add, to which file
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
             pick_run = PickRun(template, pick, {})
-            pick_run.findings["render"] = [
+            pick_run.findings[Check.RENDER] = [
                 error(RENDER_MISSING_VALUE, h, layout.settings.shown) for h in hints
             ]
             run.picks.append(pick_run)
@@ -260,7 +260,7 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
     rules = run.rules
     with timer("picker"):
         picker_text = template.files.get(PICKER_FILE)
-        found = run.findings.setdefault("picker", [])
+        found = run.findings.setdefault(Check.PICKER, [])
         if picker_text is not None:
             found += lint_picker(picker_text, rules)
         elif rules is not None and rules.sentinels:
@@ -270,15 +270,15 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
         if rules is not None:
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
-            run.findings.setdefault("topology", []).extend(
+            run.findings.setdefault(Check.TOPOLOGY, []).extend(
                 rule_coverage(
                     rules, _all_pick_values(template, every, run.sample_values), questions
                 )
             )
         else:
-            run.findings.setdefault("topology", [])
+            run.findings.setdefault(Check.TOPOLOGY, [])
     with timer("lint"):
-        run.findings["lint"] = lint_template_run(run)
+        run.findings[Check.LINT] = lint_template_run(run)
     for pick_run in run.picks:
         for each in pick_run.every_input():
             pick_checks(each, timer)
@@ -325,11 +325,11 @@ def _attach_compose(
     rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
 ) -> None:
     """The compose findings of each render, and the results the rules read."""
-    results = _tool_results(rendered, "compose", future)
+    results = _tool_results(rendered, Check.COMPOSE, future)
     if results is None:
         return
     for pick_run, result in zip(rendered, results, strict=False):
-        pick_run.findings["compose"] = result.findings
+        pick_run.findings[Check.COMPOSE] = result.findings
         pick_run.compose = result
     for pick_run, result in zip(based, results[len(rendered) :], strict=True):
         pick_run.baseline_compose = result
@@ -373,17 +373,17 @@ def _catalog(
         return []
     if found is not None:
         for run in runs:
-            run.findings["catalog"] = found.templates.get(run.template_id, [])
+            run.findings[Check.CATALOG] = found.templates.get(run.template_id, [])
     if not complete:
         return []
     repository = TemplateRun(REPOSITORY, None)
     mine = found.repository if found is not None else []
-    repository.findings["catalog"] = [*mine, *unseen_folder_findings(unseen)]
+    repository.findings[Check.CATALOG] = [*mine, *unseen_folder_findings(unseen)]
     return [repository]
 
 
 def _results(runs: Sequence[TemplateRun], golden: bool) -> list[CheckResult]:
-    order = [c for c in CHECK_IDS if golden or c != "golden"]
+    order = [c for c in CHECK_IDS if golden or c != Check.GOLDEN]
     results: list[CheckResult] = []
     for run in runs:
         for check in order:

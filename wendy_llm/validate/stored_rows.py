@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.stored import GOLDEN_UNREADABLE
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.findings import error
@@ -45,9 +46,9 @@ def attach_golden(
     }
     by_id = {run.template_id: run for run in runs}
     for run in comparable:
-        run.findings.setdefault("golden", [])
+        run.findings.setdefault(Check.GOLDEN, [])
         for pick_run in run.picks:
-            pick_run.findings["golden"] = []
+            pick_run.findings[Check.GOLDEN] = []
     slugs = {slug for run_trees in trees.values() for slug in run_trees}
     wanted = [slug for slug in picks if slug in slugs]
     if not loaded or (picks and not wanted):
@@ -66,7 +67,7 @@ def attach_golden(
         )
     except WendyLlmError as exc:
         for run in comparable:
-            run.findings["golden"].append(error(GOLDEN_UNREADABLE, str(exc)))
+            run.findings[Check.GOLDEN].append(error(GOLDEN_UNREADABLE, str(exc)))
         return
     for finding in found:
         # Fixtures of a template that no longer exists have no row of their
@@ -74,7 +75,7 @@ def attach_golden(
         owner = by_id.get(finding.template, runs[0])
         target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
         bucket = target.findings if target is not None else owner.findings
-        bucket.setdefault("golden", []).append(finding)
+        bucket.setdefault(Check.GOLDEN, []).append(finding)
 
 
 def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
@@ -103,8 +104,8 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
     )
     if result is None:
         return
-    run.findings["baseline"] = result.template
+    run.findings[Check.BASELINE] = result.template
     for pick_run in run.picks:
         found = result.picks.get(pick_run.pick.slug)
         if found is not None:
-            pick_run.findings["baseline"] = found
+            pick_run.findings[Check.BASELINE] = found

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
-from wendy_llm.codes import CODES
+from wendy_llm.codes import CODES, Check
 from wendy_llm.codes.stored import SUPPRESSION_UNUSED
 from wendy_llm.errors import SuppressionsError
 from wendy_llm.render.picks import CANONICAL_APP_ID
@@ -44,7 +44,7 @@ from wendy_llm.repo.suppressions_file import Key, Suppression, Suppressions
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, error
 
 #: The check that fails on recorded failures that no longer occur.
-CHECK = "suppressions"
+CHECK = Check.SUPPRESSIONS
 PRUNE_COMMAND = "wendy-llm check --prune-suppressions"
 
 # ``Dockerfile:4``, ``simulator/Dockerfile:4:2``, ``wendy.json:12`` (a name with

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wendy_llm.codes import CodeInfo
+from wendy_llm.codes import Check, CodeInfo
 from wendy_llm.codes.template import (
     CATALOG_DECODE,
     CATALOG_JSON,
@@ -67,7 +67,7 @@ from wendy_llm.wendycli.catalog import (
 from wendy_llm.wendycli.wendy_json import APP_CONFIG
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 
-CHECK = "catalog"
+CHECK = Check.CATALOG
 
 
 @dataclass

@@ -34,13 +34,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.tools import COMPOSE_OUTSIDE
 from wendy_llm.errors import quoted
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Parsed, parse_yaml
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "compose"
+CHECK = Check.COMPOSE
 
 WHY = (
     "wendy init copies only the template's directory, so a user's project never has it, "

@@ -21,7 +21,7 @@ from wendy_llm.validate.documents.parse import (
 )
 from wendy_llm.validate.findings import Finding, finding, note
 
-CHECK = "device"
+CHECK = Check.DEVICE
 
 
 def build_view(

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.tools import RENDER_LEFTOVER
 from wendy_llm.errors import quoted
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "render"
+CHECK = Check.RENDER
 _ACTION = re.compile(rb"\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*)")
 
 

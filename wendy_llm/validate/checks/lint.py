@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.stored import LINT_CODES
 from wendy_llm.validate.findings import Finding, warning
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
     from wendy_llm.render.template import Template
 
-CHECK = "lint"
+CHECK = Check.LINT
 
 
 def lint_findings(

@@ -33,6 +33,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.codes import Check
 from wendy_llm.codes.template import (
     DEFAULT_NOT_OPTION,
     EXPERIMENTAL_COMMENT,
@@ -58,7 +59,7 @@ from wendy_llm.validate.rules.subject import RuleDocument
 from wendy_llm.validate.rules.values import describe_value
 from wendy_llm.validate.schema import json_path
 
-CHECK = "picker"
+CHECK = Check.PICKER
 PICKER_FILE = "template.schema.json"
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Mapping
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.device import READ_ONLY_ETC
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.model import DeviceView, Service
@@ -27,7 +28,7 @@ from wendy_llm.validate.dockerfiles.etcwrites import RUNTIME_READ_ONLY, script_w
 from wendy_llm.validate.dockerfiles.exec import shell_commands
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "device"
+CHECK = Check.DEVICE
 #: The network modes that share the host's namespace (an empty mode is host).
 HOST_MODES = (None, "", "host")
 

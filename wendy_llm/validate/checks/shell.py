@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.codes import Check
 from wendy_llm.codes.tools import BASH_SYNTAX, SHELLCHECK
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
@@ -41,7 +42,7 @@ from wendy_llm.validate.tools.programs import (
     tool_temp_dir,
 )
 
-CHECK = "shell"
+CHECK = Check.SHELL
 
 _SHEBANG = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:\S*/)?(bash|sh|dash|ksh)(?:\s|$)")
 _SUFFIXES = (".sh", ".bash")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import Check
 from wendy_llm.codes.builds import (
     TOP_RULE_FAILED,
     TOP_RULE_UNCHECKABLE,
@@ -65,7 +66,7 @@ from wendy_llm.validate.rules.values import (
 )
 from wendy_llm.validate.schema import json_path
 
-CHECK = "topology"
+CHECK = Check.TOPOLOGY
 
 
 def check_topology(rules: Rules, subject: Subject) -> list[Finding]:

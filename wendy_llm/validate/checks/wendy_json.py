@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from wendy_llm.codes import CodeInfo
+from wendy_llm.codes import Check, CodeInfo
 from wendy_llm.codes.tools import (
     WENDY_JSON_APP_ID,
     WENDY_JSON_CLI_WARNS,
@@ -52,7 +52,7 @@ from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path, value_
 from wendy_llm.validate.findings import Finding, error, finding, note, warning
 from wendy_llm.wendycli.wendy_json import FILE, Problem, judge
 
-CHECK = "wendy-json"
+CHECK = Check.WENDY_JSON
 
 LineOf = Callable[[JsonPath], int | None]
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.codes import Check
 from wendy_llm.codes import builds as codes
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.context import BuildContext, is_dockerfile_name
@@ -60,7 +61,7 @@ from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
 
-CHECK = "dockerfile"
+CHECK = Check.DOCKERFILE
 
 _STAGE_NAME = re.compile(r"^[a-z][a-z0-9-_.]*$")  # BuildKit's rule for ``AS`` names
 _NOT_ONBUILD = ("ONBUILD", "FROM", "MAINTAINER")

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm import options
+from wendy_llm.codes import Check
 from wendy_llm.codes.stored import (
     BASELINE_DIFFERS,
     BASELINE_FAILED,
@@ -71,7 +72,7 @@ if TYPE_CHECKING:
     from wendy_llm.render.template import Template
     from wendy_llm.render.variants import Inputs
 
-CHECK = "baseline"
+CHECK = Check.BASELINE
 
 _HOW_TO_MOVE = (
     "The baseline only moves deliberately: {fix}; if the new output is intended, update "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from wendy_llm.bounded import json_loads
-from wendy_llm.codes import CODES
+from wendy_llm.codes import CODES, Check
 from wendy_llm.codes.tools import COMPOSE_EXIT, COMPOSE_NO_MODEL, COMPOSE_REFUSED, COMPOSE_WARNED
 from wendy_llm.validate.documents.compose_normal import normalise_model
 from wendy_llm.validate.findings import Finding, error, finding, warning
@@ -36,7 +36,7 @@ class ComposeResult:
     models: dict[str, object | None] = field(default_factory=dict)
 
 
-CHECK = "compose"
+CHECK = Check.COMPOSE
 
 #: A project name for the isolated run; Compose requires one it can derive
 #: or is given, and a fixed one keeps messages identical across runs.
