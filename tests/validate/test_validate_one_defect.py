@@ -4,9 +4,18 @@ could not judge and which code reports it, so the defect counts once."""
 
 from __future__ import annotations
 
-from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
+import pytest
+
+from wendy_llm.codes.tools import COMPOSE_REFUSED
+from wendy_llm.validate.checks.device import (
+    build_view,
+    device_findings,
+    load_problems,
+    not_repeated,
+)
 from wendy_llm.validate.checks.wendy_json import validate_wendy_json
 from wendy_llm.validate.documents.parse import parse_documents
+from wendy_llm.validate.findings import error
 
 DOCKERFILE = b'FROM python:3.12-slim\nCOPY main.py /main.py\nCMD ["python", "/main.py"]\n'
 
@@ -45,3 +54,37 @@ def test_what_only_the_device_sees_is_still_an_error() -> None:
     view = build_view(tree, "app", docs)
     found = device_findings(view, load_problems(tree, docs))
     assert [f.code for f in found if f.severity == "error"] == ["DEV017"]
+
+
+@pytest.mark.parametrize(
+    ("compose", "code", "compose_says"),
+    [
+        pytest.param(
+            b"services:\n  web:\n    image: x\n    depends_on: [backend]\n",
+            "DEV005",
+            'service "web" depends on undefined service "backend": invalid compose project',
+            id="depends-on",
+        ),
+        pytest.param(
+            b"services:\n  web:\n    command: run\n",
+            "DEV004",
+            'service "web" has neither an image nor a build context specified: invalid ...',
+            id="no-image",
+        ),
+    ],
+)
+def test_what_docker_compose_refuses_too_is_the_compose_check_s(
+    compose: bytes, code: str, compose_says: str
+) -> None:
+    tree = {"compose.yaml": compose, "wendy.json": b'{"appId": "app"}\n'}
+    docs = parse_documents(tree)
+    device = device_findings(build_view(tree, "app", docs), load_problems(tree, docs))
+    assert [f.code for f in device if f.severity == "error"] == [code]
+    # Compose refusing something else leaves the device's error as it is.
+    other = [error(COMPOSE_REFUSED, 'docker-compose: service "db" refused')]
+    assert not_repeated(device, other) == device
+    kept = not_repeated(device, [error(COMPOSE_REFUSED, f"docker-compose: {compose_says}")])
+    assert [f.code for f in kept if f.severity == "error"] == []
+    [noted] = [f for f in kept if f.code == "DEV037"]
+    assert noted.message.startswith("not judged: ")
+    assert noted.message.endswith("(compose reports it as CMP001)")

@@ -307,8 +307,10 @@ NOT_JUDGED = entry(
     "DEV037", D, "note",
     "not judged: another check reports why",
     "The device view cannot judge a render whose compose file or wendy.json does "
-    "not load; the compose or wendy-json check reports that defect once, and this "
-    "note names it, so one defect costs one count and one suppression.",
+    "not load, and Docker Compose refuses a service without image or build, or a "
+    "depends_on naming no service, as the device does: the compose or wendy-json "
+    "check reports that defect once, and this note names its code, so one defect "
+    "costs one count and one suppression.",
     "docs/device-view.md",
     '{"appId": 7} (reported as WJS002; the device check notes DEV037)',
 )  # fmt: skip

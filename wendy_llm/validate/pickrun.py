@@ -30,7 +30,12 @@ from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
+from wendy_llm.validate.checks.device import (
+    build_view,
+    device_findings,
+    load_problems,
+    not_repeated,
+)
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
 from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
@@ -97,6 +102,14 @@ class PickRun:
     compose: ComposeResult | None = None  # the compose check's result: findings, models
     baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
     baseline_compose: ComposeResult | None = None
+
+    def attach_compose(self, result: ComposeResult) -> None:
+        """The compose check's result; what Compose refuses, the device check does not repeat."""
+        self.findings[Check.COMPOSE] = result.findings
+        self.compose = result
+        if Check.DEVICE in self.findings:
+            device = self.findings[Check.DEVICE]
+            self.findings[Check.DEVICE] = not_repeated(device, self.findings[Check.COMPOSE])
 
     def every_input(self) -> list[PickRun]:
         """This run and its variants' (canonical first)."""

@@ -329,8 +329,7 @@ def _attach_compose(
     if results is None:
         return
     for pick_run, result in zip(rendered, results, strict=False):
-        pick_run.findings[Check.COMPOSE] = result.findings
-        pick_run.compose = result
+        pick_run.attach_compose(result)
     for pick_run, result in zip(based, results[len(rendered) :], strict=True):
         pick_run.baseline_compose = result
 

@@ -8,10 +8,18 @@ ignores is a warning (warnings fail ``check`` only with ``--strict``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from wendy_llm.codes import Check, info
-from wendy_llm.codes.device import COMPOSE_UNLOADABLE, NOT_JUDGED, WENDY_JSON_REFUSED
+from wendy_llm.codes.device import (
+    COMPOSE_UNLOADABLE,
+    NOT_JUDGED,
+    SERVICE_NO_IMAGE,
+    UNKNOWN_DEPENDENCY,
+    WENDY_JSON_REFUSED,
+)
+from wendy_llm.codes.tools import COMPOSE_REFUSED
 from wendy_llm.device import PROFILES, DeviceProfile, DeviceView, compose_file, device_view
 from wendy_llm.validate.documents.parse import (
     Documents,
@@ -76,6 +84,44 @@ def _reported_by(code: str, file: str | None, reported: Sequence[Finding]) -> Fi
         (f for f in reported if f.check == check and f.severity == "error" and f.file == file),
         None,
     )
+
+
+#: Device errors Docker Compose refuses too, and Compose's words for them
+#: (docker-compose config stops at the first; :func:`not_repeated`).
+_COMPOSE_SAYS: dict[str, tuple[re.Pattern[str], str]] = {
+    SERVICE_NO_IMAGE.code: (
+        re.compile(r"service (?P<service>\S+) has neither image nor build"),
+        'service "{service}" has neither an image nor a build context',
+    ),
+    UNKNOWN_DEPENDENCY.code: (
+        re.compile(r"services\.(?P<service>\S+)\.depends_on names (?P<other>\S+), which is not"),
+        'service "{service}" depends on undefined service "{other}"',
+    ),
+}
+
+
+def not_repeated(device: Sequence[Finding], compose: Sequence[Finding]) -> list[Finding]:
+    """``device`` without what Docker Compose's refusal (in ``compose``) already says:
+    each such error becomes a note naming Compose's code, so the defect counts once."""
+    out = []
+    for f in device:
+        said = _COMPOSE_SAYS.get(f.code)
+        found = None if said is None else said[0].match(f.message)
+        phrase = None if said is None or found is None else said[1].format(**found.groupdict())
+        owner = next(
+            (
+                c
+                for c in compose
+                if phrase and c.code == COMPOSE_REFUSED.code and phrase in c.message
+            ),
+            None,
+        )
+        if owner is None:
+            out.append(f)
+            continue
+        message = f"not judged: {f.message} (compose reports it as {owner.code})"
+        out.append(note(NOT_JUDGED, message, f.file, f.line, subject=owner.code))
+    return out
 
 
 def load_problems(tree: Mapping[str, bytes], docs: Documents) -> list[Finding]:
