@@ -139,6 +139,8 @@ def test_the_check_report_schema_names_the_same_check_ids() -> None:
     result = schema["properties"]["results"]["items"]["properties"]
     assert result["check"]["enum"] == [c.value for c in Check]
     assert schema["properties"]["checks"]["items"]["enum"] == [c.value for c in Check]
+    replay = json.loads((SCHEMAS / "report-replay.v1.schema.json").read_text(encoding="utf-8"))
+    assert replay["$defs"]["finding"]["properties"]["check"]["enum"] == [c.value for c in Check]
 
 
 def test_docs_codes_md_is_the_registry() -> None:
@@ -148,3 +150,24 @@ def test_docs_codes_md_is_the_registry() -> None:
     text = DOCS.read_text(encoding="utf-8")
     for code in CODES:
         assert f"\n## {code}" in text, code
+
+
+def _constructions(name: str) -> list[str]:
+    """Every ``name(...)`` call in the package, as ``file:line``."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == name:
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    return found
+
+
+def test_findings_are_made_only_from_a_registry_entry() -> None:
+    # Finding(...) and DeviceFinding(...) only where the helpers taking a CodeInfo
+    # build them: no finding without a code, its check and severity the registry's.
+    assert [f.split(":")[0] for f in _constructions("Finding")] == [
+        "wendy_llm/validate/findings.py"
+    ]
+    assert {f.split(":")[0] for f in _constructions("DeviceFinding")} == {
+        "wendy_llm/device/notes.py"
+    }
