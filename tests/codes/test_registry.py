@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,23 @@ def test_findings_are_made_only_from_a_registry_entry() -> None:
     assert {f.split(":")[0] for f in _constructions("DeviceFinding")} == {
         "wendy_llm/device/notes.py"
     }
+
+
+def _headings(page: Path) -> list[str]:
+    return [
+        line.lstrip("#").strip().replace("`", "").lower()
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if line.startswith("## ") or line.startswith("### ")
+    ]
+
+
+def test_every_fact_cites_a_page_and_a_section_the_docs_have() -> None:
+    cited = re.compile(r"(docs/[\w.-]+\.md)(?: \((.+)\))?$")
+    for code in CODES.values():
+        found = cited.search(code.fact)
+        assert found is not None, f"{code.code}: {code.fact!r} names no docs page"
+        page = PACKAGE.parent / found.group(1)
+        assert page.is_file(), f"{code.code}: no {found.group(1)}"
+        if found.group(2):
+            section = found.group(2).replace("`", "").lower()
+            assert any(h.startswith(section) for h in _headings(page)), (code.code, section)

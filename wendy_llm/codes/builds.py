@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wendy_llm.codes.model import Check, entry
 
-_DF = "docs/checks.md (dockerfile)"
+_DF = "docs/checks.md"
 _RULES = "docs/rules.md"
 
 DF_NOT_UTF8 = entry(
@@ -148,14 +148,14 @@ DF_LOCKFILE = entry(
     "an install from a lockfile fails",
     "An install that demands hashes or pins (pip --require-hashes, npm ci, ...) "
     "fails when the lockfile is not in the image or does not pin what it must.",
-    "docs/checks.md (lockfiles)",
+    "docs/checks.md (Lockfiles)",
     "RUN pip install --require-hashes -r requirements.txt with no --hash lines",
 )  # fmt: skip
 DF_LOCKFILE_MAYBE = entry(
     "DF020", Check.DOCKERFILE, "warning",
     "an install from a lockfile may fail",
     "As DF019, where a RUN the check cannot follow may have provided the lockfile.",
-    "docs/checks.md (lockfiles)",
+    "docs/checks.md (Lockfiles)",
     "RUN ./fetch-lock.sh && npm ci",
 )  # fmt: skip
 DF_NOT_EXECUTABLE = entry(

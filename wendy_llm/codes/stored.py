@@ -13,7 +13,7 @@ from wendy_llm.codes.model import Check, CodeInfo, entry
 from wendy_llm.wendycli import REVISION
 
 _CLI = f"Wendy CLI {REVISION}"
-_INIT = f"{_CLI}; docs/wendy-init-semantics.md"
+_INIT = f"{_CLI}; docs/wendy-init-semantics.md (7. Lints)"
 L = Check.LINT
 
 
@@ -90,14 +90,14 @@ LINT_STOPPED = entry(
     "LNT019", L, "warning",
     "not linted: an earlier render ran away",
     "The lints render every pick again; after a runaway render they are skipped, saying why.",
-    "docs/reliability.md (limits)",
+    "docs/reliability.md (A runaway template in `check`)",
     "a template whose first pick timed out",
 )  # fmt: skip
 LINT_FAILED = entry(
     "LNT020", L, "error",
     "the template cannot be linted",
     "Linting failed for a reason other than a lint (the engine refused the template).",
-    "docs/checks.md (lint)",
+    "docs/checks.md",
     "a template.json the engine cannot load",
 )  # fmt: skip
 

@@ -6,8 +6,8 @@ from wendy_llm.codes.model import Check, entry
 from wendy_llm.wendycli import REVISION
 
 _CLI = f"Wendy CLI {REVISION}"
-_PICKER = f"{_CLI}; docs/wendy-init-semantics.md (the picker)"
-_SENTINELS = "docs/rules.md (sentinels)"
+_PICKER = f"{_CLI}; docs/wendy-init-semantics.md (6. Picks and slugs)"
+_SENTINELS = "docs/rules.md"
 _CATALOG = f"{_CLI}; docs/checks.md (template folders)"
 P = Check.PICKER
 C = Check.CATALOG

