@@ -71,9 +71,9 @@ def _names_used_outside_the_registry() -> set[str]:
 
 
 def _lint_slugs() -> set[str]:
-    """The slug (third argument) of every ``LintWarning(...)`` in render/lints."""
+    """The slug (third argument) of every ``LintWarning(...)`` in the package."""
     slugs = set()
-    for path in (PACKAGE / "render" / "lints").glob("*.py"):
+    for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "LintWarning":
                 slug = node.args[2]

@@ -25,7 +25,8 @@ def _lint(number: int, slug: str, title: str, rationale: str, example: str) -> C
 LINT_CODES: Mapping[str, CodeInfo] = MappingProxyType(
     {
         slug: _lint(number, slug, title, rationale, example)
-        for number, (slug, title, rationale, example) in enumerate(
+        for number, (slug, title, rationale, example) in (
+            *enumerate(
             (
                 ("duplicate-variable", "a variable declared more than once",
                  "wendy init keeps the last declaration; the first is dead.",
@@ -83,6 +84,12 @@ LINT_CODES: Mapping[str, CodeInfo] = MappingProxyType(
                  "logo.png rendered as a template"),
             ),
             start=1,
+            ),
+            # Numbers go on after LNT019/LNT020 (below): a code is never reused.
+            (21, ("skipped-entry", "a template entry wendy init skips",
+                  "A symlink, socket or other non-regular file in the template directory is "
+                  "not copied by wendy init: the project lacks it.",
+                  "python/llm/config -> ../shared/config (a symlink)")),
         )
     }
 )  # fmt: skip
