@@ -94,8 +94,13 @@ PAIRWISE_SEARCH_STEPS: Final = 5000
 PAIRWISE_CANDIDATES: Final = 4
 
 # --- checks ----------------------------------------------------------------
-#: ``docker-compose config`` runs at a time, and seconds each may take.
-COMPOSE_WORKERS: Final = 3
+#: Tool processes (``docker-compose config``, ``bash -n``, ShellCheck) run at
+#: a time; None: one per core this process may use (``os.sched_getaffinity``).
+#: Each is one CPU-bound process (Compose with ``GOMAXPROCS=1``), so a
+#: process per core keeps every core busy, and more would only add
+#: switching; a fixed 3 left cores idle on a CI runner and oversubscribed a
+#: 2-core one.  And the seconds one Compose run may take.
+COMPOSE_WORKERS: Final[int | None] = None
 COMPOSE_TIMEOUT_S: Final = 60.0
 #: Seconds for one ShellCheck run over a render's scripts, and for any other
 #: validator tool (``bash -n``).

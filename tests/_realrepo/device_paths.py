@@ -38,6 +38,9 @@ VISION_WENDY = """\
       "entitlements": [
         {
           "type": "camera"
+        },
+        {
+          "type": "network"
         }
       ]
     },
@@ -46,6 +49,9 @@ VISION_WENDY = """\
       "entitlements": [
         {
           "type": "gpu"
+        },
+        {
+          "type": "network"
         }
       ],
       "dependsOn": ["camera"]

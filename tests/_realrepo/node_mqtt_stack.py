@@ -34,6 +34,7 @@ services:
 
   simulator:
     build: ./simulator
+    network_mode: host
     environment:
       MQTT_URL: "mqtt://broker:1883"
       MQTT_TOPIC: "{{.MQTT_TOPIC}}"

@@ -33,6 +33,9 @@ WENDY_JSON = """\
           "type": "persist",
           "name": "{{.APP_ID}}-readings",
           "path": "/data"
+        },
+        {
+          "type": "network"
         }
       ]
     },
@@ -45,6 +48,9 @@ WENDY_JSON = """\
         },
         {
           "type": "gpio"
+        },
+        {
+          "type": "network"
         }
       ],
       "dependsOn": ["store"]

@@ -84,13 +84,18 @@ def temp_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def slow_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """docker-compose, bash and shellcheck that announce themselves (a file
     named after their pid in the returned directory) and then run for far
-    longer than any test (a hang guard: ``exec sleep``)."""
+    longer than any test (a hang guard: ``exec sleep``); asked their
+    version (the result cache's salt), they answer at once."""
     started = tmp_path / "started"
     started.mkdir()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     tools = {
-        name: write_script(bin_dir / name, f'touch "{started}/{name}-$$"\nexec sleep 30\n')
+        name: write_script(
+            bin_dir / name,
+            'case "$1" in version|--version) echo 0.0-slow; exit 0;; esac\n'
+            f'touch "{started}/{name}-$$"\nexec sleep 30\n',
+        )
         for name in ("docker-compose", "bash", "shellcheck")
     }
     monkeypatch.setattr(compose, "find_tool", tools.__getitem__)
@@ -112,7 +117,7 @@ def test_ctrl_c_in_check_kills_the_running_tools_and_starts_no_queued_one(
     seen: set[int] = set()
 
     def interrupt_once_both_tools_run() -> None:
-        # Two Compose workers and the shell validator's first `bash -n`.
+        # Compose and the shell checks share the three workers: three tools.
         wait_for(lambda: len(list(slow_tools.iterdir())) >= 3, "three tools running")
         seen.update(started_pids(slow_tools))
         signal.pthread_kill(main_thread, signal.SIGINT)
@@ -122,14 +127,16 @@ def test_ctrl_c_in_check_kills_the_running_tools_and_starts_no_queued_one(
     results = ResultCache(tmp_path / "results")
     try:
         with pytest.raises(KeyboardInterrupt):
-            run_check(templates, golden_dir=golden, golden=False, cache=results, compose_workers=2)
+            run_check(templates, golden_dir=golden, golden=False, cache=results, compose_workers=3)
     finally:
         sender.join(HANG_GUARD_S)
     # What a killed tool said is no result: nothing is kept for a later run.
     assert not results.directory.exists() or list(results.directory.iterdir()) == []
     # No queued job started after the interrupt (each would have run for 30 s).
     assert started_pids(slow_tools) == seen
-    assert {p.name.split("-")[0] for p in slow_tools.iterdir()} == {"docker", "bash"}
+    # Never more tool processes at a time than workers, whichever tools they are.
+    assert len(seen) == 3
+    assert {p.name.split("-")[0] for p in slow_tools.iterdir()} <= {"docker", "bash", "shellcheck"}
     # Every tool that ran is dead and reaped, and the temp dirs are gone.
     assert all(gone(pid) for pid in seen)
     assert ours(temp_dir) == []

@@ -13,6 +13,7 @@ from _cli_helpers import SCHEMAS, validate_report
 
 from wendy_llm.cli import main
 from wendy_llm.device import model
+from wendy_llm.device.runtime import model as runtime_model
 
 LLM = str(Path(__file__).resolve().parents[2] / "templates" / "python" / "llm")
 
@@ -39,7 +40,9 @@ def test_the_dflash_plan_reads_like_a_deployment_plan(capsys: pytest.CaptureFixt
     # Then what is ignored, then the verdict.
     ignored = out.index("Ignored on the device:")
     assert out.index("docker-compose.yml:20: services.vllm.healthcheck") > ignored
-    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 5 warning")
+    # 5 ignored items, and vLLM's 64 MiB /dev/shm (wendy-run.md section 9).
+    assert "service vllm runs vLLM, and its /dev/shm is 64 MiB on a device" in out
+    assert out.rstrip().splitlines()[-1].startswith("wendy run deploys it: 0 error(s), 6 warning")
     assert "\x1b[" not in out
 
 
@@ -132,6 +135,31 @@ def test_the_schema_names_exactly_the_views_fields() -> None:
         "restart": model.Restart,
         "ignored": model.Ignored,
         "finding": model.DeviceFinding,
+        "runtime": runtime_model.Runtime,
+        "runtime_env_entry": runtime_model.EnvEntry,
+        "runtime_gpu": runtime_model.Gpu,
+        "runtime_network": runtime_model.Network,
+        "runtime_mount": runtime_model.Mount,
+        "runtime_process": runtime_model.Process,
     }
     for name, cls in classes.items():
         assert defs[name] == {f.name for f in dataclasses.fields(cls)}, name
+
+
+def test_the_plan_shows_each_containers_runtime(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plan(capsys, LLM, "--pick", "laguna-s-2.1-dflash", "--device", "thor")
+    assert code == 0
+    # The agent's PATH wins over the image's (Wendy run facts, section 9).
+    assert "PATH=(depends on its base image's ENV) [image] (replaced by a later entry)" in out
+    assert "* PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin [agent]" in out
+    assert "   gpu      not granted by the CLI\n" in out
+    assert "   network  host networking; reachable on 8000\n" in out
+    assert "hostname wendy; /dev/shm 64 MiB" in out
+    code, out, _ = plan(capsys, LLM, "--pick", "laguna-s-2.1-dflash", "--json")
+    document = validate_report(out, "plan")
+    assert document["version"] == 2
+    vllm = document["view"]["services"][0]["runtime"]
+    assert vllm["gpu"]["granted"] is False and "unknown" in vllm["gpu"]["open"]
+    assert vllm["mounts"][0]["options"] == ["nosuid", "noexec"]
+    winners = {e["name"]: e["value"] for e in vllm["environment"] if e["wins"]}
+    assert winners["PATH"] == "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

@@ -28,6 +28,7 @@ from wendy_llm.codes import (
     device,
     info,
     nearest,
+    runtime,
     stored,
     template,
     tools,
@@ -41,7 +42,7 @@ from wendy_llm.validate.findings import CHECK_IDS
 PACKAGE = Path(__file__).resolve().parents[2] / "wendy_llm"
 DOCS = PACKAGE.parent / "docs" / "codes.md"
 SCHEMAS = PACKAGE / "schemas"
-ENTRY_MODULES = (tools, device, builds, template, stored)
+ENTRY_MODULES = (tools, device, runtime, builds, template, stored)
 
 
 def _constants() -> dict[str, CodeInfo]:

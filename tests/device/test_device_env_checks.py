@@ -67,7 +67,9 @@ def test_an_environment_the_image_repeats_loses_nothing() -> None:
 def test_a_key_the_image_does_not_set_is_a_warning_not_a_failure() -> None:
     # The app's code may default it (e.g. a URL to 127.0.0.1): unseen here.
     found = view(
+        # (ports: a network, which talking to the broker needs on a device)
         "services:\n  broker:\n    image: eclipse-mosquitto\n  sim:\n    build: ./sim\n"
+        "    ports: ['9000:9000']\n"
         '    environment:\n      MQTT_URL: "mqtt://broker:1883"\n',
         {"sim/Dockerfile": dockerfile("NODE_ENV=production")},
     )
@@ -90,7 +92,8 @@ def test_a_value_that_varies_by_device_is_a_warning() -> None:
 
 def test_the_loopback_route_to_the_same_service_is_no_contradiction() -> None:
     found = view(
-        "services:\n  api:\n    image: vllm/vllm\n  ui:\n    build: ./ui\n    environment:\n"
+        "services:\n  api:\n    image: vllm/vllm\n  ui:\n    build: ./ui\n"
+        "    ports: ['80:80']\n    environment:\n"
         '      API_URL: "http://api:8000/v1"\n',
         {"ui/Dockerfile": dockerfile("API_URL=http://127.0.0.1:8000/v1/")},
     )

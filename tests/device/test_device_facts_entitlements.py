@@ -25,10 +25,10 @@ def test_a_bind_mount_is_not_mounted() -> None:
 
 
 def test_a_named_volume_becomes_a_persist_entitlement() -> None:
-    found = view("services:\n  db:\n    image: postgres\n    volumes: ['data:/var/lib/pg']\n")
+    found = view("services:\n  db:\n    image: postgres\n    volumes: ['demo-data:/var/lib/pg']\n")
     assert found.findings == ()
     assert found.services[0].entitlements == (
-        Entitlement("persist", name="data", path="/var/lib/pg"),
+        Entitlement("persist", name="demo-data", path="/var/lib/pg"),
     )
 
 

@@ -88,6 +88,19 @@ _TEMPLATE_MUTANTS: Final[tuple[Mutant, ...]] = (
         (Edit("vllm/Dockerfile", "RUN chmod 0755 /usr/local/bin/wendy-vllm-entrypoint.sh\n", ""),),
     ),
     Mutant(
+        "open-webui-not-on-the-device-path",
+        "open-webui is no longer linked into /usr/local/bin: only the image's PATH, which a "
+        "device's agent replaces, finds it in the virtualenv (issue 32)",
+        ("device",),
+        (
+            Edit(
+                "open-webui/Dockerfile",
+                "RUN ln -s /opt/open-webui/bin/open-webui /usr/local/bin/open-webui\n",
+                "",
+            ),
+        ),
+    ),
+    Mutant(
         "sentinel-with-colon",
         f"the DFlash sentinel renamed to {_COLON_SENTINEL}, which passes for an Ollama tag",
         ("picker",),

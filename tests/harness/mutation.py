@@ -261,6 +261,11 @@ EXPECTED_WARNINGS: Final[tuple[ExpectedWarning, ...]] = (
         "docker-compose.yml",
         "services.vllm.healthcheck: ignored on a device: only Docker Compose runs it",
     ),
+    # The device's 64 MiB /dev/shm for vLLM (Wendy run facts, section 9; issue 32),
+    # which the README explains after its list.
+    ExpectedWarning(
+        "device", "vllm/Dockerfile", "service vllm runs vLLM, and its /dev/shm is 64 MiB"
+    ),
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _check_helpers import COMPOSE, good_tree, with_files, write_template
@@ -21,7 +22,7 @@ from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.shell import ShellValidator
 from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.run import run_check
-from wendy_llm.validate.tools.cache import ResultCache, tool_identity
+from wendy_llm.validate.tools.cache import ResultCache, tool_salt
 from wendy_llm.validate.tools.programs import find_tool
 
 BROKEN_COMPOSE = COMPOSE.replace("      - ollama\n", "      - nope\n")
@@ -172,7 +173,8 @@ def test_the_tools_are_looked_up_and_identified_once_per_validator(
     cache: ResultCache, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every distinct input asks the disk, and every fresh result is written
-    # back: the tools' identity in those keys is worked out once, not per input.
+    # back: the tools' salt (identity, version) in those keys is worked out
+    # once, not per input.
     looked_up: list[str] = []
     identified: list[Path] = []
 
@@ -180,13 +182,13 @@ def test_the_tools_are_looked_up_and_identified_once_per_validator(
         looked_up.append(name)
         return find_tool(name)
 
-    def counted_identity(binary: Path) -> str:
+    def counted_salt(binary: Path, *args: Any) -> str:
         identified.append(binary)
-        return tool_identity(binary)
+        return tool_salt(binary, *args)
 
     for module in (compose_module, shell_module):
         monkeypatch.setattr(module, "find_tool", counted_find)
-        monkeypatch.setattr(module, "tool_identity", counted_identity)
+        monkeypatch.setattr(module, "tool_salt", counted_salt)
     trees = [
         with_files(good_tree(), **{"docker-compose.yml": COMPOSE.replace("11434", port)})
         for port in ("11434", "11435", "11436")

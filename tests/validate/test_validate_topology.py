@@ -367,7 +367,7 @@ def test_an_ollama_image_pulling_another_model_than_compose_fails(
     assert llm_check("gemma4-e4b", values, {**tree, "ollama/Dockerfile": dockerfile}) == [
         # Open WebUI, on a device, opens on a model the Ollama image does not pull ...
         'rule "open-webui-default-model": the values differ: device.services.open-webui.'
-        'environment.values.DEFAULT_MODELS (open-webui/Dockerfile:59) is "gemma4:e4b"; '
+        'environment.values.DEFAULT_MODELS (open-webui/Dockerfile:67) is "gemma4:e4b"; '
         "device.services.ollama.environment.values.OLLAMA_MODEL (ollama/Dockerfile:27) is "
         '"gemma4:e2b" (Open WebUI\'s default model is the model Ollama serves)',
         # ... because the image pulls another model than compose says.

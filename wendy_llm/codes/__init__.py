@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 
-from wendy_llm.codes import builds, device, stored, template, tools
+from wendy_llm.codes import builds, device, runtime, stored, template, tools
 from wendy_llm.codes.model import PREFIXES, Check, CodeInfo, Severity
 
 
@@ -39,7 +39,7 @@ def _order(code: str) -> tuple[int, str]:
 
 #: Every code, by code, in report order (by check, then number).
 CODES: Mapping[str, CodeInfo] = MappingProxyType(
-    _collect((tools, device, builds, template, stored))
+    _collect((tools, device, runtime, builds, template, stored))
 )
 
 

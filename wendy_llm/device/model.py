@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from wendy_llm.device.runtime.model import Runtime
 from wendy_llm.wendycli.compose import RestartPolicy, VolumeKind
 
 Severity = Literal["error", "warning"]
@@ -196,6 +197,7 @@ class Service:
     ignored_keys: tuple[str, ...]
     line: int | None = None  # where the service is defined
     created_after: tuple[str, ...] = ()  # services the device surely creates before this one
+    runtime: Runtime | None = None  # the container as the agent runs it (section 9)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from wendy_llm.device.model import DeviceView
 from wendy_llm.device.notes import Document, Notes
 from wendy_llm.device.paths.deployment import Deployment, other_paths
 from wendy_llm.device.profiles import PROFILES, DeviceProfile
+from wendy_llm.device.runtime.checks import with_runtime
 from wendy_llm.wendycli import REVISION
 from wendy_llm.wendycli.compose import project_name
 from wendy_llm.wendycli.project import COMPOSE_FILES, project_path
@@ -60,13 +61,16 @@ def device_view(
         )
     else:
         deployment = other_paths(path, tree, wendy, devices, notes)
+    # Where the services are defined: their lines are in that file.
+    where = path.file if path.kind == "compose" else ("wendy.json" if wendy is not None else None)
+    services = with_runtime(tree, deployment.services, deployment.deploy, notes, where)
     return DeviceView(
         revision=REVISION,
         path=path.kind,
         path_file=path.file,
         project=project_name(project),
         devices=tuple(d.name for d in devices),
-        services=deployment.services,
+        services=services,
         ignored=tuple(notes.ignored),
         findings=tuple(notes.findings),
         not_modelled=tuple(notes.not_modelled),

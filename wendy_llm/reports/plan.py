@@ -24,6 +24,7 @@ from wendy_llm.device.model import (
 )
 from wendy_llm.device.profiles import DeviceProfile
 from wendy_llm.escape import text as safe
+from wendy_llm.reports.plan_runtime import runtime_lines
 from wendy_llm.reports.terminal import Style
 
 _LABEL = 9  # width of the field labels
@@ -189,6 +190,8 @@ def _service(number: int, s: Service, *, compose: bool = True) -> list[str]:
         out += _field("not sent", dropped)
     if s.ignored_keys:
         out += _field("ignored", [", ".join(s.ignored_keys)])
+    if s.runtime is not None:
+        out += runtime_lines(s.runtime)
     return out
 
 

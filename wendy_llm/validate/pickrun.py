@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TypeVar
 
 from wendy_llm.codes import Check
@@ -52,6 +53,14 @@ from wendy_llm.validate.rules.file import Rules
 from wendy_llm.validate.tools.compose_run import ComposeResult
 
 _T = TypeVar("_T")
+
+
+def _no_findings() -> Mapping[str, tuple[Finding, ...]]:
+    return MappingProxyType({})
+
+
+#: Which render: (template id, pick slug, input label), what stages join by.
+RenderKey = tuple[str, str, str]
 
 
 @dataclass
@@ -98,18 +107,14 @@ class PickRun:
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     inputs: Inputs = CANONICAL
     variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
-    view: DeviceView | None = None  # the device view, for the device check and the rules
-    compose: ComposeResult | None = None  # the compose check's result: findings, models
+    view: DeviceView | None = None  # the device view (the pure stage's, recorded with it)
     baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
-    baseline_compose: ComposeResult | None = None
 
-    def attach_compose(self, result: ComposeResult) -> None:
-        """The compose check's result; what Compose refuses, the device check does not repeat."""
-        self.findings[Check.COMPOSE] = result.findings
-        self.compose = result
-        if Check.DEVICE in self.findings:
-            device = self.findings[Check.DEVICE]
-            self.findings[Check.DEVICE] = not_repeated(device, self.findings[Check.COMPOSE])
+    @property
+    def key(self) -> RenderKey:
+        """Which render this is (template id, pick slug, input label): what the
+        tool stage's answers are joined by."""
+        return (self.template.id, self.pick.slug, self.inputs.label)
 
     def every_input(self) -> list[PickRun]:
         """This run and its variants' (canonical first)."""
@@ -210,30 +215,58 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
     return None
 
 
-def pick_checks(pick_run: PickRun, timer: Timer) -> None:
+@dataclass(frozen=True)
+class StageResult:
+    """What one stage of a render's check found, per check: a frozen value that
+    the next stage receives (never a field filled in later).
+
+    ``view``: the pure stage's device view, which the rules read.
+    """
+
+    findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=_no_findings)
+    view: DeviceView | None = None
+
+    @classmethod
+    def of(cls, found: Mapping[str, list[Finding]], view: DeviceView | None = None) -> StageResult:
+        frozen = {check: tuple(items) for check, items in found.items()}
+        return cls(MappingProxyType(frozen), view)
+
+    def with_findings(self, check: str, found: Sequence[Finding]) -> StageResult:
+        """This result with ``check``'s findings replaced (a new value)."""
+        changed = {name: list(items) for name, items in self.findings.items()}
+        changed[check] = list(found)
+        return StageResult.of(changed, self.view)
+
+
+def pick_checks(pick_run: PickRun, timer: Timer) -> StageResult:
     """The pure-Python checks of one pick rendered with one input (the rules: later)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
-        return
+        return StageResult()
     app_id = pick_run.inputs.app_id
+    found: dict[str, list[Finding]] = {}
     with timer("wendy-json"):
-        pick_run.findings[Check.WENDY_JSON] = validate_wendy_json(tree, app_id)
+        found[Check.WENDY_JSON] = validate_wendy_json(tree, app_id)
     with timer("dockerfile"):
-        pick_run.findings[Check.DOCKERFILE] = validate_dockerfiles(tree, docs)
+        found[Check.DOCKERFILE] = validate_dockerfiles(tree, docs)
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
-        pick_run.view = build_view(tree, app_id, docs)
+        view = build_view(tree, app_id, docs)
         # What the wendy-json and compose checks report, the device check does not repeat.
-        reported = pick_run.findings[Check.WENDY_JSON] + load_problems(tree, docs)
-        pick_run.findings[Check.DEVICE] = device_findings(pick_run.view, reported)
-        pick_run.findings[Check.DEVICE] += runtime_etc_findings(pick_run.view, tree)
+        reported = found[Check.WENDY_JSON] + load_problems(tree, docs)
+        found[Check.DEVICE] = device_findings(view, reported)
+        found[Check.DEVICE] += runtime_etc_findings(view, tree)
+    return StageResult.of(found, view)
 
 
-def input_checks(pick_run: PickRun) -> None:
+def input_checks(
+    pick_run: PickRun, stages: Mapping[RenderKey, StageResult]
+) -> dict[RenderKey, StageResult]:
     """What only the canonical and variant renders together show: an ``appId`` that
-    does not follow the app id (one warning on the canonical row, not one per input)."""
+    does not follow the app id (one warning on the canonical row, not one per
+    input).  Returns the pure stages of the inputs it changes, each a new value."""
     if pick_run.tree is None:
-        return
+        return {}
     for variant in pick_run.variants:
         if variant.tree is None:
             continue
@@ -241,22 +274,34 @@ def input_checks(pick_run: PickRun) -> None:
         found = same_app_id(pick_run.tree, variant.tree, ids)
         if not found:
             continue
+        changed: dict[RenderKey, StageResult] = {}
         for each in (pick_run, variant):
-            kept = [f for f in each.findings.get(Check.WENDY_JSON, []) if not is_app_id_finding(f)]
-            each.findings[Check.WENDY_JSON] = kept
-        pick_run.findings[Check.WENDY_JSON] += found
-        return
+            stage = stages.get(each.key, StageResult())
+            kept = [f for f in stage.findings.get(Check.WENDY_JSON, ()) if not is_app_id_finding(f)]
+            if each is pick_run:
+                kept += found
+            changed[each.key] = stage.with_findings(Check.WENDY_JSON, kept)
+        return changed
+    return {}
 
 
-def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
-    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has run."""
+def rule_checks(
+    pick_run: PickRun,
+    rules: Rules | None,
+    timer: Timer,
+    *,
+    view: DeviceView | None = None,
+    compose: ComposeResult | None = None,
+    baseline_compose: ComposeResult | None = None,
+) -> StageResult:
+    """``topology`` and the per-pick ``picker`` check: the rules, once Compose has
+    run (``view``: the pure stage's device view; ``compose``: what Compose said
+    of this render, ``baseline_compose``: of its baseline)."""
     tree, docs = pick_run.tree, pick_run.docs
     if tree is None or docs is None:
-        return
+        return StageResult()
     if rules is None:
-        pick_run.findings[Check.TOPOLOGY] = []
-        pick_run.findings[Check.PICKER] = []
-        return
+        return StageResult.of({Check.TOPOLOGY: [], Check.PICKER: []})
     with timer("topology"):
         subject = rule_subject(
             rules,
@@ -264,15 +309,28 @@ def rule_checks(pick_run: PickRun, rules: Rules | None, timer: Timer) -> None:
             pick_run.values,
             tree,
             docs,
-            compose=pick_run.compose,
-            view=pick_run.view,
+            compose=compose,
+            view=view,
             baseline=pick_run.baseline,
-            baseline_compose=pick_run.baseline_compose,
+            baseline_compose=baseline_compose,
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)
-    pick_run.findings[Check.TOPOLOGY] = topology
-    pick_run.findings[Check.PICKER] = picker
+    return StageResult.of({Check.TOPOLOGY: topology, Check.PICKER: picker})
+
+
+def record_stages(pick_run: PickRun, *stages: StageResult) -> None:
+    """Write the stages' findings into the render's row (the one place that does),
+    once every stage has returned; the pure stage's view is kept with them."""
+    for stage in stages:
+        for check, found in stage.findings.items():
+            pick_run.findings[check] = list(found)
+        if stage.view is not None:
+            pick_run.view = stage.view
+    # What Docker Compose refuses, the device check does not repeat (one defect, one finding).
+    if Check.DEVICE in pick_run.findings and Check.COMPOSE in pick_run.findings:
+        device = pick_run.findings[Check.DEVICE]
+        pick_run.findings[Check.DEVICE] = not_repeated(device, pick_run.findings[Check.COMPOSE])
 
 
 def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:

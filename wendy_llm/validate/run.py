@@ -19,11 +19,13 @@ and each render's compose file and ``wendy.json`` parsed once.  Then:
   (problems spanning picks: shared files, layout, stale fixtures) and
   ``baseline`` (the baseline itself, removed picks, diffs shared by picks).
 
-The validators that run external tools go first and in the background:
-Compose (one process per distinct compose render, a few in parallel) and
-the shell checks (one ShellCheck process for every distinct script), their
-results kept on disk between runs (``toolcache.py``); the pure-Python
-validators run meanwhile.  The rules (``topology``, and the ``picker``'s
+The validators that run external tools go first and in the background
+(``toolstage.py``): Compose (one process per distinct project, that is per
+distinct render) and the shell checks (``bash -n`` per distinct script,
+ShellCheck on shares of them), all on one pool of one thread per core,
+their results kept on disk between runs (``tools/cache.py``) and joined to
+the renders by key, never by position; the pure-Python validators run
+meanwhile.  The rules (``topology``, and the ``picker``'s
 per-pick sentinel check) come last: they read the normalised Compose model
 that the same Compose runs print, and the device view.  A rule that reads
 the baseline gets the stored baseline rendered with the pick's inputs and
@@ -40,14 +42,13 @@ the same.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 from wendy_llm import options, phases
-from wendy_llm.codes import TOOL_FAILED, Check
+from wendy_llm.codes import Check
 from wendy_llm.codes.builds import TOP_RULES_FILE
 from wendy_llm.codes.template import PICKER_LOAD, PICKS_UNLISTED, SENTINELS_NO_PICKER
 from wendy_llm.codes.tools import RENDER_MISSING_VALUE
@@ -60,21 +61,19 @@ from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
 from wendy_llm.repo.unseen import UnseenFolder, unseen_template_dirs
 from wendy_llm.validate.checks.catalog import check_catalog, unseen_folder_findings
-from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.picker import lint_picker
-from wendy_llm.validate.checks.shell import ShellValidator
 from wendy_llm.validate.checks.topology import rule_coverage
 from wendy_llm.validate.findings import (
     CHECK_IDS,
     REPOSITORY,
     TEMPLATE_WIDE,
     CheckResult,
-    Finding,
     Report,
     error,
 )
 from wendy_llm.validate.pickrun import (
     PickRun,
+    StageResult,
     TemplateRun,
     Timer,
     input_checks,
@@ -82,6 +81,7 @@ from wendy_llm.validate.pickrun import (
     merged_findings,
     pick_checks,
     prepare_pick,
+    record_stages,
     render_template,
     rule_checks,
 )
@@ -89,9 +89,8 @@ from wendy_llm.validate.rulerun import baseline_renders
 from wendy_llm.validate.rules.file import load_rules
 from wendy_llm.validate.stored_rows import attach_baseline, attach_golden
 from wendy_llm.validate.tools.cache import ResultCache
-from wendy_llm.validate.tools.compose_run import ComposeResult
-
-_Result = TypeVar("_Result")
+from wendy_llm.validate.tools.pool import ToolRunner
+from wendy_llm.validate.toolstage import ToolStage
 
 
 def run_check(
@@ -101,10 +100,11 @@ def run_check(
     picks: Sequence[str] = (),
     golden_dir: str | Path | None = None,
     golden: bool = True,
-    compose_workers: int = options.COMPOSE_WORKERS,
+    compose_workers: int | None = options.COMPOSE_WORKERS,
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
     cache: ResultCache | bool = True,
     layout: Layout | None = None,
+    tool_runner: ToolRunner | None = None,
 ) -> Report:
     """Check the selected templates and picks (all by default).
 
@@ -116,7 +116,9 @@ def run_check(
     is a finding in the report.  ``max_diff_lines`` cuts each golden diff
     (and all of them together to three times that; None: no limit).
     ``cache``: where Compose and ShellCheck results are kept between runs
-    (True: the per-user cache, ``toolcache.py``; False: nowhere).
+    (True: the per-user cache, ``tools/cache.py``; False: nowhere).
+    ``tool_runner``: where the tool processes run (default: a pool of
+    ``compose_workers`` threads, None: one per core).
     """
     started = time.perf_counter()
     timer = Timer()
@@ -132,37 +134,38 @@ def run_check(
         for run in runs:
             _baseline_renders(run, golden_root)
     every = [each for run in runs for p in run.picks for each in p.every_input()]
-    rendered = [p for p in every if p.tree is not None]
-    trees = [p.tree for p in rendered if p.tree is not None]
-    based = [p for p in rendered if p.baseline is not None and p.baseline.tree is not None]
-    base_trees = [p.baseline.tree for p in based if p.baseline is not None and p.baseline.tree]
-
+    rendered = {p.key: p.tree for p in every if p.tree is not None}
+    baselines = {
+        p.key: p.baseline.tree for p in every if p.baseline is not None and p.baseline.tree
+    }
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
-    compose = ComposeValidator(workers=compose_workers, results=results)
-    shell = ShellValidator(results=results)
-    pool = ThreadPoolExecutor(max_workers=2)
-    try:
-        compose_future = pool.submit(
-            timer.run, "compose", lambda: compose.run_many([*trees, *base_trees])
-        )
-        shell_future = pool.submit(timer.run, "shell", lambda: shell.validate_many(trees))
-        phases.reached("check-tools")
-        for run in runs:
-            _pure_checks(run, timer)
-        _attach_compose(rendered, based, compose_future)
-        _attach(rendered, Check.SHELL, shell_future)
-    except BaseException:
-        # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
-        # jobs dropped at once, not each run to the end first.
-        compose.cancel()
-        shell.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+    with contextlib.ExitStack() as owned:
+        runner = tool_runner or owned.enter_context(ToolRunner(compose_workers))
+        tools = ToolStage(rendered, baselines, timer=timer, results=results, runner=runner)
+        try:
+            phases.reached("check-tools")
+            pure = {key: found for run in runs for key, found in _pure_checks(run, timer).items()}
+            verdicts = tools.verdicts()
+        except BaseException:
+            # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
+            # jobs dropped at once, not each run to the end first.
+            tools.cancel()
+            raise
+    # Each stage's result is a frozen value the next receives, joined to the
+    # render by its key; the renders' rows are written once all have returned.
     for run in runs:
-        for pick_run in run.picks:
-            for each in pick_run.every_input():
-                rule_checks(each, run.rules, timer)
+        for each in (e for p in run.picks for e in p.every_input()):
+            key = each.key
+            done = pure.get(key, StageResult())
+            ruled = rule_checks(
+                each,
+                run.rules,
+                timer,
+                view=done.view,
+                compose=verdicts.compose.get(key),
+                baseline_compose=verdicts.baseline_compose.get(key),
+            )
+            record_stages(each, done, verdicts.stage(key, rendered=each.tree is not None), ruled)
     if golden:
         with timer("golden"):
             existing = [t.id for t in found]
@@ -253,10 +256,11 @@ def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[Templa
     return kept
 
 
-def _pure_checks(run: TemplateRun, timer: Timer) -> None:
+def _pure_checks(run: TemplateRun, timer: Timer) -> dict[tuple[str, str, str], StageResult]:
+    """The template's own checks (recorded in its row), and each render's pure stage."""
     template = run.template
     if template is None:
-        return
+        return {}
     rules = run.rules
     with timer("picker"):
         picker_text = template.files.get(PICKER_FILE)
@@ -279,10 +283,14 @@ def _pure_checks(run: TemplateRun, timer: Timer) -> None:
             run.findings.setdefault(Check.TOPOLOGY, [])
     with timer("lint"):
         run.findings[Check.LINT] = lint_template_run(run)
+    stages = {
+        each.key: pick_checks(each, timer)
+        for pick_run in run.picks
+        for each in pick_run.every_input()
+    }
     for pick_run in run.picks:
-        for each in pick_run.every_input():
-            pick_checks(each, timer)
-        input_checks(pick_run)
+        stages.update(input_checks(pick_run, stages))
+    return stages
 
 
 def _all_pick_values(
@@ -319,40 +327,6 @@ def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
         every, baseline_renders(run.rules, golden_root, run.template_id, wanted), strict=True
     ):
         each.baseline = found
-
-
-def _attach_compose(
-    rendered: Sequence[PickRun], based: Sequence[PickRun], future: Future[list[ComposeResult]]
-) -> None:
-    """The compose findings of each render, and the results the rules read."""
-    results = _tool_results(rendered, Check.COMPOSE, future)
-    if results is None:
-        return
-    for pick_run, result in zip(rendered, results, strict=False):
-        pick_run.attach_compose(result)
-    for pick_run, result in zip(based, results[len(rendered) :], strict=True):
-        pick_run.baseline_compose = result
-
-
-def _attach(rendered: Sequence[PickRun], check: str, future: Future[list[list[Finding]]]) -> None:
-    results = _tool_results(rendered, check, future)
-    if results is None:
-        return
-    for pick_run, found in zip(rendered, results, strict=True):
-        pick_run.findings[check] = found
-
-
-def _tool_results(
-    rendered: Sequence[PickRun], check: str, future: Future[list[_Result]]
-) -> list[_Result] | None:
-    """What the tool said per render; None once a missing tool failed ``check`` for all."""
-    try:
-        return future.result()
-    except WendyLlmError as exc:
-        # A missing tool fails the check for every pick, with the reason.
-        for pick_run in rendered:
-            pick_run.findings[check] = [error(TOOL_FAILED[check], str(exc))]
-        return None
 
 
 def _catalog(

@@ -135,10 +135,12 @@ def _wendy_json_lost(
             f"{' and '.join(GRANTED_ENTITLEMENTS)} entitlements"
         )
         reason = f"{label} of {owner} is lost on a device ({why})"
+        gpu = (
+            ": the CLI grants no GPU (whether the device's runtime gives one to an image that "
+            "sets NVIDIA_VISIBLE_DEVICES is not in its code: unknown)"
+        )
         at.ignore(
-            DC.WENDY_JSON_UNREAD,
-            reason + (": no GPU" if label.startswith("the gpu ") else ""),
-            *path,
+            DC.WENDY_JSON_UNREAD, reason + (gpu if label.startswith("the gpu ") else ""), *path
         )
     for path, what in acted_on(decoded):
         at.ignore(

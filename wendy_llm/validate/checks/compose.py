@@ -20,25 +20,30 @@ Three layers, cheapest first:
    (:mod:`compose_run` runs it and reads its output, :mod:`compose_normal`
    makes the model portable).
 
-Compose runs once per distinct input: the cache key is the compose file's
-path and bytes plus every path it references (build contexts, ``.env``,
-``env_file``) and whether or how that path exists in the render.  Picks
-that render the same compose file share one run; the others run in
-parallel.  Given a :class:`~wendy_llm.validate.toolcache.ResultCache`,
-results are also kept on disk between runs, keyed by that input, the
-``docker-compose`` binary and the code that runs it and reads its output.
+Compose runs once per distinct input: the key is the compose file's path
+and the whole render it is run in (every file's path and bytes; every file
+and directory is written with one mode), so whatever Compose reads, the
+compose file, ``.env``, an ``env_file``, an ``include:`` or an
+``extends.file``, a build context, is in it.  Picks that render the same
+project share one run; the others run in parallel.  Given a
+:class:`~wendy_llm.validate.tools.cache.ResultCache`, results are also kept
+on disk between runs, keyed by that input and salted with the
+``docker-compose`` binary (identity and version) and the package's whole
+code (:func:`~wendy_llm.validate.tools.cache.package_salt`).
 """
 
 from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import TypeVar
 
 from wendy_llm import options
+from wendy_llm.atomic import remove_tree
 from wendy_llm.codes.tools import (
     COMPOSE_NO_CONTEXT,
     COMPOSE_NO_DOCKERFILE,
@@ -46,12 +51,12 @@ from wendy_llm.codes.tools import (
     COMPOSE_PORT_CLASH,
 )
 from wendy_llm.errors import quoted
+from wendy_llm.render.files.tree import DIR_MODE, FILE_MODE
 from wendy_llm.validate.checks.confined import outside_reads
-from wendy_llm.validate.documents import compose_model, compose_normal
+from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error
-from wendy_llm.validate.tools import compose_run
-from wendy_llm.validate.tools.cache import ResultCache, code_version, tool_identity
+from wendy_llm.validate.tools.cache import ResultCache, tool_salt
 from wendy_llm.validate.tools.compose_run import (
     CHECK,
     ComposeOutcome,
@@ -59,6 +64,7 @@ from wendy_llm.validate.tools.compose_run import (
     isolated_env,
     run_compose,
 )
+from wendy_llm.validate.tools.pool import ToolRunner
 from wendy_llm.validate.tools.programs import ToolProcesses, content_hash, find_tool, tool_temp_dir
 
 TreeWriter = Callable[[Mapping[str, bytes], Path], None]
@@ -88,28 +94,58 @@ def _directories(tree: Mapping[str, bytes]) -> set[str]:
 
 @dataclass(frozen=True)
 class _Job:
-    key: str
-    tree_index: int
-    compose_path: str
+    """One ``docker-compose config`` run: a compose file of a project (a render)."""
+
+    key: str  # compose_key(project, compose_path)
+    project: str  # tree_digest(tree)
+    tree: Mapping[str, bytes] = field(compare=False, repr=False)
+    compose_path: str = ""
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def tree_digest(tree: Mapping[str, bytes]) -> str:
+    """A digest of the project directory Compose sees: every path and its bytes.
+
+    The modes are the writer's constants (every file and directory is
+    written with the same one), named so that a change of them is a change
+    of the key.
+    """
+    parts = [f"{FILE_MODE:o} {DIR_MODE:o}".encode()]
+    for path in sorted(tree):
+        # A file name's bytes (not UTF-8 ones are lone surrogates in a str).
+        parts += [path.encode("utf-8", "surrogateescape"), tree[path]]
+    return content_hash(*parts)
+
+
+def compose_key(project: str, compose_path: str) -> str:
+    """The key of one ``docker-compose config`` run: the project's digest and the file."""
+    return content_hash(project.encode(), compose_path.encode("utf-8", "surrogateescape"))
 
 
 class ComposeValidator:
     """Validates compose files; thread-safe, caching Compose runs by content.
 
     ``binary`` defaults to :func:`find_tool` ``("docker-compose")``, looked up
-    on first use so that constructing a validator never fails.
+    on first use so that constructing a validator never fails.  The runs go
+    to ``runner`` (default: one of its own, with ``workers`` threads; None:
+    one per core).
     """
 
     def __init__(
         self,
         *,
         binary: Path | None = None,
-        workers: int = options.COMPOSE_WORKERS,
+        workers: int | None = options.COMPOSE_WORKERS,
         timeout: float = options.COMPOSE_TIMEOUT_S,
         results: ResultCache | None = None,
+        runner: ToolRunner | None = None,
     ) -> None:
         self._binary = binary
-        self._workers = max(1, workers)
+        # The pool the runs are handed to: ``check`` shares one with the
+        # shell checks, so that together they never outnumber the cores.
+        self._runner = runner if runner is not None else ToolRunner(workers)
         self._timeout = timeout
         self._cache: dict[str, ComposeOutcome] = {}
         self._lock = threading.Lock()
@@ -138,28 +174,38 @@ class ComposeValidator:
     def run_many(
         self, trees: Sequence[Mapping[str, bytes]], *, write: TreeWriter = write_tree
     ) -> list[ComposeResult]:
-        """Validate many renders and read their models; one result per tree, in order.
+        """Validate many renders and read their models; one result per tree, in order."""
+        by_index = self.run_keyed(dict(enumerate(trees)), write=write)
+        return [by_index[index] for index in range(len(trees))]
 
-        Each tree that needs a Compose run is written once (with ``write``)
-        into a temporary directory removed afterwards.
+    def run_keyed(
+        self, trees: Mapping[_Key, Mapping[str, bytes]], *, write: TreeWriter = write_tree
+    ) -> dict[_Key, ComposeResult]:
+        """Validate many renders and read their models; each result under its tree's key.
+
+        Identical projects run once (keyed by content); each project that
+        needs a Compose run is written once (with ``write``) into a
+        temporary directory removed afterwards.
         """
-        results = [ComposeResult() for _ in trees]
-        jobs: list[_Job] = []
+        results = {name: ComposeResult() for name in trees}
+        jobs: list[tuple[_Key, _Job]] = []
         pending: dict[str, _Job] = {}
-        for index, tree in enumerate(trees):
+        for name, tree in trees.items():
             dirs = _directories(tree)
+            project: str | None = None
             for path in compose_files(tree):
                 parsed = parse_yaml(path, tree[path], check=CHECK)
                 if parsed.problem is not None:
-                    results[index].findings.append(parsed.problem)
+                    results[name].findings.append(parsed.problem)
                     continue
                 outside = outside_reads(parsed, tree)
                 if outside:  # no tool reads the host's files (issue 29)
-                    results[index].findings += outside
+                    results[name].findings += outside
                     continue
-                results[index].findings += static_findings(parsed, tree, dirs)
-                job = _Job(_cache_key(parsed, tree, dirs), index, path)
-                jobs.append(job)
+                results[name].findings += static_findings(parsed, tree, dirs)
+                project = project or tree_digest(tree)
+                job = _Job(compose_key(project, path), project, tree, path)
+                jobs.append((name, job))
                 with self._lock:
                     cached = job.key in self._cache
                 if not cached and job.key not in pending:
@@ -171,55 +217,68 @@ class ComposeValidator:
             with self._lock:
                 self._cache.update(answered)
         if pending:
-            self._run_pending(list(pending.values()), trees, write)
-        for job in jobs:
+            self._run_pending(list(pending.values()), write)
+        for name, job in jobs:
             with self._lock:
                 outcome = self._cache[job.key]
-            result = results[job.tree_index]
+            result = results[name]
             result.findings += [replace(f, file=job.compose_path) for f in outcome.findings]
             result.models[job.compose_path] = outcome.model
         return results
 
-    def _run_pending(
-        self, jobs: list[_Job], trees: Sequence[Mapping[str, bytes]], write: TreeWriter
-    ) -> None:
+    def _run_pending(self, jobs: list[_Job], write: TreeWriter) -> None:
         binary = self._tool
         with tool_temp_dir("wendy-llm-compose-") as root:
             home = root / "home"
             home.mkdir()
-            written: dict[int, Path] = {}
+            # Each project is written by the first of its runs and removed by
+            # the last, in the pool: writing and removing overlap the other
+            # runs instead of preceding and following them all.
+            places: dict[str, Path] = {}
             for job in jobs:
-                if job.tree_index not in written:
-                    out = root / f"tree-{job.tree_index}"
-                    write(trees[job.tree_index], out)
-                    written[job.tree_index] = out
+                places.setdefault(job.project, root / f"tree-{len(places)}")
+            writing = {project: threading.Lock() for project in places}
+            written: set[str] = set()
+            left = Counter(job.project for job in jobs)
             env = isolated_env(home)
 
             def run(job: _Job) -> None:
-                tree_dir = written[job.tree_index]
-                found = run_compose(
-                    binary, root, tree_dir, job.compose_path, env, self._timeout, self._processes
-                )
+                tree_dir = places[job.project]
+                try:
+                    with writing[job.project]:
+                        if job.project not in written:
+                            write(job.tree, tree_dir)
+                            written.add(job.project)
+                    found = run_compose(
+                        binary,
+                        root,
+                        tree_dir,
+                        job.compose_path,
+                        env,
+                        self._timeout,
+                        self._processes,
+                    )
+                finally:
+                    with writing[job.project]:
+                        left[job.project] -= 1
+                        last = left[job.project] == 0
+                    if last:  # (and whatever is left, by tool_temp_dir at the end)
+                        remove_tree(tree_dir)
                 with self._lock:
                     self._cache[job.key] = found
                     self.runs += 1
                 if self._results is not None:
                     self._results.put(CHECK, self._disk_key(job), found.to_json())
 
-            if len(jobs) == 1:
-                run(jobs[0])
-                return
-            pool = ThreadPoolExecutor(max_workers=self._workers)
             try:
-                list(pool.map(run, jobs))
+                self._runner.run_all(run, jobs)
             except BaseException as exc:
-                # One run failed: the queued runs are not started.  Interrupted
-                # (Ctrl-C, SIGTERM): the running ones are killed, not waited for.
+                # One run failed: the queued runs are not started (run_all).
+                # Interrupted (Ctrl-C, SIGTERM): the running ones are killed,
+                # not waited for.
                 if not isinstance(exc, Exception):
                     self.cancel()
-                pool.shutdown(wait=True, cancel_futures=True)
                 raise
-            pool.shutdown()
 
     @functools.cached_property
     def _tool(self) -> Path:
@@ -228,40 +287,15 @@ class ComposeValidator:
 
     @functools.cached_property
     def _disk_salt(self) -> tuple[bytes, bytes]:
-        # The binary, the runner and the normaliser shape what is stored: a
-        # new one of any is a new question.  Worked out once per validator,
-        # not once per compose file.
-        code = code_version(__file__, compose_run.__file__, compose_normal.__file__)
-        return tool_identity(self._tool).encode(), code.encode()
+        # The binary and the package's code shape what is stored: a new one
+        # of either is a new question.  Worked out once per validator, not
+        # once per compose file.
+        assert self._results is not None
+        tool = tool_salt(self._tool, ("version",), self._processes)
+        return tool.encode(), self._results.code_salt.encode()
 
     def _disk_key(self, job: _Job) -> str:
         return content_hash(job.key.encode(), *self._disk_salt)
-
-
-def _cache_key(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> str:
-    base = str(PurePosixPath(parsed.path).parent)
-    parts: list[bytes] = [parsed.path.encode(), tree[parsed.path]]
-    referenced = {compose_model.normalise_path(".env", base)}
-    for service in compose_model.services(parsed.data).values():
-        build = compose_model.build_of(service)
-        if build is not None and not compose_model.is_remote_context(build.context):
-            context = compose_model.normalise_path(build.context, base)
-            referenced.add(context)
-            if build.dockerfile is not None:
-                referenced.add(compose_model.normalise_path(build.dockerfile, context))
-        env_files = service.get("env_file")
-        for item in env_files if isinstance(env_files, list) else [env_files]:
-            path = item.get("path") if isinstance(item, Mapping) else item
-            if isinstance(path, str):
-                referenced.add(compose_model.normalise_path(path, base))
-    for ref in sorted(referenced):
-        if ref in tree:
-            parts += [ref.encode(), b"file", tree[ref]]
-        elif ref in dirs:
-            parts += [ref.encode(), b"dir"]
-        else:
-            parts += [ref.encode(), b"absent"]
-    return content_hash(*parts)
 
 
 def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -> list[Finding]:

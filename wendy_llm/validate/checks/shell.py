@@ -11,29 +11,36 @@ the check: a template's scripts must pass both cleanly.
 
 Scripts are usually identical across picks, so results are cached by
 content (and file name: ShellCheck reads the shell from a ``.bash`` or
-``.sh`` suffix): each distinct script is checked once, and all of them in a
-single ShellCheck process.  Given a
-:class:`~wendy_llm.validate.toolcache.ResultCache`, results are also kept on
-disk between runs, keyed by the script, both tool binaries and this
-module's code.
+``.sh`` suffix): each distinct script is checked once, by ``bash -n`` and by ShellCheck
+(the scripts shared among as many ShellCheck processes as the runner has
+workers).  Given a
+:class:`~wendy_llm.validate.tools.cache.ResultCache`, results are also kept
+on disk between runs, keyed by the script's name and bytes and every option
+given to either tool (ShellCheck reads no rc file: ``--norc``; each script
+is alone in its directory, and no file it sources is followed), and
+salted with both tool binaries (identity and version) and the package's
+whole code.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TypeVar
 
 from wendy_llm import options
 from wendy_llm.codes import Check
 from wendy_llm.codes.tools import BASH_SYNTAX, SHELLCHECK
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
-from wendy_llm.validate.tools.cache import ResultCache, code_version, tool_identity
+from wendy_llm.validate.tools.cache import ResultCache, tool_salt
+from wendy_llm.validate.tools.pool import ToolRunner
 from wendy_llm.validate.tools.programs import (
     ToolProcesses,
     content_hash,
@@ -43,6 +50,21 @@ from wendy_llm.validate.tools.programs import (
 )
 
 CHECK = Check.SHELL
+#: The options each tool is run with (part of the cache key).
+SHELLCHECK_OPTIONS = ("--norc", "-S", "warning", "-f", "json1")
+BASH_OPTIONS = ("-n",)
+#: What the tools get of the caller's environment: the locale (how they read
+#: the script's bytes and word their messages; part of the cache key), and
+#: nothing else (``SHELLCHECK_OPTS`` would enable or silence checks).
+PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
+
+
+def tool_env() -> dict[str, str]:
+    """The environment ``bash -n`` and ShellCheck run with."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
+    env.update({name: os.environ[name] for name in PASSED_ENV if name in os.environ})
+    return env
+
 
 _SHEBANG = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:\S*/)?(bash|sh|dash|ksh)(?:\s|$)")
 _SUFFIXES = (".sh", ".bash")
@@ -61,6 +83,8 @@ class _Problem:
     message: str
 
 
+_Key = TypeVar("_Key", bound=Hashable)
+
 _BASH_N = re.compile(r"^.*?: line (?P<line>\d+): (?P<msg>.*)$")
 
 
@@ -73,7 +97,12 @@ class ShellValidator:
         shellcheck: Path | None = None,
         bash: Path | None = None,
         results: ResultCache | None = None,
+        runner: ToolRunner | None = None,
     ) -> None:
+        # ``check`` shares its runner with Compose (never more tool
+        # processes than cores); alone, the validator has its own.
+        self._runner = runner if runner is not None else ToolRunner()
+        self._env = tool_env()  # read once: the cache key names it
         self._shellcheck = shellcheck
         self._bash = bash
         self._cache: dict[str, list[_Problem]] = {}
@@ -92,17 +121,26 @@ class ShellValidator:
 
     def validate_many(self, trees: Sequence[Mapping[str, bytes]]) -> list[list[Finding]]:
         """One list of findings per tree, in order."""
+        by_index = self.validate_keyed(dict(enumerate(trees)))
+        return [by_index[index] for index in range(len(trees))]
+
+    def validate_keyed(
+        self, trees: Mapping[_Key, Mapping[str, bytes]]
+    ) -> dict[_Key, list[Finding]]:
+        """The findings of each tree, under its key (each distinct script checked once)."""
         wanted: dict[str, tuple[str, bytes]] = {}
-        per_tree: list[list[tuple[str, str]]] = []
-        for tree in trees:
+        per_tree: dict[_Key, list[tuple[str, str]]] = {}
+        for name, tree in trees.items():
             scripts = []
             for path in sorted(tree):
                 data = tree[path]
                 if is_shell_script(path, data):
-                    key = content_hash(PurePosixPath(path).name.encode(), data)
+                    key = content_hash(
+                        PurePosixPath(path).name.encode("utf-8", "surrogateescape"), data
+                    )
                     scripts.append((path, key))
                     wanted.setdefault(key, (path, data))
-            per_tree.append(scripts)
+            per_tree[name] = scripts
         with self._lock:
             missing = {k: v for k, v in wanted.items() if k not in self._cache}
         if missing and self._results is not None:
@@ -119,14 +157,14 @@ class ShellValidator:
             if self._results is not None:
                 for key, problems in found.items():
                     self._results.put(CHECK, self._disk_key(key), _encode(problems))
-        out: list[list[Finding]] = []
-        for scripts in per_tree:
+        out: dict[_Key, list[Finding]] = {}
+        for name, scripts in per_tree.items():
             findings: list[Finding] = []
             for path, key in scripts:
                 with self._lock:
                     problems = self._cache[key]
                 findings += [_finding(p, path) for p in problems]
-            out.append(findings)
+            out[name] = findings
         return out
 
     @functools.cached_property
@@ -136,17 +174,31 @@ class ShellValidator:
 
     @functools.cached_property
     def _disk_salt(self) -> tuple[bytes, ...]:
-        # Both binaries and this module shape what is stored.  Worked out
-        # once per validator, not once per script.
-        identities = [tool_identity(t).encode() for t in self._tools]
-        return (*identities, code_version(__file__).encode())
+        # Both binaries, their options and the package's code shape what is
+        # stored.  Worked out once per validator, not once per script.
+        assert self._results is not None
+        shellcheck, bash = self._tools
+        tools = [
+            tool_salt(shellcheck, ("--version",), self._processes),
+            tool_salt(bash, ("--version",), self._processes),
+        ]
+        given = [
+            *SHELLCHECK_OPTIONS,
+            *BASH_OPTIONS,
+            *sorted(f"{k}={v}" for k, v in self._env.items()),
+        ]
+        options_given = "\0".join(given)
+        return (
+            *(t.encode() for t in tools),
+            options_given.encode(),
+            self._results.code_salt.encode(),
+        )
 
     def _disk_key(self, key: str) -> str:
         return content_hash(key.encode(), *self._disk_salt)
 
     def _run(self, scripts: Mapping[str, tuple[str, bytes]]) -> dict[str, list[_Problem]]:
         shellcheck, bash = self._tools
-        results: dict[str, list[_Problem]] = {}
         with tool_temp_dir("wendy-llm-shell-") as tmp:
             files: dict[str, str] = {}
             for index, (key, (path, data)) in enumerate(sorted(scripts.items())):
@@ -155,14 +207,30 @@ class ShellValidator:
                 target.parent.mkdir()
                 target.write_bytes(data)
                 files[str(target)] = key
-                results[key] = _bash_syntax(bash, target, self._processes)
-            by_key = _shellcheck(shellcheck, list(files), tmp, self._processes)
-            for name, key in files.items():
-                syntax_failed = bool(results[key])
-                for code, problem in by_key.get(name, []):
+            # One ``bash -n`` per script, and ShellCheck on as many shares of
+            # the scripts as there are workers, all side by side.
+            names = list(files)
+            shares = max(1, min(self._runner.workers, len(names)))
+            jobs: list[tuple[str, tuple[str, ...]]] = [("bash", (name,)) for name in names]
+            jobs += [("shellcheck", tuple(names[i::shares])) for i in range(shares)]
+
+            def run(job: tuple[str, tuple[str, ...]]) -> dict[str, list[tuple[int, _Problem]]]:
+                tool, given = job
+                if tool == "bash":
+                    syntax = _bash_syntax(bash, Path(given[0]), self._processes, self._env)
+                    return {given[0]: [(0, problem) for problem in syntax]}
+                return _shellcheck(shellcheck, list(given), tmp, self._processes, self._env)
+
+            said = dict(self._runner.run_all(run, jobs))
+        results: dict[str, list[_Problem]] = {}
+        for name, key in files.items():
+            syntax = [problem for _, problem in said[("bash", (name,))].get(name, [])]
+            results[key] = list(syntax)
+            for share in (job for job in said if job[0] == "shellcheck" and name in job[1]):
+                for code, problem in said[share].get(name, []):
                     # ShellCheck's own parse errors (SC1xxx) repeat what
                     # bash -n already said about a broken script.
-                    if syntax_failed and 1000 <= code < 2000:
+                    if syntax and 1000 <= code < 2000:
                         continue
                     results[key].append(problem)
         return results
@@ -196,8 +264,12 @@ def _decode(value: object) -> list[_Problem]:
     return out
 
 
-def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Problem]:
-    result = run_tool([bash, "-n", script], cwd=script.parent, processes=processes)
+def _bash_syntax(
+    bash: Path, script: Path, processes: ToolProcesses, env: Mapping[str, str]
+) -> list[_Problem]:
+    result = run_tool(
+        [bash, *BASH_OPTIONS, script], cwd=script.parent, env=env, processes=processes
+    )
     if result.returncode == 0:
         return []
     problems: list[_Problem] = []
@@ -223,11 +295,12 @@ def _bash_syntax(bash: Path, script: Path, processes: ToolProcesses) -> list[_Pr
 
 
 def _shellcheck(
-    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses
+    shellcheck: Path, files: list[str], cwd: Path, processes: ToolProcesses, env: Mapping[str, str]
 ) -> dict[str, list[tuple[int, _Problem]]]:
     result = run_tool(
-        [shellcheck, "--norc", "-S", "warning", "-f", "json1", *files],
+        [shellcheck, *SHELLCHECK_OPTIONS, *files],
         cwd=cwd,
+        env=env,
         timeout=options.SHELLCHECK_TIMEOUT_S,
         processes=processes,
     )

@@ -16,9 +16,9 @@
 # (also when written with the device's host name, $WENDY_HOSTNAME).
 #
 # "On a device" is: WENDY_HOSTNAME is set, or the URL's service name does not
-# resolve (`getent hosts ollama` fails). The Wendy CLI's facts do not say
-# that a device sets WENDY_HOSTNAME in a container, so the name lookup is
-# what detects a device at that CLI revision. Under Docker Compose the name
+# resolve (`getent hosts ollama` fails). A device's agent sets WENDY_HOSTNAME
+# in every container, but leaves it out when it cannot resolve its own mDNS
+# name, so the name lookup backs it up. Under Docker Compose the name
 # resolves once the backend's container has started, which `depends_on`
 # waits for; a backend that is down at that moment (e.g. between restarts)
 # would be taken for a device: restart open-webui once it is up.
@@ -79,4 +79,7 @@ mkdir -p "${DATA_DIR:-/data}"
 cd "${DATA_DIR:-/data}"
 port="${PORT:-{{.PORT}}}"
 log "starting Open WebUI on port $port"
+# open-webui is found through /usr/local/bin, where the Dockerfile links it:
+# a WendyOS device puts its own PATH after the image's ENV, and the later
+# entry wins, so the virtualenv's bin is not searched there.
 exec open-webui serve --host 0.0.0.0 --port "$port"

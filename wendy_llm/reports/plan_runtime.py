@@ -1,0 +1,76 @@
+"""A service's runtime (Wendy run facts, section 9) as ``plan`` text lines.
+
+The container's environment list in the order it is set, the winner of
+each name marked ``*`` and replaced entries marked ``(replaced)``; then
+the GPU, network, persist mounts and the process.
+"""
+
+from __future__ import annotations
+
+from wendy_llm.device.runtime.model import EnvEntry, Runtime
+
+_LABEL = 9
+
+
+def _field(label: str, values: list[str]) -> list[str]:
+    items = values or ["(none)"]
+    head, *rest = items
+    return [f"   {label:<{_LABEL}}{head}"] + [f"   {'':<{_LABEL}}{item}" for item in rest]
+
+
+def _entry(e: EnvEntry) -> str:
+    if e.source == "base image":
+        return f"  {e.note} (not seen: unknown)"
+    value = "(" + (e.note or "unknown") + ")" if e.value is None else e.value
+    mark = "*" if e.wins else " "
+    text = f"{mark} {e.name}={value} [{e.source}]"
+    if not e.wins and e.name not in ("(CDI)",):
+        text += " (replaced by a later entry)" if e.certain else " (if present)"
+    if e.value is not None and e.source in ("agent", "runc") and e.note:
+        text += f" ({e.note.split(': ', 1)[-1]})" if "always" not in e.note else ""
+    return text
+
+
+def runtime_lines(runtime: Runtime) -> list[str]:
+    """The runtime's lines, aligned with the plan's other fields."""
+    out = _field("run env", [_entry(e) for e in runtime.environment])
+    out.append(f"   {'':<{_LABEL}}(in the order set; * the value the process sees; {runtime.spec})")
+    gpu = runtime.gpu
+    if gpu.granted:
+        out += _field("gpu", [f"granted by the gpu entitlement ({gpu.entitlement})"])
+    else:
+        out += _field("gpu", ["not granted by the CLI", *([gpu.open] if gpu.open else [])])
+    net = runtime.network
+    if net.mode == "host":
+        ports = ", ".join(str(p) for p in net.reachable_ports) or "any it listens on"
+        lines = [f"host networking; reachable on {ports}"]
+        lines += [
+            f"{entry}: never published (only the container side serves)"
+            for entry in net.unpublished
+        ]
+    else:
+        lines = [net.note]
+    out += _field("network", lines)
+    out += _field(
+        "mounts",
+        [
+            f"{m.name} -> {m.path} (bind of {m.host_folder}, {','.join(m.options)}; empty, "
+            "not filled from the image; shared by name across apps)"
+            for m in runtime.mounts
+        ],
+    )
+    p = runtime.process
+    user = p.user + (f"; USER {p.ignored_user} ignored" if p.ignored_user else "")
+    stop = p.stop + (f"; STOPSIGNAL {p.ignored_stopsignal} ignored" if p.ignored_stopsignal else "")
+    out += _field(
+        "process",
+        [
+            user,
+            "workdir " + (p.workdir or "unknown (the base image's WORKDIR, not seen)"),
+            f"hostname {p.hostname}; /dev/shm {p.shm_mib} MiB; {p.pid1}",
+            f"stop: {stop}",
+            f"restart: {p.restart}",
+            f"writes outside a persist path: {p.writes}",
+        ],
+    )
+    return out
