@@ -90,8 +90,10 @@ PARSE_CODES: Mapping[str, ParseCodes] = MappingProxyType(
         Check.COMPOSE: ParseCodes(
             tools.COMPOSE_NOT_UTF8, tools.COMPOSE_YAML, tools.COMPOSE_DUPLICATE_KEY
         ),
+        # Only wendy.json is parsed for it (by the device view; the wendy-json
+        # check decodes it as the CLI does and reports WJS001 itself).
         Check.WENDY_JSON: ParseCodes(
-            tools.WENDY_JSON_NOT_UTF8, tools.WENDY_JSON_PARSE, tools.WENDY_JSON_DUPLICATE
+            tools.WENDY_JSON_SYNTAX, tools.WENDY_JSON_SYNTAX, tools.WENDY_JSON_SYNTAX
         ),
         Check.TOPOLOGY: ParseCodes(
             builds.TOP_NOT_UTF8, builds.TOP_DOCUMENT_SYNTAX, builds.TOP_DOCUMENT_DUPLICATE

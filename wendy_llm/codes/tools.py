@@ -232,28 +232,6 @@ WENDY_JSON_SAME_APP_ID = entry(
     f"{_CLI}; docs/checks.md (varied inputs)",
     '{"appId": "{{ if .APP_ID }}com.example.fixed{{ end }}"}',
 )  # fmt: skip
-WENDY_JSON_NOT_UTF8 = entry(
-    "WJS009", Check.WENDY_JSON, "error",
-    "a JSON document is not UTF-8",
-    "JSON is UTF-8; a document in another encoding is not read as written.",
-    "docs/checks.md",
-    "wendy.json saved as UTF-16",
-)  # fmt: skip
-WENDY_JSON_PARSE = entry(
-    "WJS010", Check.WENDY_JSON, "error",
-    "a JSON document does not parse",
-    "A JSON syntax error in a document the gate reads: nothing in it can be judged.",
-    "docs/checks.md",
-    '{"appId": }',
-)  # fmt: skip
-WENDY_JSON_DUPLICATE = entry(
-    "WJS011", Check.WENDY_JSON, "error",
-    "a JSON document repeats a key",
-    "A repeated key means the last one to one reader and an error to another.",
-    "docs/checks.md",
-    '{"a": 1, "a": 2}',
-)  # fmt: skip
-
 # -- shell ----------------------------------------------------------------
 SHELLCHECK = entry(
     "SH001", Check.SHELL, "error",
