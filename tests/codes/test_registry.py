@@ -98,6 +98,16 @@ def test_every_code_is_produced_somewhere_or_retired() -> None:
     assert not unused, f"registered, never produced (retire them, never reuse): {unused}"
 
 
+def test_no_retired_code_is_produced() -> None:
+    used = _names_used_outside_the_registry()
+    from wendy_llm.codes import PARSE_CODES
+
+    tabled = {c.code for p in PARSE_CODES.values() for c in (p.not_utf8, p.syntax, p.duplicate)}
+    retired = [name for name, c in _constants().items() if c.retired]
+    assert retired == ["COMPOSE_DUPLICATE_KEY"]  # reserved: never reused
+    assert not [n for n in retired if n in used or _constants()[n].code in tabled]
+
+
 def test_every_lint_slug_has_its_code_and_every_lint_code_a_slug() -> None:
     assert set(LINT_CODES) == _lint_slugs()
 

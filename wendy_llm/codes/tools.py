@@ -112,11 +112,12 @@ COMPOSE_YAML = entry(
 )  # fmt: skip
 COMPOSE_DUPLICATE_KEY = entry(
     "CMP007", Check.COMPOSE, "error",
-    "a key is given twice in a document",
-    "Readers disagree on a repeated key (one keeps the last, another refuses): the "
-    "file means different things to different tools.",
+    "a key is given twice in a compose file",
+    "Reserved: a compose file is YAML, whose reader refuses no repeated key, so no "
+    "check reports this; Docker Compose's own refusal is CMP001.",
     "docs/checks.md",
-    '{"a": 1, "a": 2}',
+    "services: {a: {image: x}, a: {image: y}}",
+    retired=True,
 )  # fmt: skip
 COMPOSE_NOT_MAPPING = entry(
     "CMP008", Check.COMPOSE, "error",
