@@ -50,17 +50,17 @@ def test_the_most_specific_selector_wins_and_ignore_wins_a_tie() -> None:
 def test_per_template_and_per_file_ignores_hold_whatever_select_says(tmp_path: Path) -> None:
     text = """\
 [findings]
-select = ["DEV006", "DF015"]
+select = ["DEV006", "DF020"]
 [findings.per-template-ignores]
 "python/legacy-*" = ["DEV"]
 [findings.per-file-ignores]
-"**/Dockerfile" = ["DF015"]
+"**/Dockerfile" = ["DF020"]
 """
     chosen = parse_settings(text, path=tmp_path / "wendy-llm.toml", shown="w.toml").findings
     assert chosen.ignores("DEV006", "python/legacy-chat", "compose.yaml")
     assert not chosen.ignores("DEV006", "python/chat", "compose.yaml")
-    assert chosen.ignores("DF015", "python/chat", "vllm/Dockerfile")
-    assert not chosen.ignores("DF015", "python/chat", "Containerfile")
+    assert chosen.ignores("DF020", "python/chat", "vllm/Dockerfile")
+    assert not chosen.ignores("DF020", "python/chat", "Containerfile")
     assert chosen.ignores("DEV001", "python/chat", "compose.yaml")  # not selected
 
 

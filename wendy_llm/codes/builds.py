@@ -113,10 +113,11 @@ DF_SOURCE_MISSING = entry(
 DF_BUILD_MAYBE = entry(
     "DF015", Check.DOCKERFILE, "warning",
     "a build step may fail",
-    "The check cannot follow everything a RUN does: the step fails unless an "
-    "earlier one it cannot see fixed it.",
+    "Reserved: every build problem but a lockfile's and an entry script's (DF020, "
+    "DF022) is certain, so no check reports this.",
     _DF,
-    "pip install -r requirements.txt after a RUN that may have written it",
+    "(none: retired before release)",
+    retired=True,
 )  # fmt: skip
 DF_FROM = entry(
     "DF016", Check.DOCKERFILE, "error",

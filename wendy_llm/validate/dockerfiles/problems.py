@@ -20,12 +20,13 @@ from wendy_llm.validate.findings import Finding, finding
 #: One problem of one build-argument combination: line, message, is it certain,
 #: and its kind (a key of :data:`KINDS`).
 Problem = tuple[int, str, bool, str]
-#: Kind -> its code when certain, and when a RUN the check cannot follow may have fixed it.
-KINDS: Mapping[str, tuple[CodeInfo, CodeInfo]] = {
-    "from": (codes.DF_FROM, codes.DF_BUILD_MAYBE),
-    "expand": (codes.DF_EXPANSION, codes.DF_BUILD_MAYBE),
-    "source": (codes.DF_SOURCE_MISSING, codes.DF_BUILD_MAYBE),
-    "etc": (codes.DF_ETC_WRITE, codes.DF_BUILD_MAYBE),
+#: Kind -> its code when certain, and when a RUN the check cannot follow may have
+#: fixed it (None: the kind is always certain).
+KINDS: Mapping[str, tuple[CodeInfo, CodeInfo | None]] = {
+    "from": (codes.DF_FROM, None),
+    "expand": (codes.DF_EXPANSION, None),
+    "source": (codes.DF_SOURCE_MISSING, None),
+    "etc": (codes.DF_ETC_WRITE, None),
     "lockfile": (codes.DF_LOCKFILE, codes.DF_LOCKFILE_MAYBE),
     "exec": (codes.DF_NOT_EXECUTABLE, codes.DF_NOT_EXECUTABLE_MAYBE),
 }
@@ -45,8 +46,17 @@ def merge_combinations(
         if len(failing) < len(per_combo) and "{combo}" not in message:
             more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
             text = f"{text} (with {describe(failing[0])}{more})"
-        findings.append(finding(KINDS[kind][0 if certain else 1], text, path, line))
+        findings.append(finding(_code(kind, certain), text, path, line))
     return findings
+
+
+def _code(kind: str, certain: bool) -> CodeInfo:
+    sure, maybe = KINDS[kind]
+    if certain:
+        return sure
+    if maybe is None:
+        raise ValueError(f"a {kind} problem is always certain")
+    return maybe
 
 
 def with_subjects(findings: Iterable[Finding], dockerfile: Dockerfile) -> list[Finding]:
