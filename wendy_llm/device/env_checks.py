@@ -128,6 +128,7 @@ def report_missing_backends(
                 f"not there (the app's services: {', '.join(sorted(names))})",
                 build.dockerfile,
                 lines.get(key),
+                subject=f"ENV {key}",
             )
 
 

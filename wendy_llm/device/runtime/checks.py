@@ -120,7 +120,8 @@ def path_findings(
             f"start. Run it as {directory}/{program}, or symlink it into /usr/local/bin"
         )
         if certain:
-            notes.error(RC.PATH_SHADOWED, message, file, line)
+            subject = f"services.{service.name}: {program}"
+            notes.error(RC.PATH_SHADOWED, message, file, line, subject=subject)
         else:
             notes.warn(
                 RC.PATH_SHADOWED_MAYBE,

@@ -140,6 +140,7 @@ def _no_network(
         "host (compose), or a network entitlement (wendy.json)",
         file,
         service.line,
+        subject=f"services.{service.name}",
     )
 
 
@@ -196,5 +197,6 @@ def _noexec(tree: Mapping[str, bytes], service: Service, path: str, notes: Notes
                 f"the agent mounts it noexec ({SPEC}), so it cannot be executed on a device",
                 file,
                 line,
+                subject=f"services.{service.name}: {program}",
             )
             return
