@@ -108,3 +108,43 @@ def test_a_reworded_message_keeps_a_recorded_suppression(
     document = json.loads(out)
     messages = [f["message"] for r in document["results"] for f in r["findings"]]
     assert any(m.startswith("reworded: ") for m in messages)
+
+
+def test_the_command_prunes_a_version_1_file_into_version_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = init_repo(tmp_path / "repo")
+    write_files(
+        root / "node/mini", template_files(["a:1", "b:2"], extra={"wendy.json": BAD_WENDY_JSON})
+    )
+    monkeypatch.delenv("CI", raising=False)
+    assert run_cli("golden", "--update", "-q", str(root))[0] == 0
+    message = 'entitlements[0].type: unknown entitlement type "lidar" (known: '
+    code, out, _ = run_cli("check", "-q", str(root))
+    first = next(line for line in out.splitlines() if message in line)
+    recorded = first[first.index(message) :]
+    failures = [{"message": recorded, "count": 3}]  # one more than occurs: pruned to 2
+    document = {
+        "version": 1,
+        "suppressions": {"node/mini": {"wendy-json": {"wendy.json": failures}}},
+    }
+    (root / SUPPRESSIONS_FILE).write_text(json.dumps(document), encoding="utf-8")
+    code, out, _ = run_cli("check", "-q", str(root))
+    assert code == 1 and "no longer occurs" not in out and "occurs 2 time(s), not 3" in out
+    code, _, err = run_cli("check", "-q", "--prune-suppressions", str(root))
+    assert code == 0, err
+    data = json.loads((root / SUPPRESSIONS_FILE).read_text(encoding="utf-8"))
+    assert data["version"] == 2
+    assert data["suppressions"] == {
+        "node/mini": {
+            "wendy.json": [
+                {
+                    "code": "WJS003",
+                    "subject": "entitlements[0].type",
+                    "count": 2,
+                    "message": recorded,
+                }
+            ]
+        }
+    }
+    assert run_cli("check", "-q", str(root))[0] == 0
