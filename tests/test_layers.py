@@ -24,11 +24,10 @@ from _imports import LAZY_MARK, PACKAGE_DIR, Import, all_imports, all_modules, i
 
 #: Lowest first: (layer, top-level names under ``wendy_llm`` in it).
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
+#: The lowest layer: modules every other layer may import.
+BASE = tuple("errors arguments atomic bounded bounded_yaml escape options phases record".split())  # noqa: SIM905
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "base",
-        ("errors", "atomic", "bounded", "bounded_yaml", "escape", "options", "phases", "record"),
-    ),
+    ("base", BASE),
     ("engine", ("engine",)),
     ("docker", ("docker",)),
     ("render", ("render",)),
@@ -292,7 +291,7 @@ def test_a_crowded_folder_is_named(tmp_path: Path) -> None:
 # --- the test tree mirrors the package (issue 18) ---------------------------------
 
 TESTS_DIR = PACKAGE_DIR.parent / "tests"
-BASE_MODULES = dict(LAYERS)["base"]  # one list of the base modules
+BASE_MODULES = BASE
 #: tests/<folder>/ for each layer of the package: its tests import that layer.
 LAYER_TEST_FOLDERS = (
     "base",

@@ -8,9 +8,11 @@ command line pays only for what a subcommand runs.
 from __future__ import annotations
 
 import importlib
+import types
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
+    from wendy_llm.arguments import ArgumentTypeError as ArgumentTypeError
     from wendy_llm.compare.diff import FileChange as FileChange
     from wendy_llm.compare.diff import PickComparison as PickComparison
     from wendy_llm.compare.diff import Policy as Policy
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
     from wendy_llm.compare.diff import TemplateDiff as TemplateDiff
     from wendy_llm.compare.diff import diff_template as diff_template
     from wendy_llm.compare.diff import evaluate_policy as evaluate_policy
+    from wendy_llm.compare.model import DiffGroup as DiffGroup
+    from wendy_llm.compare.model import ShownDiffs as ShownDiffs
     from wendy_llm.compare.scope import FileScope as FileScope
     from wendy_llm.engine.client import Renderer as Renderer
     from wendy_llm.engine.client import RenderJob as RenderJob
@@ -43,9 +47,12 @@ if TYPE_CHECKING:
     from wendy_llm.errors import PathCollisionError as PathCollisionError
     from wendy_llm.errors import PickError as PickError
     from wendy_llm.errors import RenderError as RenderError
+    from wendy_llm.errors import RenderExecError as RenderExecError
+    from wendy_llm.errors import RenderParseError as RenderParseError
     from wendy_llm.errors import RenderTimeout as RenderTimeout
     from wendy_llm.errors import RulesError as RulesError
     from wendy_llm.errors import SettingsError as SettingsError
+    from wendy_llm.errors import SuppressionsError as SuppressionsError
     from wendy_llm.errors import TemplateError as TemplateError
     from wendy_llm.errors import TemplateExecError as TemplateExecError
     from wendy_llm.errors import TemplateLoadError as TemplateLoadError
@@ -62,46 +69,63 @@ if TYPE_CHECKING:
     from wendy_llm.golden import TemplateUpdate as TemplateUpdate
     from wendy_llm.golden import check_golden as check_golden
     from wendy_llm.golden import update_golden as update_golden
+    from wendy_llm.golden.check import CheckedTemplate as CheckedTemplate
+    from wendy_llm.record import Record as Record
     from wendy_llm.render.files.readdir import SkippedEntry as SkippedEntry
+    from wendy_llm.render.files.source import OverrideValue as OverrideValue
     from wendy_llm.render.files.tree import RenderedFile as RenderedFile
     from wendy_llm.render.files.tree import RenderedTree as RenderedTree
     from wendy_llm.render.lints.checks import LintWarning as LintWarning
+    from wendy_llm.render.overrides import UnknownVariableWarning as UnknownVariableWarning
     from wendy_llm.render.picks import CANONICAL_APP_ID as CANONICAL_APP_ID
     from wendy_llm.render.picks import Pick as Pick
     from wendy_llm.render.template import Template as Template
-    from wendy_llm.render.template import load_template as load_template
     from wendy_llm.render.template import template_from_files as template_from_files
+    from wendy_llm.render.variants import Inputs as Inputs
     from wendy_llm.repo.config import Settings as Settings
     from wendy_llm.repo.config import load_settings as load_settings
+    from wendy_llm.repo.gitsource import Revision as Revision
     from wendy_llm.repo.gitsource import template_at_revision as template_at_revision
+    from wendy_llm.repo.globs import Glob as Glob
     from wendy_llm.repo.layout import Layout as Layout
     from wendy_llm.repo.layout import TemplateDir as TemplateDir
     from wendy_llm.repo.layout import discover_templates as discover_templates
     from wendy_llm.repo.layout import find_layout as find_layout
+    from wendy_llm.repo.loading import load_template as load_template
+    from wendy_llm.repo.selection import TemplateFailure as TemplateFailure
     from wendy_llm.validate.findings import CheckResult as CheckResult
     from wendy_llm.validate.findings import Finding as Finding
     from wendy_llm.validate.findings import Report as Report
     from wendy_llm.validate.run import run_check as run_check
+    from wendy_llm.validate.tools.cache import ResultCache as ResultCache
+    from wendy_llm.validate.tools.pool import ToolRunner as ToolRunner
+
+    __version__: str
 
 #: Public name -> the module that defines it.
 _EXPORTS: dict[str, str] = {
     "AppIdError": "wendy_llm.errors",
+    "ArgumentTypeError": "wendy_llm.arguments",
     "CANONICAL_APP_ID": "wendy_llm.render.picks",
     "CheckResult": "wendy_llm.validate.findings",
     "CheckSelectionError": "wendy_llm.errors",
+    "CheckedTemplate": "wendy_llm.golden.check",
     "DataTypeError": "wendy_llm.errors",
     "DiffError": "wendy_llm.errors",
+    "DiffGroup": "wendy_llm.compare.model",
     "EngineError": "wendy_llm.errors",
     "FileChange": "wendy_llm.compare.diff",
     "FileScope": "wendy_llm.compare.scope",
     "Finding": "wendy_llm.validate.findings",
     "GitError": "wendy_llm.errors",
+    "Glob": "wendy_llm.repo.globs",
     "GoldenCheck": "wendy_llm.golden",
     "GoldenError": "wendy_llm.errors",
     "GoldenManifestError": "wendy_llm.errors",
     "GoldenProblem": "wendy_llm.golden",
     "GoldenUpdate": "wendy_llm.golden",
     "GoldenUpdateRefused": "wendy_llm.errors",
+    "Inputs": "wendy_llm.render.variants",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
     "LintWarning": "wendy_llm.render.lints.checks",
@@ -112,35 +136,46 @@ _EXPORTS: dict[str, str] = {
     "OutputDirNotEmpty": "wendy_llm.errors",
     "OutputDirRefused": "wendy_llm.errors",
     "OutputTooLarge": "wendy_llm.errors",
+    "OverrideValue": "wendy_llm.render.files.source",
     "PathCollisionError": "wendy_llm.errors",
     "Pick": "wendy_llm.render.picks",
     "PickComparison": "wendy_llm.compare.diff",
     "PickError": "wendy_llm.errors",
     "Policy": "wendy_llm.compare.diff",
     "PolicyResult": "wendy_llm.compare.diff",
+    "Record": "wendy_llm.record",
     "RenderError": "wendy_llm.errors",
+    "RenderExecError": "wendy_llm.errors",
     "RenderJob": "wendy_llm.engine.client",
+    "RenderParseError": "wendy_llm.errors",
     "RenderTimeout": "wendy_llm.errors",
     "RenderedFile": "wendy_llm.render.files.tree",
     "RenderedTree": "wendy_llm.render.files.tree",
     "Renderer": "wendy_llm.engine.client",
     "Report": "wendy_llm.validate.findings",
+    "ResultCache": "wendy_llm.validate.tools.cache",
+    "Revision": "wendy_llm.repo.gitsource",
     "RulesError": "wendy_llm.errors",
     "Settings": "wendy_llm.repo.config",
     "SettingsError": "wendy_llm.errors",
+    "ShownDiffs": "wendy_llm.compare.model",
     "Side": "wendy_llm.compare.diff",
     "SkippedEntry": "wendy_llm.render.files.readdir",
+    "SuppressionsError": "wendy_llm.errors",
     "Template": "wendy_llm.render.template",
     "TemplateDiff": "wendy_llm.compare.diff",
     "TemplateDir": "wendy_llm.repo.layout",
     "TemplateError": "wendy_llm.errors",
     "TemplateExecError": "wendy_llm.errors",
+    "TemplateFailure": "wendy_llm.repo.selection",
     "TemplateLoadError": "wendy_llm.errors",
     "TemplateParseError": "wendy_llm.errors",
     "TemplateUpdate": "wendy_llm.golden",
+    "ToolRunner": "wendy_llm.validate.tools.pool",
     "ToolchainError": "wendy_llm.errors",
     "TreeWriteError": "wendy_llm.errors",
     "UnknownRevision": "wendy_llm.errors",
+    "UnknownVariableWarning": "wendy_llm.render.overrides",
     "ValidatorToolError": "wendy_llm.errors",
     "ValuesError": "wendy_llm.errors",
     "WendyLlmError": "wendy_llm.errors",
@@ -150,7 +185,7 @@ _EXPORTS: dict[str, str] = {
     "evaluate_policy": "wendy_llm.compare.diff",
     "find_layout": "wendy_llm.repo.layout",
     "load_settings": "wendy_llm.repo.config",
-    "load_template": "wendy_llm.render.template",
+    "load_template": "wendy_llm.repo.loading",
     "run_check": "wendy_llm.validate.run",
     "shared_renderer": "wendy_llm.engine.client",
     "template_at_revision": "wendy_llm.repo.gitsource",
@@ -165,13 +200,35 @@ if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt name stays an 
 
     def __getattr__(name: str) -> object:
         """Import a public name's module on first use (PEP 562)."""
-        module = _EXPORTS.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        if name == "__version__":
+            value: object = _version()
+        else:
+            module = _EXPORTS.get(name)
+            if module is None:
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            value = getattr(importlib.import_module(module), name)
+            if isinstance(value, types.FunctionType):
+                # lazy: inspect and typing, only once a public function is used.
+                from wendy_llm.arguments import checked
+
+                # It checks its arguments' types: every failure of a public
+                # call is a WendyLlmError (docs/library.md, Errors).
+                value = checked(value)
         globals()[name] = value  # the next access does not come here
         return value
 
 
+def _version() -> str:
+    # lazy: importlib.metadata costs more than a render; only __version__ needs it.
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wendy-llm")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "0+unknown"
+
+
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+    """The public names and the module's dunders: no helper of this module."""
+    dunders = {name for name in globals() if name.startswith("__")}
+    return sorted({*dunders, "__version__", *_EXPORTS})

@@ -9,19 +9,69 @@ from __future__ import annotations
 
 import json
 
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from typing import Self
+
 
 def quoted(text: str) -> str:
-    """``text`` as a message shows a user's value: in double quotes, with quotes,
-    backslashes and control characters escaped so the message stays one line.
-
-    One spelling for every message (not Python's ``repr``, which switches
-    between quote styles and prints Python escapes).
-    """
+    """``text`` as every message shows a user's value: in double quotes, escaped
+    to stay one line (not ``repr``, which switches quote styles)."""
     return json.dumps(text, ensure_ascii=False)
 
 
 class WendyLlmError(Exception):
-    """Base class: anything wrong with the input or the environment."""
+    """Base class: anything wrong with the input or the environment.
+
+    Every error has the same fields, ``None`` where they do not apply:
+    ``template`` (the template's id), ``file`` (a path in the template, or a
+    configuration file), ``line`` (1-based) and ``variable``.  ``str()`` names
+    the template first, then the file, and ends with ``advice`` for a library
+    caller; :func:`cli_text` gives the command line's advice instead.
+    """
+
+    template: str | None = None
+    file: str | None = None
+    line: int | None = None
+    variable: str | None = None
+    #: What the caller can do about it, for a library caller / on the command line.
+    advice: str | None = None
+    cli_advice: str | None = None
+
+    def __str__(self) -> str:
+        return self.text(self.advice)
+
+    def describe(self) -> str:
+        """The message without the template or the advice."""
+        return super().__str__()
+
+    def text(self, advice: str | None) -> str:
+        """The message with this advice (``str()``: the library's)."""
+        body = self.describe()
+        if self.template is not None:
+            body = f"template {self.template}: {body}"
+        return f"{body}; {advice}" if advice else body
+
+    def in_template(self, template_id: str) -> Self:
+        """This error, said of ``template_id`` (unless it names a template already)."""
+        if self.template is None:
+            self.template = template_id
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keyword-only fields and those set after construction survive
+        # pickling (multiprocessing, xdist): the instance is made without
+        # __init__, then its fields are restored.
+        return (_new_error, (type(self), self.args), self.__dict__)
+
+
+def _new_error(cls: type[WendyLlmError], args: tuple[object, ...]) -> WendyLlmError:
+    return cls.__new__(cls, *args)
+
+
+def cli_text(error: WendyLlmError) -> str:
+    """``error``'s message as the command line says it (its own advice)."""
+    return error.text(error.cli_advice or error.advice)
 
 
 # --- the engine ---------------------------------------------------------------
@@ -31,8 +81,9 @@ class TemplateError(WendyLlmError):
     """A Go ``text/template`` error for one template.
 
     ``name`` is the template name (the file's path relative to the template
-    root), ``line``/``column`` locate the error when Go reports them, and
-    ``message`` is Go's error text verbatim (``template: name:3:7: ...``).
+    root; ``file`` is the same), ``line``/``column`` locate the error when
+    Go reports them, and ``message`` is Go's error text verbatim
+    (``template: name:3:7: ...``).
     """
 
     def __init__(
@@ -41,24 +92,12 @@ class TemplateError(WendyLlmError):
         super().__init__(message)
         self.message = message
         self.name = name
+        self.file = name
         self.line = line
         self.column = column
 
-    def __str__(self) -> str:
+    def describe(self) -> str:
         return self.message
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Keep keyword-only fields across pickling (multiprocessing, xdist).
-        return (
-            _rebuild_template_error,
-            (type(self), self.message, self.name, self.line, self.column),
-        )
-
-
-def _rebuild_template_error(
-    cls: type[TemplateError], message: str, name: str, line: int | None, column: int | None
-) -> TemplateError:
-    return cls(message, name=name, line=line, column=column)
 
 
 class TemplateParseError(TemplateError):
@@ -95,15 +134,15 @@ class ValidatorToolError(WendyLlmError):
 class RulesError(WendyLlmError):
     """A template's rules file (``golden/<lang>/<name>.rules.yaml``) is malformed.
 
-    ``path`` names the file, ``line`` the offending line when known, and
+    ``file`` names the file, ``line`` the offending line when known, and
     ``rule`` the rule (``rules[2] (name)``) or section it is about.
     """
 
     def __init__(
-        self, message: str, *, path: str, line: int | None = None, rule: str | None = None
+        self, message: str, *, file: str, line: int | None = None, rule: str | None = None
     ) -> None:
         super().__init__(message)
-        self.path = path
+        self.file = file
         self.line = line
         self.rule = rule
 
@@ -116,34 +155,26 @@ class CheckSelectionError(WendyLlmError):
 class DataTypeError(WendyLlmError):
     """Template data holds a value Go's engine cannot represent.
 
-    ``path`` locates it in the data map (``.services[2].port``; empty for the
-    map itself).
+    ``key_path`` locates it in the data map (``.services[2].port``; empty
+    for the map itself); ``variable`` is its top-level key, when there is one.
     """
 
-    def __init__(self, message: str, *, path: str) -> None:
+    def __init__(self, message: str, *, key_path: str) -> None:
         super().__init__(message)
-        self.path = path
+        self.key_path = key_path
+        top = key_path[1:].split(".", 1)[0].split("[", 1)[0] if key_path.startswith(".") else ""
+        self.variable = top or None
 
 
 # --- templates: manifest, values, files, picks -------------------------------
 
 
 class TemplateLoadError(WendyLlmError):
-    """A template directory cannot be read (``path`` names what failed)."""
+    """A template directory cannot be read (``file`` names what failed)."""
 
-    def __init__(self, message: str, *, path: str) -> None:
+    def __init__(self, message: str, *, file: str) -> None:
         super().__init__(message)
-        self.path = path
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_with_kwargs, (type(self), self.args, {"path": self.path}))
-
-
-def _rebuild_with_kwargs(
-    cls: type[WendyLlmError], args: tuple[object, ...], kwargs: dict[str, object]
-) -> WendyLlmError:
-    # Exceptions with keyword-only fields do not survive the default pickling.
-    return cls(*args, **kwargs)
+        self.file = file
 
 
 class ManifestError(WendyLlmError):
@@ -171,22 +202,26 @@ class ManifestError(WendyLlmError):
         self.line = line
         self.column = column
 
-    def __reduce__(self) -> tuple[object, ...]:
-        fields: dict[str, object] = {"file": self.file, "json_path": self.json_path}
-        fields.update(line=self.line, column=self.column)
-        return (_rebuild_with_kwargs, (type(self), self.args, fields))
-
 
 class ValuesError(WendyLlmError):
     """A value cannot be assembled: a bad override, a missing variable, a
-    required picker question without an answer.  ``variable`` names it."""
+    required picker question without an answer, an unknown override name
+    (strict mode).  ``variable`` names it."""
 
-    def __init__(self, message: str, *, variable: str) -> None:
+    variable: str
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        variable: str,
+        advice: str | None = None,
+        cli_advice: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.variable = variable
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_with_kwargs, (type(self), self.args, {"variable": self.variable}))
+        self.advice = advice
+        self.cli_advice = cli_advice
 
 
 class MissingValueError(ValuesError):
@@ -197,52 +232,55 @@ class MissingValueError(ValuesError):
 class AppIdError(ValuesError):
     """The app id is empty or (strict mode) unsafe; ``variable`` is ``APP_ID``."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, variable="APP_ID")
+    def __init__(
+        self, message: str, *, advice: str | None = None, cli_advice: str | None = None
+    ) -> None:
+        super().__init__(message, variable="APP_ID", advice=advice, cli_advice=cli_advice)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (AppIdError, self.args)
 
+class RenderError(TemplateError):
+    """A file of a template failed in the engine, worded as ``wendy init``
+    words it: ``template <id>: parsing <file>: <go error>`` (a
+    :class:`RenderParseError`, also a :class:`TemplateParseError`) or
+    ``... rendering <file>: <go error>`` (a :class:`RenderExecError`, also a
+    :class:`TemplateExecError`).
 
-class RenderError(WendyLlmError):
-    """A file of the template failed in the engine, worded as ``wendy init``
-    words it: ``parsing <path>: <go error>`` or ``rendering <path>: <go error>``.
-
-    ``path`` is the file's path in the template and ``cause`` the engine's
-    ``TemplateError`` (``line``/``column`` come from it).
+    ``file`` (and ``name``) is the file's path in the template, ``template``
+    the template's id, ``line``/``column`` where Go located it, ``message``
+    Go's error text.
     """
 
-    def __init__(self, *, path: str, cause: TemplateError) -> None:
-        verb = "parsing" if isinstance(cause, TemplateParseError) else "rendering"
-        super().__init__(f"{verb} {path}: {cause.message}")
-        self.path = path
-        self.cause = cause
+    verb = "rendering"
 
-    @property
-    def line(self) -> int | None:
-        return self.cause.line
+    @classmethod
+    def of(cls, error: TemplateError, *, template: str) -> RenderError:
+        """The engine's ``error`` for one file, said of the template."""
+        kind = RenderParseError if isinstance(error, TemplateParseError) else RenderExecError
+        made = kind(error.message, name=error.name, line=error.line, column=error.column)
+        made.template = template
+        return made
 
-    @property
-    def column(self) -> int | None:
-        return self.cause.column
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_render_error, (self.path, self.cause))
+    def describe(self) -> str:
+        return f"{self.verb} {self.file}: {self.message}"
 
 
-def _rebuild_render_error(path: str, cause: TemplateError) -> RenderError:
-    return RenderError(path=path, cause=cause)
+class RenderParseError(RenderError, TemplateParseError):
+    """A file of a template does not parse (``parsing <file>: ...``)."""
+
+    verb = "parsing"
+
+
+class RenderExecError(RenderError, TemplateExecError):
+    """A file of a template failed while executing (``rendering <file>: ...``)."""
 
 
 class TreeWriteError(WendyLlmError):
-    """A rendered tree could not be written to ``path`` (nothing was left behind)."""
+    """A rendered tree could not be written to ``path``, the output directory
+    (nothing was left behind); ``file`` is unset: no one file is at fault."""
 
     def __init__(self, message: str, *, path: str) -> None:
         super().__init__(message)
         self.path = path
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_with_kwargs, (type(self), self.args, {"path": self.path}))
 
 
 class OutputDirNotEmpty(TreeWriteError):
@@ -263,10 +301,6 @@ class OutputDirRefused(TreeWriteError):
         self.reason = reason
         self.protected = protected
 
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {"path": self.path, "reason": self.reason, "protected": self.protected}
-        return (_rebuild_with_kwargs, (type(self), self.args, fields))
-
 
 class PathCollisionError(WendyLlmError):
     """The app id makes one template file land where another needs a directory.
@@ -280,10 +314,6 @@ class PathCollisionError(WendyLlmError):
         self.file = file
         self.other = other
         self.app_id = app_id
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {"file": self.file, "other": self.other, "app_id": self.app_id}
-        return (_rebuild_with_kwargs, (type(self), self.args, fields))
 
 
 class PickError(WendyLlmError):
@@ -301,15 +331,15 @@ class LayoutError(WendyLlmError):
 class SettingsError(LayoutError):
     """The repository's ``wendy-llm.toml`` is invalid.
 
-    ``path`` names the file, ``line`` the offending line when known, ``key``
+    ``file`` names the file, ``line`` the offending line when known, ``key``
     the setting (``sample-values."python/openai-chat".PORT``).
     """
 
     def __init__(
-        self, message: str, *, path: str, line: int | None = None, key: str | None = None
+        self, message: str, *, file: str, line: int | None = None, key: str | None = None
     ) -> None:
         super().__init__(message)
-        self.path = path
+        self.file = file
         self.line = line
         self.key = key
 
@@ -317,17 +347,13 @@ class SettingsError(LayoutError):
 class SuppressionsError(LayoutError):
     """The repository's suppressions file is invalid, or cannot be written as asked.
 
-    ``path`` names the file, ``line`` the offending line when known.
+    ``file`` names the file, ``line`` the offending line when known.
     """
 
-    def __init__(self, message: str, *, path: str, line: int | None = None) -> None:
+    def __init__(self, message: str, *, file: str, line: int | None = None) -> None:
         super().__init__(message)
-        self.path = path
+        self.file = file
         self.line = line
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {"path": self.path, "line": self.line}
-        return (_rebuild_with_kwargs, (type(self), self.args, fields))
 
 
 # --- golden fixtures and baseline comparison ---------------------------------
@@ -338,11 +364,11 @@ class GoldenError(WendyLlmError):
 
 
 class GoldenManifestError(GoldenError):
-    """A fixture's ``golden.json`` is not a valid manifest (``path`` names it)."""
+    """A fixture's ``golden.json`` is not a valid manifest (``file`` names it)."""
 
-    def __init__(self, message: str, *, path: str) -> None:
+    def __init__(self, message: str, *, file: str) -> None:
         super().__init__(message)
-        self.path = path
+        self.file = file
 
 
 class GoldenUpdateRefused(GoldenError):
@@ -371,12 +397,3 @@ class NoTemplateAtRevision(GitError):
 
 class DiffError(WendyLlmError):
     """A baseline comparison was asked for something that cannot be compared."""
-
-
-# --- mutation testing --------------------------------------------------------
-
-
-class MutantError(WendyLlmError):
-    """A mutant does not apply to the template (a search string is missing,
-    repeated, or names a file the template lacks), names no check that can
-    kill it, or is unknown."""

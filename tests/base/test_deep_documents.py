@@ -77,7 +77,10 @@ def test_the_cli_names_the_deep_manifest(
     code = main(["render", str(root), "--app-id", "a", "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2
-    assert err == f"wendy-llm: error: {name}:1:{23 + MAX_DEPTH}: invalid JSON: {TOO_DEEP}\n"
+    assert (
+        err
+        == f"wendy-llm: error: template t: {name}:1:{23 + MAX_DEPTH}: invalid JSON: {TOO_DEEP}\n"
+    )
 
 
 def test_a_deep_manifest_through_a_real_process(tmp_path: Path) -> None:
@@ -88,10 +91,8 @@ def test_a_deep_manifest_through_a_real_process(tmp_path: Path) -> None:
         text=True,
     )
     assert proc.returncode == 2
-    assert (
-        proc.stderr
-        == f"wendy-llm: error: template.json:1:{23 + MAX_DEPTH}: invalid JSON: {TOO_DEEP}\n"
-    )
+    where = f"template t: template.json:1:{23 + MAX_DEPTH}"
+    assert proc.stderr == f"wendy-llm: error: {where}: invalid JSON: {TOO_DEEP}\n"
 
 
 def test_deep_wendy_json_and_picker_are_findings() -> None:

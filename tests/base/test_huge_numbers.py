@@ -21,7 +21,8 @@ def test_a_5000_digit_var_is_the_cli_integer_error_cut_short(tmp_path: Path) -> 
     t = make_template(tmp_path, variables=[PORT])
     with pytest.raises(ValuesError) as caught:
         t.values("a", {"PORT": DIGITS})
-    assert str(caught.value) == f"invalid value for PORT: expected integer, got {CUT}"
+    assert caught.value.describe() == f"invalid value for PORT: expected integer, got {CUT}"
+    assert str(caught.value).startswith("template demo: invalid value for PORT:")
     assert caught.value.variable == "PORT"
 
 
@@ -33,7 +34,10 @@ def test_a_5000_digit_var_on_the_command_line_exits_2(tmp_path: Path) -> None:
         cwd=tmp_path,
     )  # fmt: skip
     assert (run.code, run.out) == (2, "")
-    assert run.err == f"wendy-llm: error: invalid value for PORT: expected integer, got {CUT}\n"
+    assert (
+        run.err
+        == f"wendy-llm: error: template demo: invalid value for PORT: expected integer, got {CUT}\n"
+    )
 
 
 @pytest.mark.parametrize("number", [DIGITS, "-" + DIGITS])
@@ -68,8 +72,8 @@ def test_a_5000_digit_number_in_template_json_exits_2(tmp_path: Path) -> None:
     run = run_module("render", str(root), "--app-id", "a", "--out", "out", cwd=tmp_path)
     assert (run.code, run.out) == (2, "")
     assert run.err == (
-        "wendy-llm: error: template.json: variables[0].validate.min: json: cannot unmarshal"
-        f" number {DIGITS} into Go value of type float64\n"
+        "wendy-llm: error: template t: template.json: variables[0].validate.min: json: cannot"
+        f" unmarshal number {DIGITS} into Go value of type float64\n"
     )
 
 

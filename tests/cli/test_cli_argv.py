@@ -61,7 +61,7 @@ def test_an_app_id_of_two_dashes_is_the_literal_text(
     """``--app-id=--`` means the app id ``--`` (as the Go CLI reads it), not an empty list."""
     out = tmp_path / "o"
     err = usage_error(["render", str(LLM), "--app-id=--", "--out", str(out)], capsys)
-    assert err.startswith('wendy-llm: error: invalid app id "--": ')
+    assert err.startswith('wendy-llm: error: template llm: invalid app id "--": ')
     assert main(["render", str(LLM), "--app-id=--", "--no-strict", "--out", str(out)]) == 0
     assert "--models" in (out / "docker-compose.yml").read_text()
 
@@ -85,7 +85,7 @@ def test_an_empty_app_id_is_an_input_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     err = usage_error(["render", str(LLM), "--app-id", "", "--out", str(tmp_path / "o")], capsys)
-    assert err == "wendy-llm: error: app id (APP_ID) must not be empty\n"
+    assert err == "wendy-llm: error: template llm: app id (APP_ID) must not be empty\n"
 
 
 @pytest.mark.parametrize(
@@ -110,7 +110,7 @@ def test_odd_argv_through_a_real_process(tmp_path: Path) -> None:
     """argv as the kernel hands it over, including bytes that are not UTF-8."""
     bad_var = "wendy-llm: error: argument --var: expected KEY=VALUE, got "
     for shape, expected in [
-        (["--app-id=--"], 'wendy-llm: error: invalid app id "--": '),
+        (["--app-id=--"], 'wendy-llm: error: template llm: invalid app id "--": '),
         (["--app-id", "a", "--var=--"], f'{bad_var}"--"'),
         (["--app-id", "a", "--var", "K"], f'{bad_var}"K"'),
         (["--app-id", "a", "--var", "=\udcff"], f'{bad_var}"=\\udcff"'),

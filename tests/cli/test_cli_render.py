@@ -81,9 +81,12 @@ def test_render_refuses_a_non_empty_out_unless_forced(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--var", "PORT=x"], 'invalid value for PORT: expected integer, got "x"'),
-        (["--var", "PORT=0"], "PORT must be at least 1"),
-        (["--var", "OLLAMA_MODEL=nope"], 'invalid value for OLLAMA_MODEL: "nope" is not an option'),
+        (["--var", "PORT=x"], 'template llm: invalid value for PORT: expected integer, got "x"'),
+        (["--var", "PORT=0"], "template llm: PORT must be at least 1"),
+        (
+            ["--var", "OLLAMA_MODEL=nope"],
+            'template llm: invalid value for OLLAMA_MODEL: "nope" is not an option',
+        ),
         (["--pick", "nope"], 'template llm has no pick "nope"; its picks: gemma4-e2b, '),
     ],
 )
@@ -130,8 +133,8 @@ def test_render_errors_and_lint_warnings_go_to_stderr(
     code, _, stderr = run(["render", str(t.root), "--app-id", "a", "--out", str(out)], capsys)
     assert code == 2
     assert stderr.startswith(
-        'wendy-llm: error: rendering cmp.txt: template: cmp.txt:1:5: executing "cmp.txt" at '
-        "<eq .PORT 8080>: error calling eq: incompatible types for comparison"
+        "wendy-llm: error: template demo: rendering cmp.txt: template: cmp.txt:1:5: executing "
+        '"cmp.txt" at <eq .PORT 8080>: error calling eq: incompatible types for comparison'
     )
     code, stdout, stderr = run(
         ["render", str(t.root), "--app-id", "a", "--var", "PORT=8080", "--out", str(out)], capsys

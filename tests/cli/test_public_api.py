@@ -25,6 +25,9 @@ def _typing_imports() -> dict[str, str]:
     for node in ast.parse(INIT.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
             for stmt in node.body:
+                if isinstance(stmt, ast.AnnAssign):  # __version__: str, made on first use
+                    assert ast.unparse(stmt) == "__version__: str"
+                    continue
                 assert isinstance(stmt, ast.ImportFrom) and stmt.module
                 for alias in stmt.names:
                     # `X as X`: an explicit re-export for mypy --strict.
@@ -52,7 +55,8 @@ def test_the_lazy_table_is_what_type_checkers_see() -> None:
 def test_every_public_name_resolves_to_its_module(name: str) -> None:
     value = getattr(wendy_llm, name)
     module = sys.modules[wendy_llm._EXPORTS[name]]
-    assert value is getattr(module, name)
+    # A function is exported wrapped in its argument checks (wendy_llm.arguments).
+    assert getattr(value, "__wrapped__", value) is getattr(module, name)
     assert name in dir(wendy_llm)
 
 
@@ -75,3 +79,101 @@ def test_the_toolchain_runs_as_a_module_without_finding_itself_imported() -> Non
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().rsplit("/", 1)[-1].startswith("wendy-helper-")
+
+
+# --- the public surface (issue 31) ---------------------------------------------
+
+
+def test_dir_shows_the_public_names_and_nothing_of_the_module_itself() -> None:
+    code = "import wendy_llm; print([n for n in dir(wendy_llm) if not n.startswith('__')])"
+    fresh = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert fresh.strip() == repr(wendy_llm.__all__)
+    for name in wendy_llm.__all__:
+        getattr(wendy_llm, name)  # loaded names land in the module's globals
+    assert [n for n in dir(wendy_llm) if not n.startswith("__")] == wendy_llm.__all__
+    assert "__version__" in dir(wendy_llm)
+
+
+def test_the_version_is_the_installed_distributions(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    assert wendy_llm.__version__ == importlib.metadata.version("wendy-llm")
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert wendy_llm._version() == "0+unknown"  # a source tree never installed
+
+
+def _type_hints(function: object) -> dict[str, object]:
+    """``function``'s hints, its module's TYPE_CHECKING-only names included."""
+    import os
+    import typing
+
+    namespace: dict[str, object] = {"os": os}
+    namespace.update((name, getattr(typing, name)) for name in typing.__all__)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("wendy_llm"):
+            namespace.update(
+                (k, v)
+                for k, v in vars(module).items()
+                if isinstance(v, type) or typing.get_origin(v) is not None  # classes, aliases
+            )
+    return typing.get_type_hints(function, localns=namespace)
+
+
+def _named_types(hint: object) -> set[type]:
+    import typing
+
+    found = {hint} if isinstance(hint, type) else set()
+    for arg in typing.get_args(hint):
+        found |= _named_types(arg)
+    return found
+
+
+def _signature_types(name: str) -> dict[type, str]:
+    """Every class a public name's signature names (a class: its constructor,
+    public methods and properties), and where."""
+    import inspect
+
+    obj = getattr(wendy_llm, name)
+    members: list[tuple[str, object]] = [(name, obj)]
+    if inspect.isclass(obj):
+        members = [(f"{name}()", obj.__init__)]
+        for attr, member in vars(obj).items():
+            if attr.startswith("_"):
+                continue
+            function = member.fget if isinstance(member, property) else member
+            if inspect.isfunction(function):
+                members.append((f"{name}.{attr}", function))
+        if hasattr(obj, "__dataclass_fields__"):
+            members.append((f"{name} fields", obj))
+    found: dict[type, str] = {}
+    for where, member in members:
+        if not callable(member):
+            continue
+        for hint in _type_hints(member).values():
+            for cls in _named_types(hint):
+                found.setdefault(cls, where)
+    return found
+
+
+def test_every_type_a_public_signature_names_is_exported() -> None:
+    missing = {
+        f"{cls.__module__}.{cls.__qualname__} (in {where})"
+        for name in wendy_llm.__all__
+        if name[0].isupper() or callable(getattr(wendy_llm, name))
+        for cls, where in _signature_types(name).items()
+        if cls.__module__.startswith("wendy_llm") and cls.__name__ not in wendy_llm.__all__
+    }
+    assert not missing, sorted(missing)
+
+
+def test_test_tooling_is_not_in_the_package() -> None:
+    from wendy_llm import errors
+
+    assert not hasattr(errors, "MutantError")
+    assert {"ResultCache", "SuppressionsError", "UnknownVariableWarning"} <= set(wendy_llm.__all__)

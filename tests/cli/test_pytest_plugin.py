@@ -12,9 +12,31 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+import yaml
 
+import wendy_llm.engine.client
+import wendy_llm.golden
+import wendy_llm.render.picks
+import wendy_llm.render.template
+import wendy_llm.repo.layout
+import wendy_llm.reports.golden
 from wendy_llm.cli import main
 from wendy_llm.engine.toolchain import cache_dir
+
+# The plugin imports these in its fixtures (issue 31). pytester's in-process
+# runs unload the modules a run imported; loaded here, before any run, they
+# are imported once, as in a real run, so ``wendy_llm.Renderer`` (cached by
+# the package on first use) stays the class the fixtures use, and PyYAML's C
+# loader (never unloaded) keeps making the events of the one ``yaml`` module.
+_FIXTURE_MODULES = (
+    yaml,
+    wendy_llm.engine.client,
+    wendy_llm.golden,
+    wendy_llm.render.picks,
+    wendy_llm.render.template,
+    wendy_llm.repo.layout,
+    wendy_llm.reports.golden,
+)
 
 pytest_plugins = ["pytester"]
 

@@ -173,12 +173,12 @@ def test_sample_values_come_from_the_settings_and_are_recorded(repo: Path) -> No
     code, out, _ = run_cli("golden", "--check", "--template", "py/chat")
     assert code == 1
     assert "-token sk-sample\n+token sk-other\n" in out
-    # A value no file prints changes only the record: golden.json says so.
+    # A sample value for no variable of the template is a typo: strict renders
+    # refuse it (issue 31), naming the known names, before any comparison.
     (repo / "wendy-llm.toml").write_text(SETTINGS + 'UNUSED = "x"\n')
-    assert run_cli("golden", "--check", "--template", "py/chat")[0] == 1
     code, out, _ = run_cli("golden", "--check", "--template", "py/chat")
-    assert "golden/py/chat/golden.json differs from the manifest the renders produce" in out
-    assert '+      "UNUSED": "x"' in out
+    assert code == 2
+    assert out.startswith("golden: failed to render: template py/chat: unknown variable UNUSED")
 
 
 def test_picks_lists_every_template_or_one_by_id(repo: Path) -> None:

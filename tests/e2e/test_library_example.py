@@ -25,7 +25,9 @@ def test_the_library_example_runs(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stderr) == (0, "")
     lines = proc.stdout.splitlines()
     assert lines[0] == "values: APP_ID=my-app PORT=8080.0 OLLAMA_MODEL=laguna-xs-2.1:q4_K_M"
-    assert lines[1] == 'error for PORT: invalid value for PORT: expected integer, got "http"'
+    assert lines[1] == (
+        'error for PORT: template python/llm: invalid value for PORT: expected integer, got "http"'
+    )
     assert lines[2] == "17 picks: gemma4-e2b, gemma4-e4b, gemma4-26b, ..."
     written = [p for p in (tmp_path / "my-app").rglob("*") if p.is_file()]
     assert lines[3] == (

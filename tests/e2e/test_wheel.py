@@ -102,3 +102,73 @@ def test_the_tooling_check_sees_tooling() -> None:
         any(part.removesuffix(".py") in TOOLING for part in PurePosixPath(name).parts)
         for name in harness
     )
+
+
+#: A user's script, typed, using the documented API (docs/library.md).
+USER_SCRIPT = """\
+from pathlib import Path
+
+import wendy_llm
+from wendy_llm import RenderedTree, Template, TemplateError, WendyLlmError
+
+
+def render_all(path: Path, out: Path) -> list[str]:
+    template: Template = wendy_llm.load_template(path)
+    written: list[str] = []
+    for pick in template.picks():
+        try:
+            tree: RenderedTree = template.render("my-app", {**pick.answers, "PORT": 3000})
+        except TemplateError as exc:
+            message: str = str(exc)
+            line: int | None = exc.line
+            raise SystemExit(f"{message} (line {line}, file {exc.file})") from exc
+        except WendyLlmError as exc:
+            raise SystemExit(f"{exc.template}: {exc.variable}: {exc}") from exc
+        written.append(str(tree.write(out / pick.slug, overwrite=True)))
+    for warning in template.lint():
+        written.append(f"{warning.file}:{warning.line}: {warning.code}")
+    version: str = wendy_llm.__version__
+    return [version, *written]
+"""
+
+
+def test_a_users_script_type_checks_strictly_against_the_installed_wheel(
+    wheel: Path, tmp_path: Path
+) -> None:
+    """``py.typed`` in a wheel install is what mypy reads (an editable install's
+    import hook it cannot follow: docs/library.md says how to install for typing)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            purelib,
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT, encoding="utf-8")
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python)]
+    mypy += ["--cache-dir", str(tmp_path / "cache"), "--no-error-summary", str(script)]
+    checked = subprocess.run(mypy, capture_output=True, text=True, cwd=tmp_path)
+    assert (checked.returncode, checked.stdout) == (0, ""), checked.stdout + checked.stderr
+    # Not vacuous: the same script with a wrong type fails against the wheel.
+    script.write_text(USER_SCRIPT.replace("line: int | None", "line: str"), encoding="utf-8")
+    broken = subprocess.run(mypy, capture_output=True, text=True, cwd=tmp_path)
+    assert broken.returncode == 1 and "user.py" in broken.stdout, broken.stdout

@@ -200,7 +200,8 @@ def test_the_action() -> None:
     assert 'base="origin/$BASE_REF"' in diff["run"]
     assert 'wendy-llm diff "${where[@]}" --base "$base"' in diff["run"]
     assert "policy=(--expect-unchanged)" in diff["run"]
-    assert 'wendy-llm diff "${where[@]}" --baseline "golden/baseline/$id"' in diff["run"]
+    assert 'wendy-llm golden --list-baselines "${where[@]}"' in diff["run"]
+    assert 'wendy-llm diff "${where[@]}" --baseline "$directory"' in diff["run"]
     summary = step("action", "Write the job summary")
     assert '>> "$GITHUB_STEP_SUMMARY"' in summary["run"]
     upload = step("action", "Upload the reports")

@@ -143,7 +143,9 @@ def test_unicode_classes_work_as_in_go(tmp_path: Path) -> None:
         variables=[{"name": "S", "type": "string", "validate": {"pattern": r"^\p{Greek}+$"}}],
     )
     assert t.values("a", {"S": "αβ"})["S"] == "αβ"
-    with pytest.raises(ValuesError, match=r'^invalid value for S: "ab" does not match'):
+    with pytest.raises(
+        ValuesError, match=r'^template demo: invalid value for S: "ab" does not match'
+    ):
         t.values("a", {"S": "ab"})
 
 
@@ -175,7 +177,7 @@ def test_a_value_assembly_costs_two_round_trips_at_most(tmp_path: Path) -> None:
 
 
 def test_app_id_error_texts_exactly() -> None:
-    hint = "pass strict=False (--no-strict) to render exactly as wendy init would"
+    hint = "pass strict=False to render exactly as wendy init would"
     with pytest.raises(AppIdError) as info:
         check_app_id("my app")
     assert str(info.value) == (

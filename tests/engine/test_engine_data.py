@@ -87,7 +87,7 @@ def test_unrepresentable_data_names_the_path(
 ) -> None:
     with pytest.raises(DataTypeError, match=fragment) as caught:
         renderer.render("x", data)
-    assert caught.value.path == path
+    assert caught.value.key_path == path
     assert path in str(caught.value)
 
 

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness.catalogue import MUTANTS, TEMPLATE_ID
-from harness.mutation import Mutant, MutantResult, MutationReport, run_mutation
-from wendy_llm.errors import MutantError, WendyLlmError
+from harness.mutation import Mutant, MutantError, MutantResult, MutationReport, run_mutation
+from wendy_llm.errors import WendyLlmError
 from wendy_llm.repo.layout import find_layout
 
 EPILOG = """\

@@ -47,12 +47,17 @@ from pathlib import Path
 from typing import Final
 
 from harness.behaviours import BEHAVIOURS, Behaviour, render_scripts, run_behaviours
-from wendy_llm.errors import MutantError, WendyLlmError
+from wendy_llm.errors import WendyLlmError
 from wendy_llm.render.template import load_template
 from wendy_llm.repo.layout import rules_path
 from wendy_llm.validate.findings import CHECK_IDS
 from wendy_llm.validate.rules.file import load_rules
 from wendy_llm.validate.run import run_check
+
+
+class MutantError(WendyLlmError):
+    """A mutant does not apply, names no check that can kill it, or is unknown."""
+
 
 #: The checks whose failure never kills a mutant (see the module docstring).
 FIXTURE_CHECKS: Final = frozenset({"golden"})
@@ -143,11 +148,8 @@ class MutationReport:
 
 
 def apply_edits(root: Path, mutant: Mutant) -> None:
-    """Apply ``mutant`` to the template copy at ``root`` (in place).
-
-    Raises :class:`MutantError` when a search string does not occur exactly
-    once in its file, or the file does not exist.
-    """
+    """Apply ``mutant`` to the template copy at ``root`` (in place); a search
+    string not found exactly once, or a missing file, is a :class:`MutantError`."""
     for number, edit in enumerate(mutant.edits, start=1):
         path = root / edit.file
         where = f"mutant {mutant.name}, edit {number} ({edit.file})"

@@ -184,18 +184,19 @@ def test_render_error_texts_are_the_clis(tmp_path: Path) -> None:
     with pytest.raises(RenderError) as info:
         t.render("my-app")
     error = info.value
-    assert str(error) == "parsing b.yaml: template: b.yaml:2: unexpected EOF"
-    assert isinstance(error.cause, TemplateParseError)
-    assert (error.path, error.line) == ("b.yaml", 2)
+    assert str(error) == "template demo: parsing b.yaml: template: b.yaml:2: unexpected EOF"
+    assert error.describe() == "parsing b.yaml: template: b.yaml:2: unexpected EOF"
+    assert isinstance(error, TemplateParseError)
+    assert (error.template, error.file, error.line) == ("demo", "b.yaml", 2)
     t = make_template(tmp_path / "b", files={"c.yaml": "line\n  {{.NOPE}}"})
     with pytest.raises(RenderError) as info:
         t.render("my-app")
     error = info.value
     assert str(error) == (
-        'rendering c.yaml: template: c.yaml:2:4: executing "c.yaml" at <.NOPE>: '
+        'template demo: rendering c.yaml: template: c.yaml:2:4: executing "c.yaml" at <.NOPE>: '
         'map has no entry for key "NOPE"'
     )
-    assert isinstance(error.cause, TemplateExecError)
+    assert isinstance(error, TemplateExecError)
     assert (error.line, error.column) == (2, 4)
 
 

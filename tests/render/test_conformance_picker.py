@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from _template_helpers import PORT, checkbox, make_template, phase, radio, render_text, text_input
 
-from wendy_llm.errors import ValuesError
+from wendy_llm.errors import ValuesError, cli_text
 
 # --- step 4: the picker walk -------------------------------------------------
 
@@ -31,7 +31,9 @@ def test_radio_default_else_first_option_else_required_error(tmp_path: Path) -> 
     required = make_template(tmp_path / "b", phases=[phase(radio("MODEL", [], required=True))])
     with pytest.raises(ValuesError) as info:
         required.values("app")
-    assert str(info.value) == "missing answer for picker question MODEL: pass --var MODEL=VALUE"
+    assert cli_text(info.value) == (
+        "template demo: missing answer for picker question MODEL; pass --var MODEL=VALUE"
+    )
     assert required.values("app", {"MODEL": "m"})["MODEL"] == "m"
 
 
@@ -46,7 +48,7 @@ def test_input_default_else_empty_else_required_error(tmp_path: Path) -> None:
         tmp_path / "b", phases=[phase(text_input("KEY", required=True, secret=True))]
     )
     with pytest.raises(
-        ValuesError, match=r"^missing answer for picker question KEY: pass --var KEY=VALUE$"
+        ValuesError, match=r"^template demo: missing answer for picker question KEY; give it in"
     ):
         required.values("app")
 
@@ -197,13 +199,14 @@ def test_strict_rejects_answers_that_are_not_options(tmp_path: Path) -> None:
     )
     with pytest.raises(ValuesError) as info:
         t.values("app", {"MODEL": "gemma4"})
-    assert str(info.value).startswith(
+    assert info.value.describe().startswith(
         'invalid value for MODEL: "gemma4" is not an option of radio question MODEL '
         "(valid: gemma4:e2b, qwen2.5:3b)"
     )
     assert info.value.variable == "MODEL"
     with pytest.raises(
-        ValuesError, match=r'^invalid value for FEAT: "db" is not an option of checkbox'
+        ValuesError,
+        match=r'^template demo: invalid value for FEAT: "db" is not an option of checkbox',
     ):
         t.values("app", {"FEAT": "gpu,db"})
     assert t.values("app", {"FEAT": "web, gpu"})["FEAT"] == "web, gpu"

@@ -295,7 +295,8 @@ def test_load_template_reports_the_broken_file(tmp_path: Path) -> None:
         {"template.json": "{}", "template.schema.json": '{"phases": [{"questions": [{"id": 1}]}]}'},
     )
     with pytest.raises(
-        ManifestError, match=r"^template\.schema\.json: phases\[0\]\.questions\[0\]\.id: "
+        ManifestError,
+        match=r"^template demo: template\.schema\.json: phases\[0\]\.questions\[0\]\.id: ",
     ):
         load_template(root)
 

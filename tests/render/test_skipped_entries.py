@@ -108,7 +108,7 @@ def test_a_symlinked_template_json_is_an_error_that_says_so(tmp_path: Path) -> N
         f"{root}: template.json is a symbolic link (to {real / 'template.json'}); wendy init "
         "reads only regular files, so it would find no template.json: copy the file instead"
     )
-    assert info.value.path == str(root / "template.json")
+    assert info.value.file == str(root / "template.json")
     (root / "template.json").unlink()
     (root / "template.json").symlink_to("nowhere.json")  # dangling: still a link, said so
     with pytest.raises(TemplateLoadError, match=r"template\.json is a symbolic link \(to nowhere"):

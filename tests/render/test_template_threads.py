@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wendy_llm import load_template
+from wendy_llm.render.template import load_template
 
 LLM = Path(__file__).resolve().parents[2] / "templates" / "python" / "llm"
 

@@ -226,9 +226,10 @@ def test_render_and_write_errors_survive_pickling(tmp_path: Path) -> None:
     with pytest.raises(RenderError) as info:
         t.render("my-app")
     copy = pickle.loads(pickle.dumps(info.value))
-    assert (str(copy), copy.path, copy.line, copy.column) == (
+    assert (str(copy), copy.file, copy.template, copy.line, copy.column) == (
         str(info.value),
         "a.txt",
+        "demo",
         1,
         2,
     )

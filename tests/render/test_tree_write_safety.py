@@ -349,9 +349,9 @@ def test_an_app_id_that_collides_names_both_template_paths(
     with pytest.raises(PathCollisionError) as info:
         t.render("README.md")
     assert str(info.value) == (
-        'app id "README.md" makes two template paths collide: README.md is written as the '
-        "file README.md, and tm/x.txt as README.md/x.txt, inside it (wendy init fails "
-        "here too); choose another app id"
+        'template tm: app id "README.md" makes two template paths collide: README.md is '
+        "written as the file README.md, and tm/x.txt as README.md/x.txt, inside it (wendy init "
+        "fails here too); choose another app id"
     )
     assert (info.value.file, info.value.other, info.value.app_id) == (
         "README.md",

@@ -25,6 +25,7 @@ from harness.mutation import (
     ENTRYPOINT,
     Edit,
     Mutant,
+    MutantError,
     MutationReport,
     apply_edits,
     check_killed_by,
@@ -32,8 +33,6 @@ from harness.mutation import (
     expected_warning,
     run_mutation,
 )
-
-from wendy_llm.errors import MutantError
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIR = ROOT / "templates" / TEMPLATE_ID

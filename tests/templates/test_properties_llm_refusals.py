@@ -33,10 +33,10 @@ from hypothesis import strategies as st
 
 from wendy_llm.engine.client import Renderer
 from wendy_llm.engine.gofuncs import trim_space
-from wendy_llm.errors import AppIdError, ValuesError, WendyLlmError
+from wendy_llm.errors import AppIdError, ValuesError, WendyLlmError, cli_text
 from wendy_llm.render.values import shown
 
-NO_STRICT = "pass strict=False (--no-strict) to render exactly as wendy init would"
+NO_STRICT = "pass --no-strict to render exactly as wendy init would"  # the CLI's wording
 
 
 # --- 4. invalid inputs ---------------------------------------------------------------
@@ -60,14 +60,15 @@ def assert_refused(
     with pytest.raises(WendyLlmError) as raised:
         template().render(app_id, overrides, renderer=renderer)
     assert type(raised.value) is error
-    assert str(raised.value) == message
+    assert cli_text(raised.value) == f"template {template().id}: {message}"
+    assert "--no-strict" not in str(raised.value)  # a library caller's advice is strict=False
     out = out_root / uuid.uuid4().hex
     argv = ["render", str(TEMPLATE_DIR), f"--app-id={app_id}", "--out", str(out)]
     for key, value in overrides.items():
         argv += ["--var", f"{key}={value}"]
     status, stdout, stderr = run_cli(*argv)
     assert status == 2
-    assert stderr == f"wendy-llm: error: {message}\n"
+    assert stderr == f"wendy-llm: error: template {TEMPLATE_DIR.name}: {message}\n"
     assert stdout == ""
     assert not out.exists()
     assert list(out_root.iterdir()) == [], "a refused render left files behind"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from _template_helpers import make_template
 
-from wendy_llm.engine.client import shared_renderer
+from wendy_llm.engine.client import Renderer
 from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import TemplateError
 from wendy_llm.render.numbers import is_written
@@ -65,15 +65,17 @@ def test_each_number_is_looked_for_once_per_template(tmp_path: Path) -> None:
     assert dict(variant_inputs(template).overrides) == {"PORT": "7080"}
 
 
-class CountingRenderer:
-    """The shared engine, counting the texts it is asked to render."""
+class CountingRenderer(Renderer):
+    """The engine, counting the texts it is asked to render (a Renderer: the
+    library checks that a renderer is one)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.names: list[str] = []
 
     def render_many(self, jobs: Sequence[RenderJob]) -> list[bytes | TemplateError]:
         self.names += [job.name for job in jobs]
-        return shared_renderer().render_many(jobs)
+        return super().render_many(jobs)
 
 
 def test_a_rendered_file_without_an_action_is_its_own_render(tmp_path: Path) -> None:
@@ -84,7 +86,8 @@ def test_a_rendered_file_without_an_action_is_its_own_render(tmp_path: Path) -> 
         files={"package-lock.json": lock, "compose.yml": "port: {{.PORT}}\n"},
     )
     engine = CountingRenderer()
-    tree = template.render("my-app", renderer=engine)  # type: ignore[arg-type]
+    with engine:
+        tree = template.render("my-app", renderer=engine)
     assert engine.names == ["compose.yml"]
     assert tree["package-lock.json"] == lock.encode()
     assert tree["compose.yml"] == b"port: 8080\n"

@@ -13,6 +13,7 @@ import argparse
 import gc
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -24,11 +25,11 @@ from wendy_llm.cli.parser import (
     RawDescriptionHelpFormatter,
     WendyArgumentParser,
 )
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import WendyLlmError, cli_text
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TextIO
 
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT (143 for SIGTERM: cli/interrupts.py)
@@ -112,17 +113,32 @@ def build_parser(subcommands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentP
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    output.say(f"wendy-llm: warning: {message}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     output.prepare_stdout()
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed(arguments))
     args = parser.parse_args(arguments)
     try:
-        result: int = args.run(args)
+        with warnings.catch_warnings():
+            # The library's warnings (an unknown --var with --no-strict) in the
+            # command's own words, not Python's file:line format.
+            warnings.showwarning = _show_warning
+            result: int = args.run(args)
     except WendyLlmError as exc:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
-        output.say(f"wendy-llm: error: {exc}")
+        output.say(f"wendy-llm: error: {cli_text(exc)}")
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
         return interrupts.report(exc)

@@ -15,11 +15,12 @@ from wendy_llm.cli.args import (
     layout,
 )
 from wendy_llm.cli.output import name_failures
+from wendy_llm.cli.parser import EXIT_USAGE
 from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.repo.layout import DIRECTORY_RULE
+from wendy_llm.repo.layout import BASELINE_DIR, DIRECTORY_RULE, display_path, iter_template_dirs
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
@@ -37,13 +38,17 @@ examples:
   wendy-llm golden --check --json > golden.json  # machine-readable problems
   CI=true wendy-llm golden --update --force      # write in CI anyway (you meant it)
   wendy-llm golden --check --quiet               # silent unless a fixture is off
+  wendy-llm golden --list-baselines              # <id><TAB><dir> of each stored baseline
 
 Fixtures live in golden/<language>/<name>/: files identical for every pick under
 _shared/, pick-specific renders under <slug>/, and golden.json (picks, answers,
 canonical inputs and sample values, every file's SHA-256; copied files are
 only hashed). A template that cannot be rendered (e.g. a variable without a
-default and no sample value in wendy-llm.toml) is named on stderr; the others
-are still written or checked.
+default and no sample value in wendy-llm.toml) is named first (--check: on
+stdout, before the problems; --update and --json: on stderr); the others are
+still written or checked. Stored baselines are <golden dir>/baseline/<language>/<name>/;
+--list-baselines prints each one's template id and directory (the action's
+baseline step reads them, so golden-dir in wendy-llm.toml is honoured).
 {DIRECTORY_RULE}
 With CI=true (or 1) in the environment, --update refuses to write unless --force.
 --quiet prints nothing when all is well (--check: only the problems); --json
@@ -59,6 +64,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", action="store_true", help="rewrite the fixtures atomically")
     mode.add_argument("--check", action="store_true", help="compare; never write")
+    mode.add_argument(
+        "--list-baselines",
+        action="store_true",
+        help="print each stored baseline: its template id and directory, tab-separated",
+    )
     add_directories(p)
     add_selection(
         p,
@@ -76,6 +86,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.update:
         return _update(args)
+    if args.list_baselines:
+        return _list_baselines(args)
     where = layout(args)
     with Progress("golden", "rendering and comparing every pick", enabled=not args.quiet):
         result = check_golden(
@@ -87,12 +99,24 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.json:
         output.emit(dumps(golden_check_json(result)))
-    elif not (args.quiet and not result.problems):
+    elif not (args.quiet and result.ok):
+        # The text leads with what failed to render (template, file, line).
         colour = output.stdout_colour()
         output.emit(check_text(result, colour=colour), colour=colour)
+        if result.failed:
+            return EXIT_USAGE
     if result.failed:
         return _failures(result.failed)
     return 0 if result.ok else 1
+
+
+def _list_baselines(args: argparse.Namespace) -> int:
+    """Each stored baseline, ``<id>\t<directory>``, where the layout puts them."""
+    stored = layout(args).golden_dir / BASELINE_DIR
+    if stored.is_dir():
+        rows = [(found.id, display_path(found.path)) for found in iter_template_dirs(stored)]
+        output.emit_rows(rows)
+    return 0
 
 
 def _failures(failed: tuple[TemplateFailure, ...]) -> int:

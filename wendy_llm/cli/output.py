@@ -79,6 +79,13 @@ def emit(text: str, *, colour: bool = False, stream: TextIO | None = None) -> No
     (stream if stream is not None else sys.stdout).write(guard(text, colour=colour))
 
 
+def emit_rows(rows: Sequence[Sequence[str]], stream: TextIO | None = None) -> None:
+    """Tab-separated rows for a script to read (``golden --list-baselines``): each
+    field guarded on its own, so the tabs and newlines between them stay real."""
+    text = "".join("\t".join(guard(field) for field in row) + "\n" for row in rows)
+    (stream if stream is not None else sys.stdout).write(text)
+
+
 def say(line: str, stream: TextIO | None = None) -> None:
     """One ``wendy-llm: ...`` line (a warning, a note, an error) on stderr, guarded."""
     (stream if stream is not None else sys.stderr).write(guard(line) + "\n")

@@ -65,13 +65,13 @@ def prepare(args: argparse.Namespace, layout: Layout, *, log: TextIO | None = No
             f"refusing to write {shown}: CI={os.environ.get('CI')} is set. In CI the "
             f"suppressions must be checked, not rewritten: {flag} there would make any new "
             f"failure pass. Run `wendy-llm check {flag}` locally and commit the file.",
-            path=shown,
+            file=shown,
         )
     if flag is not None and args.picks:
         raise SuppressionsError(
             f"{flag} cannot be combined with --pick: a failure is counted over every pick "
             "of its template; select whole templates with --template",
-            path=shown,
+            file=shown,
         )
     try:
         return load_suppressions(path, shown=shown)
@@ -137,7 +137,7 @@ def _write(
     try:
         write_suppressions(path, entries)
     except OSError as exc:
-        raise SuppressionsError(f"{shown}: cannot write it: {exc.strerror}", path=shown) from exc
+        raise SuppressionsError(f"{shown}: cannot write it: {exc.strerror}", file=shown) from exc
     what = "recorded" if flag == "--suppress-all" else "pruned to"
     output.say(
         f"wendy-llm: {what} {failures} suppressed failure(s) of {len(entries)} kind(s) in "

@@ -131,5 +131,5 @@ def _unrenderable(base: Template, answers: Mapping[str, str]) -> str | None:
     try:
         base.values(CANONICAL_APP_ID, dict(answers), strict=False)
     except ValuesError as exc:
-        return f"the base rejects its answers: {exc}"
+        return f"the base rejects its answers: {exc.describe()}"
     return None

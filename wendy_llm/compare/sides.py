@@ -67,7 +67,7 @@ def render_side(
                 except (EngineError, ToolchainError):
                     raise  # the machine's fault, not the template's
                 except WendyLlmError as exc:
-                    out.failed[key] = str(exc)
+                    out.failed[key] = exc.describe()  # the comparison names the template
                     continue
             out.ok[key] = pick_render(slug, answers, tree)
     return out

@@ -1,33 +1,27 @@
 """Render templates through the real Go ``text/template`` engine.
 
-A :class:`Renderer` owns one long-lived Go helper process (built by
-:mod:`wendy_llm.engine.toolchain`) and talks to it over a framed binary protocol on
-its stdin/stdout.  The helper renders as ``wendy init`` does: ``text/template``
-with ``Option("missingkey=error")``, default delimiters, no extra functions,
-the template named by ``name``.
+A :class:`Renderer` owns one long-lived Go helper (:mod:`.toolchain`), talking
+over a framed binary protocol on its stdin/stdout; it renders as ``wendy
+init`` does (``missingkey=error``, default delimiters, no extra functions).
+Data reaches Go with the types the Wendy CLI holds (``8080`` an ``int``,
+``8080.0`` a ``float64``: docs/wendy-init-semantics.md, section 4); any
+other type raises :class:`DataTypeError` naming the key path. Templates are
+``str`` or ``bytes`` (anything else: :class:`TemplateParseError`); output is
+``bytes``; the other methods' arguments are checked (:mod:`wendy_llm.arguments`).
 
-Data reaches Go with the types the Wendy CLI holds (``8080`` stays an ``int``,
-``8080.0`` a ``float64``; the table: docs/wendy-init-semantics.md, section
-4); any other type raises :class:`DataTypeError` naming the key path.
-Templates may be ``str`` or ``bytes`` (Go strings are bytes); output is
-always ``bytes``.
+Timeouts: ``timeout`` applies to each render on its own: results stream back
+as they finish, and a batch fails with :class:`RenderTimeout` only when no
+render finished (and no request bytes moved) for ``timeout`` seconds; the
+helper is then killed and the next call starts a new one.
 
-Timeouts: ``timeout`` applies to each render on its own.  The helper streams
-results back as they finish, and a batch fails with :class:`RenderTimeout`
-only when no render finished (and no request bytes moved) for ``timeout``
-seconds, so a large batch of quick renders never times out as a whole.  On
-timeout the helper is killed and the next call starts a new one.
-
-Crashes: if the helper dies (or the pipe breaks) during a call, it is
-restarted and the request retried once; a second failure raises
-:class:`EngineError` with the tail of the helper's stderr.
+Crashes: if the helper dies (or the pipe breaks) during a call, it is restarted
+and the request retried once; a second failure raises :class:`EngineError`.
 
 Output caps: a render producing more than ``max_output_bytes`` is stopped
 inside the helper, and a ``render_many`` whose outputs pass
 ``max_batch_output_bytes`` (a repeated output counts once) stops the helper
 as the output arrives: both raise :class:`OutputTooLarge` for the whole
 batch, naming the template.  ``close()`` from another thread stops a render.
-
 The helper is POSIX-only (it relies on ``poll`` over pipes).
 """
 
@@ -42,8 +36,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
+from wendy_llm.arguments import checked
 from wendy_llm.engine.answers import bench_ns_per_render, same_output, template_error
 from wendy_llm.engine.exchange import HelperDied, HelperTimeout, OutputOverBudget
+from wendy_llm.engine.job import refuse_odd_texts
 from wendy_llm.engine.process import Helper, HelperSlot
 from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
@@ -122,6 +118,7 @@ class Renderer:
     ) -> bytes:
         """Render one template; raise its :class:`TemplateError` on failure."""
         jobs = (RenderJob(text, data, name),)
+        refuse_odd_texts(jobs)  # the hot path: no wendy_llm.arguments here
         max_output = self.max_output_bytes
         records = self._request(
             lambda helper: iter(((encode_request(jobs, max_output, helper.kept), 1),)),
@@ -134,10 +131,12 @@ class Renderer:
             raise result
         return result
 
+    @checked
     def render_many(self, jobs: Sequence[RenderJob]) -> list[bytes | TemplateError]:
         """Render a batch in one round trip; template errors are returned in place."""
         if not jobs:
             return []
+        refuse_odd_texts(jobs)
         max_output = self.max_output_bytes
 
         def requests(helper: Helper) -> Iterator[tuple[bytearray, int]]:
@@ -175,6 +174,7 @@ class Renderer:
                 raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
         return results
 
+    @checked
     def benchmark_in_go(self, job: RenderJob, iterations: int) -> float:
         """Execute ``job`` ``iterations`` times inside the helper; return ns per render.
 
@@ -204,6 +204,7 @@ class Renderer:
             )
         raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
 
+    @checked
     def evaluate(self, calls: Sequence[bytes]) -> list[Record]:
         """Answer Go function calls (``wire.encode_call``) in one round trip.
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from wendy_llm.errors import TemplateParseError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -36,3 +38,18 @@ class RenderJob:
 
     def __repr__(self) -> str:
         return f"RenderJob(text={self.text!r}, data={self.data!r}, name={self.name!r})"
+
+
+def refuse_odd_texts(jobs: Iterable[RenderJob]) -> None:
+    """A job whose text is no ``str`` or ``bytes``, or whose name is no ``str``,
+    is a caller's mistake: a ``TemplateParseError`` naming it, never a
+    ``TypeError`` from the wire."""
+    for job in jobs:
+        if not isinstance(job.name, str):
+            kind = type(job.name).__name__
+            raise TemplateParseError(f"a template name is a str, not {kind}", name=str(job.name))
+        if not isinstance(job.text, str | bytes):
+            kind = type(job.text).__name__
+            raise TemplateParseError(
+                f"template: {job.name}: the text is a {kind}, not str or bytes", name=job.name
+            )

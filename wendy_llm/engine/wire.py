@@ -5,8 +5,7 @@ The frame format is defined once, in the comment at the top of
 renders, ``encode_call`` and ``encode_calls`` for Go function calls);
 :mod:`wendy_llm.engine.answers` splits the answers into records.  Data
 values are tagged, so ``8080`` and ``8080.0`` stay an ``int`` and a
-``float64``; see
-:mod:`wendy_llm.engine.client` for the Python-to-Go type table.
+``float64`` (:mod:`wendy_llm.engine.client`: the Python-to-Go type table).
 """
 
 from __future__ import annotations
@@ -77,6 +76,8 @@ class _Unsupported(Exception):
 def _utf8(value: str) -> bytes:
     # surrogateescape brings smuggled bytes (U+DC80..U+DCFF) back verbatim;
     # any other lone surrogate has no UTF-8 form Go could receive.
+    if not isinstance(value, str):  # a caller's wrong type: say so, never AttributeError
+        raise _Unsupported(f"has type {type(value).__name__}, not str")
     try:
         return value.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError as exc:
@@ -210,8 +211,11 @@ def _framed_key(key: object) -> bytes:
 
 
 def _text_bytes(text: str | bytes, name: str) -> bytes:
-    if not isinstance(text, str):
+    if isinstance(text, bytes | bytearray | memoryview):
         return bytes(text)
+    if not isinstance(text, str):
+        kind = type(text).__name__
+        raise TemplateParseError(f"template: {name}: the text is a {kind}, not str", name=name)
     try:
         return _utf8(text)
     except _Unsupported as exc:
@@ -243,7 +247,7 @@ def encode_request(
             try:  # _encode_datas's work (for a dict), one call fewer: 0.2 us
                 _encode_map(job.data, out, 0)
             except _Unsupported as exc:
-                raise _data_map_error(exc) from None
+                raise _data_type_error(exc) from None
             out += one_tail
             return _finish_frame(out)
         if text_id is not None and type(job.name) is str and len(_ONE_JOB_TAILS) < 4096:
@@ -340,18 +344,12 @@ def _encode_datas(
     for data in datas:
         if type(data) is not dict and not isinstance(data, Mapping):
             raise DataTypeError(
-                f"template data must be a mapping, not {type(data).__name__}", path=""
+                f"template data must be a mapping, not {type(data).__name__}", key_path=""
             )
         try:
             _encode_map(data, out, 0)
         except _Unsupported as exc:
-            raise _data_map_error(exc) from None
-
-
-def _data_map_error(exc: _Unsupported) -> DataTypeError:
-    path = "".join(reversed(exc.path))
-    where = f"template data {path}" if path else "template data"
-    return DataTypeError(f"{where} {exc.reason}", path=path)
+            raise _data_type_error(exc) from None
 
 
 def _finish_frame(out: bytearray) -> bytearray:
@@ -361,9 +359,9 @@ def _finish_frame(out: bytearray) -> bytearray:
     return out
 
 
-def _data_type_error(exc: _Unsupported, where: str) -> DataTypeError:
+def _data_type_error(exc: _Unsupported, where: str = "template data") -> DataTypeError:
     path = "".join(reversed(exc.path))
-    return DataTypeError(f"{where}{path} {exc.reason}", path=path)
+    return DataTypeError(" ".join(filter(None, (where, path, exc.reason))), key_path=path)
 
 
 def encode_call(function: bytes, *args: str) -> bytes:

@@ -253,7 +253,7 @@ def build_fixture(
 
 
 def _fail(source: str, what: str) -> GoldenManifestError:
-    return GoldenManifestError(f"{source}: not a valid golden manifest: {what}", path=source)
+    return GoldenManifestError(f"{source}: not a valid golden manifest: {what}", file=source)
 
 
 def _as_dict(value: object, source: str, where: str) -> dict[str, object]:

@@ -16,9 +16,10 @@ import posixpath
 from collections.abc import Mapping
 from pathlib import Path
 
+from wendy_llm.arguments import checked
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.render.files.readdir import check_manifest_file, read_template_dir
-from wendy_llm.render.files.source import TemplateSource
+from wendy_llm.render.files.source import OverrideValue, TemplateSource
 from wendy_llm.render.lints.checks import lint_template
 from wendy_llm.render.lints.warning import LintWarning
 from wendy_llm.render.numbers import is_written
@@ -49,10 +50,12 @@ class Template(TemplateSource):
             self._picks = enumerate_picks(self.manifest, self.picker)
         return list(self._picks)
 
+    @checked
     def pick(self, slug: str) -> Pick:
         """The pick with this slug (``PickError`` when there is none)."""
         return find_pick(self.id, self.picks(), slug)
 
+    @checked
     def writes_number(self, number: int) -> bool:
         """Whether a file `wendy init` renders holds ``number`` (``variants.is_written``):
         the variant's numbers avoid those.  Copied files are never read; each
@@ -65,8 +68,12 @@ class Template(TemplateSource):
             self._written[number] = found
         return found
 
+    @checked
     def lint(
-        self, renderer: Renderer | None = None, *, values: Mapping[str, str] | None = None
+        self,
+        renderer: Renderer | None = None,
+        *,
+        values: Mapping[str, OverrideValue] | None = None,
     ) -> list[LintWarning]:
         """Warnings about constructs that make `wendy init` misbehave, after the
         ``skipped-entry`` warnings of :meth:`skipped_warnings`.  ``values``
@@ -82,10 +89,18 @@ class Template(TemplateSource):
 
 def load_template(path: str | os.PathLike[str], *, id: str | None = None) -> Template:
     """Load the template in directory ``path`` (its ``template.json`` and
-    optional ``template.schema.json`` are validated)."""
+    optional ``template.schema.json`` are validated).  ``id`` defaults to the
+    directory's name (``wendy_llm.load_template`` gives the repository's id)."""
+    if not isinstance(path, str | os.PathLike) or not isinstance(id, str | None):
+        wrong = path if not isinstance(path, str | os.PathLike) else id
+        raise TemplateLoadError(
+            f"load_template takes a directory path and an optional id string, not a "
+            f"{type(wrong).__name__}",
+            file=str(path),
+        )
     root = Path(path).resolve()
     if not root.is_dir():
-        raise TemplateLoadError(f"{path}: not a directory", path=str(path))
+        raise TemplateLoadError(f"{path}: not a directory", file=str(path))
     check_manifest_file(root, str(path))
     files, skipped = read_template_dir(root)
     return Template(id=id or root.name, name=root.name, root=root, files=files, skipped=skipped)

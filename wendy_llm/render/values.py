@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import AppIdError, DataTypeError, MissingValueError, ValuesError
 from wendy_llm.render.manifest.load import Manifest, Picker, Question, Variable, When
+from wendy_llm.render.overrides import check_names, known_names, override_texts
 
 APP_ID = "APP_ID"
 
@@ -33,7 +34,8 @@ _YAML_NUMBER = re.compile(
 # character is a string without asking PyYAML, which costs more to import
 # than a render.
 _YAML_TYPED_FIRST = frozenset("!&*+-.0123456789<=FNOTYfnoty~")
-_NO_STRICT_HINT = "pass strict=False (--no-strict) to render exactly as wendy init would"
+_NO_STRICT_HINT = "pass strict=False to render exactly as wendy init would"
+_NO_STRICT_CLI_HINT = "pass --no-strict to render exactly as wendy init would"
 _SHOWN_CHARS = 64
 
 
@@ -46,6 +48,8 @@ def shown(text: str) -> str:
 
 def check_app_id(app_id: str, *, strict: bool = True) -> str:
     """The app id as the CLI uses it (trimmed); raises ``AppIdError``."""
+    if not isinstance(app_id, str):
+        raise AppIdError(f"invalid app id: expected a string, got {type(app_id).__name__}")
     try:
         trimmed = gofuncs.trim_space(app_id)
     except DataTypeError as exc:
@@ -57,14 +61,18 @@ def check_app_id(app_id: str, *, strict: bool = True) -> str:
     if not _PROJECT_NAME.fullmatch(trimmed):
         raise AppIdError(
             f"invalid app id {shown(trimmed)}: use ASCII letters, digits, '.', '_' and '-', "
-            f"not starting with '-' or '.' (wendy's project-name rule); {_NO_STRICT_HINT}"
+            "not starting with '-' or '.' (wendy's project-name rule)",
+            advice=_NO_STRICT_HINT,
+            cli_advice=_NO_STRICT_CLI_HINT,
         )
     kind = _yaml_kind(trimmed)
     if kind is not None:
         raise AppIdError(
             f"app id {shown(trimmed)} reads as {kind} in YAML, so an unquoted {{{{.APP_ID}}}} "
             f"would change the structure of a rendered YAML or JSON file; use an id YAML reads "
-            f"as a string (e.g. {trimmed}-app); {_NO_STRICT_HINT}"
+            f"as a string (e.g. {trimmed}-app)",
+            advice=_NO_STRICT_HINT,
+            cli_advice=_NO_STRICT_CLI_HINT,
         )
     return trimmed
 
@@ -219,8 +227,10 @@ def _check_options(picker: Picker, overrides: Mapping[str, str], taken: set[str]
         if bad:
             raise ValuesError(
                 f"invalid value for {key}: {shown(bad[0])} is not an option of {kind} question "
-                f"{key} (valid: {', '.join(values)}); {_NO_STRICT_HINT}",
+                f"{key} (valid: {', '.join(values)})",
                 variable=key,
+                advice=_NO_STRICT_HINT,
+                cli_advice=_NO_STRICT_CLI_HINT,
             )
 
 
@@ -233,9 +243,7 @@ def answer_with_default(question: Question, values: dict[str, object]) -> None:
         elif question.options:
             values[qid] = question.options[0].value
         elif question.required:
-            raise ValuesError(
-                f"missing answer for picker question {qid}: pass --var {qid}=VALUE", variable=qid
-            )
+            raise _missing_answer(qid)
     elif question.type == "checkbox":
         chosen = set(gofuncs.comma_parts(question.default))
         values[qid] = question.default
@@ -244,11 +252,18 @@ def answer_with_default(question: Question, values: dict[str, object]) -> None:
     elif question.default:
         values[qid] = question.default
     elif question.required:
-        raise ValuesError(
-            f"missing answer for picker question {qid}: pass --var {qid}=VALUE", variable=qid
-        )
+        raise _missing_answer(qid)
     else:
         values[qid] = ""
+
+
+def _missing_answer(qid: str) -> ValuesError:
+    return ValuesError(
+        f"missing answer for picker question {qid}",
+        variable=qid,
+        advice=f"give it in the overrides ({{{gofuncs.quote(qid)}: ...}})",
+        cli_advice=f"pass --var {qid}=VALUE",
+    )
 
 
 def walk_picker(picker: Picker, values: dict[str, object]) -> None:
@@ -273,7 +288,8 @@ def _assembly_calls(
     manifest: Manifest, picker: Picker | None, app_id: str, overrides: Mapping[str, str]
 ) -> Iterator[bytes]:
     """The Go calls ``build_values`` makes before the picker walk."""
-    yield gofuncs.call_trim_space(app_id)
+    if isinstance(app_id, str):  # else check_app_id says what is wrong
+        yield gofuncs.call_trim_space(app_id)
     for variable in template_variables(manifest):
         if variable.name in overrides:
             yield from _override_calls(variable, overrides[variable.name])
@@ -287,12 +303,14 @@ def build_values(
     manifest: Manifest,
     picker: Picker | None,
     app_id: str,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, object] | None = None,
     *,
     strict: bool = True,
 ) -> dict[str, object]:
-    """The data map for one render (see the module docstring)."""
-    overrides = {} if overrides is None else overrides
+    """The data map for one render (see the module docstring); typed
+    overrides and unknown names as :mod:`~wendy_llm.render.overrides` says."""
+    overrides = override_texts(manifest, overrides)
+    check_names(overrides, known_names(manifest, picker), strict=strict)
     gofuncs.prefetch(_assembly_calls(manifest, picker, app_id, overrides))
     values: dict[str, object] = {APP_ID: check_app_id(app_id, strict=strict)}
     taken: set[str] = set()
@@ -305,7 +323,10 @@ def build_values(
             values[name] = variable.default
         else:
             raise MissingValueError(
-                f"missing value for {name}: pass --var {name}=VALUE", variable=name
+                f"missing value for {name}",
+                variable=name,
+                advice=f"give it in the overrides ({{{gofuncs.quote(name)}: ...}})",
+                cli_advice=f"pass --var {name}=VALUE",
             )
     if strict and picker is not None:
         _check_options(picker, overrides, taken | {APP_ID})

@@ -174,7 +174,7 @@ def _located(
     line = _line(lines, keys)
     where = shown if line is None else f"{shown}:{line}"
     name = key_text(keys)
-    return SettingsError(f"{where}: {name}: {message}", path=shown, line=line, key=name)
+    return SettingsError(f"{where}: {name}: {message}", file=shown, line=line, key=name)
 
 
 def _globs(patterns: Sequence[str], lines: Mapping[Keys, int], shown: str) -> tuple[Glob, ...]:
@@ -193,9 +193,9 @@ def load_settings(path: Path, *, shown: str | None = None) -> Settings:
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
-        raise SettingsError(f"{label}: cannot read it: {exc.strerror}", path=label) from exc
+        raise SettingsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     except UnicodeDecodeError as exc:
-        raise SettingsError(f"{label}: not valid UTF-8 (byte {exc.start})", path=label) from exc
+        raise SettingsError(f"{label}: not valid UTF-8 (byte {exc.start})", file=label) from exc
     return parse_settings(text, path=path, shown=label)
 
 
@@ -207,7 +207,7 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
         found = _TOML_LINE.search(str(exc))
         line = int(found.group(1)) if found else None
         where = shown if line is None else f"{shown}:{line}"
-        raise SettingsError(f"{where}: not valid TOML: {exc}", path=shown, line=line) from exc
+        raise SettingsError(f"{where}: not valid TOML: {exc}", file=shown, line=line) from exc
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a settings file, never by `render`.
     from wendy_llm.render.manifest.schemawords import validator_for

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from wendy_llm.arguments import checked
 from wendy_llm.errors import CheckSelectionError, LayoutError, TemplateLoadError, quoted
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
@@ -179,6 +180,7 @@ class Layout:
             )
         )
 
+    @checked
     def select(self, wanted: Sequence[str] = ()) -> list[TemplateDir]:
         """The templates named in ``wanted`` (by id or name), else all of them.
 
@@ -208,6 +210,7 @@ class Layout:
             chosen += [t for t in matches if t not in chosen]
         return chosen
 
+    @checked
     def template_ids_in(self, paths: Iterable[str]) -> list[str]:
         """Rule 4 over a listing of paths relative to the templates root (a git revision)."""
         return template_ids_in(
@@ -224,15 +227,18 @@ class Layout:
                 return directory / META_FILE
         return None
 
+    @checked
     def rules_path(self, template_id: str) -> Path:
         configured = self.settings.rules_files.get(template_id)
         if configured is not None:
             return self.root / configured
         return rules_path(self.golden_dir, template_id)
 
+    @checked
     def baseline_dir(self, template_id: str) -> Path:
         return baseline_dir(self.golden_dir, template_id)
 
+    @checked
     def sample_values(self, template_id: str) -> dict[str, str]:
         return self.settings.values_for(template_id)
 
@@ -303,5 +309,5 @@ def discover_templates(root: str | os.PathLike[str]) -> list[Template]:
     ``<language>/<name>``.  The first one that fails to load raises."""
     base = Path(root)
     if not base.is_dir():
-        raise TemplateLoadError(f"{root}: not a directory", path=str(root))
+        raise TemplateLoadError(f"{root}: not a directory", file=str(root))
     return [load_template(t.path, id=t.id) for t in iter_template_dirs(base)]

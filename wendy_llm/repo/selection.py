@@ -45,7 +45,7 @@ class TemplateFailure:
         if isinstance(exc, MissingValueError):
             hint = (settings or Settings()).missing_value_hint(template_id, exc.variable)
             return cls(template_id, f"template {template_id}: {hint}")
-        return cls(template_id, f"template {template_id}: {exc}")
+        return cls(template_id, str(exc.in_template(template_id)))
 
 
 @dataclass(frozen=True)

@@ -113,11 +113,11 @@ def load_suppressions(path: Path, *, shown: str | None = None) -> Suppressions:
     except FileNotFoundError:
         return Suppressions(shown=label)
     except OSError as exc:
-        raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", path=label) from exc
+        raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SuppressionsError(f"{label}: not valid UTF-8 (byte {exc.start})", path=label) from exc
+        raise SuppressionsError(f"{label}: not valid UTF-8 (byte {exc.start})", file=label) from exc
     return parse_suppressions(text, shown=label)
 
 
@@ -127,7 +127,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
         data = json_loads(text)
     except json.JSONDecodeError as exc:
         message = f"{shown}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})"
-        raise SuppressionsError(message, path=shown, line=exc.lineno) from exc
+        raise SuppressionsError(message, file=shown, line=exc.lineno) from exc
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a suppressions file.
     from wendy_llm.render.manifest.jsonpos import value_positions
@@ -143,7 +143,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
         raise SuppressionsError(
             f"{located}: version: {json.dumps(raw_version)} is not a version of the file "
             f"(known: {', '.join(map(str, SCHEMAS))}; see docs/suppressions.md)",
-            path=shown,
+            file=shown,
             line=line,
         )
     errors = sorted(
@@ -162,7 +162,7 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
             raise SuppressionsError(
                 f"{shown}:{entry.line}: {entry.template}: the failure {what} is listed "
                 f"twice (first at line {seen[entry.key]}): one entry per failure, with its count",
-                path=shown,
+                file=shown,
                 line=entry.line,
             )
         seen[entry.key] = entry.line
@@ -183,7 +183,7 @@ def _entries_v1(
                 raise SuppressionsError(
                     f"{shown}:{line}: {_path_text(('suppressions', template, check))}: "
                     f"unknown check {json.dumps(check)} (known: {', '.join(known)})",
-                    path=shown,
+                    file=shown,
                     line=line,
                 )
             for file, failures in files.items():
@@ -214,7 +214,7 @@ def _entries_v2(
                         f"{json.dumps(failure['code'])}"
                         + (f" (nearest: {near})" if near else "")
                         + "; `wendy-llm explain --list` lists the codes",
-                        path=shown,
+                        file=shown,
                         line=line,
                     )
                 entries.append(
@@ -286,6 +286,6 @@ def _schema_error(
     return SuppressionsError(
         f"{located}: {_path_text(where)}: {message} (the file is written by "
         "`wendy-llm check --suppress-all`; see docs/suppressions.md)",
-        path=shown,
+        file=shown,
         line=line,
     )

@@ -1,7 +1,9 @@
 """Golden results as text (the CLI prints what these return).
 
-``check_text``: every problem (its summary, its diff, the command that
-refreshes the fixtures), then one verdict line. ``update_text``: what each
+``check_text``: first each template that failed to render, by its cause
+(template, file, line: the fixtures cannot be compared before that is
+fixed), then every problem (its summary, its diff, the command that
+refreshes the fixtures), then one verdict line counting both. ``update_text``: what each
 template's fixture directory gained, changed and lost.
 """
 
@@ -24,11 +26,21 @@ def _problem(problem: GoldenProblem, style: Style) -> str:
 
 def check_text(result: GoldenCheck, *, colour: bool = False) -> str:
     style = Style(colour)
-    blocks = [_problem(problem, style) for problem in result.problems]
+    blocks = [f"{style.fail('golden: failed to render:')} {safe(f.message)}" for f in result.failed]
+    blocks += [_problem(problem, style) for problem in result.problems]
     picks = sum(len(c.picks) for c in result.checked)
     scope = safe(", ".join(c.template_id for c in result.checked)) or "no templates"
-    # Templates that failed to render are errors the caller reports (stderr).
-    if not result.problems:
+    if result.failed and not result.problems:
+        ids = safe(", ".join(f.template_id for f in result.failed))
+        checked = f"; {scope}: " if result.checked else "; "
+        blocks.append(
+            style.fail(
+                f"golden: {counted(len(result.failed), 'template')} failed to render ({ids})"
+                f"{checked}{counted(picks, 'pick')} checked. Fix the template first: its "
+                "fixtures cannot be compared until it renders"
+            )
+        )
+    elif not result.problems:
         verb = "matches its" if picks == 1 else "match their"
         blocks.append(style.ok(f"golden: {scope}: {counted(picks, 'pick')} {verb} fixtures"))
     else:
@@ -39,9 +51,10 @@ def check_text(result: GoldenCheck, *, colour: bool = False) -> str:
                 f"golden: {counted(result.omitted_diff_lines, 'diff line')} not shown (the run's "
                 "diffs are capped; narrow it with --template/--pick, or --max-diff-lines 0)"
             )
+        failed = f", {len(result.failed)} failed to render" if result.failed else ""
         blocks.append(
             style.fail(
-                f"golden: {counted(len(result.problems), 'problem')} in {scope} "
+                f"golden: {counted(len(result.problems), 'problem')}{failed} in {scope} "
                 f"({counted(picks, 'pick')} checked). Review the diffs above; if the change "
                 f"is intended, refresh the fixtures and commit them. Run: {fix}"
             )

@@ -204,7 +204,8 @@ def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
         pick_run.findings[Check.RENDER] = [error(RENDER_RUNAWAY, str(exc))]
         return exc
     except RenderError as exc:
-        finding = error(RENDER_FAILED, str(exc), exc.path, exc.cause.line)
+        # The check result names the template; the finding, the file and line.
+        finding = error(RENDER_FAILED, exc.describe(), exc.file, exc.line)
         pick_run.findings[Check.RENDER] = [finding]
         return None
     except WendyLlmError as exc:

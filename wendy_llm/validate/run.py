@@ -194,7 +194,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
         run = TemplateRun(template_id, None)
-        run.findings[Check.PICKER] = [error(PICKER_LOAD, str(exc), _file_of(exc))]
+        run.findings[Check.PICKER] = [error(PICKER_LOAD, exc.describe(), _file_of(exc))]
         return run
     samples = layout.sample_values(template_id)
     run = TemplateRun(template_id, template, sample_values=samples)
@@ -203,7 +203,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         try:
             run.rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            run.findings[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.path, exc.line)]
+            run.findings[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:

@@ -165,7 +165,7 @@ def _refuse_mixing(recorded: Suppressions, scope: Scope, flag: str) -> None:
             f"{recorded.shown} is a version 1 file, which {flag} rewrites as version 2 for "
             f"every template at once; it records {outside[0].template}, outside this run: "
             f"run `wendy-llm check {flag}` without --template",
-            path=recorded.shown,
+            file=recorded.shown,
         )
 
 

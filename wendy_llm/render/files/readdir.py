@@ -66,7 +66,7 @@ def read_template_dir(root: Path) -> tuple[dict[str, bytes], list[SkippedEntry]]
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
-            raise TemplateLoadError(f"{directory}: {exc.strerror}", path=str(directory)) from None
+            raise TemplateLoadError(f"{directory}: {exc.strerror}", file=str(directory)) from None
         for entry in entries:
             rel = f"{prefix}{entry.name}"
             mode = entry.stat(follow_symlinks=False).st_mode
@@ -77,7 +77,7 @@ def read_template_dir(root: Path) -> tuple[dict[str, bytes], list[SkippedEntry]]
                     files[rel] = Path(entry.path).read_bytes()
                 except OSError as exc:
                     raise TemplateLoadError(
-                        f"{entry.path}: {exc.strerror}", path=entry.path
+                        f"{entry.path}: {exc.strerror}", file=entry.path
                     ) from None
             elif stat.S_ISLNK(mode):
                 skipped.append(SkippedEntry(rel, _link_reason(rel, entry.path)))
@@ -98,7 +98,7 @@ def check_manifest_file(root: Path, shown: str) -> None:
             f"{shown}: {MANIFEST_FILE} is a symbolic link (to {os.readlink(manifest)}); "
             f"wendy init reads only regular files, so it would find no {MANIFEST_FILE}: "
             "copy the file instead",
-            path=str(manifest),
+            file=str(manifest),
         )
     if not manifest.is_file():
-        raise TemplateLoadError(f"{shown}: no {MANIFEST_FILE}: not a template", path=shown)
+        raise TemplateLoadError(f"{shown}: no {MANIFEST_FILE}: not a template", file=shown)

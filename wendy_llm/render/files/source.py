@@ -15,14 +15,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
+from wendy_llm.arguments import checked, checked_except
 from wendy_llm.engine.wire import RenderJob
 from wendy_llm.errors import (
+    AppIdError,
+    DataTypeError,
     ManifestError,
     OutputTooLarge,
     PathCollisionError,
     RenderError,
     TemplateError,
     TemplateLoadError,
+    ValuesError,
     quoted,
 )
 from wendy_llm.render.files.readdir import SkippedEntry
@@ -44,6 +48,9 @@ from wendy_llm.render.manifest.load import (
     load_picker,
 )
 from wendy_llm.render.values import build_values
+
+#: An override's value: the text of a ``--var``, or the number or boolean it spells.
+OverrideValue = str | int | float | bool
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -91,29 +98,18 @@ class TemplateSource:
     ) -> None:
         where = _shown(root) if root is not None else id
         if MANIFEST_FILE not in files:
-            raise TemplateLoadError(
-                f"{where}: no {MANIFEST_FILE}: not a template",
-                path=str(root) if root is not None else id,  # the attribute keeps the full path
-            )
+            raise TemplateLoadError(f"{where}: no {MANIFEST_FILE}: not a template", file=where)
         self.id = id
         self.name = name
         self.root = root
         #: How messages name the template: its directory, else its id.
         self.where = where
-        _check_manifest_sizes(files, where)
         #: Entries of the directory that are not regular files: not output, not read.
         self.skipped: tuple[SkippedEntry, ...] = tuple(skipped)
-        self.manifest: Manifest = load_manifest(files[MANIFEST_FILE])
-        if len(self.manifest.variables) > options.MANIFEST_MAX_VARIABLES:
-            raise ManifestError(
-                f"{MANIFEST_FILE}: variables: {len(self.manifest.variables)} variables, more"
-                f" than the {options.MANIFEST_MAX_VARIABLES} a template may have"
-                f" (template {where})",
-                file=MANIFEST_FILE,
-                json_path="variables",
-            )
-        picker_data = files.get(PICKER_FILE)
-        self.picker: Picker | None = None if picker_data is None else load_picker(picker_data)
+        try:
+            self.manifest, self.picker = _load_manifests(files)
+        except (ManifestError, TemplateLoadError) as exc:
+            raise exc.in_template(id) from None
         self._all_files = dict(sorted(files.items(), key=lambda kv: walk_key(kv[0])))
         self.sources: tuple[SourceFile, ...] = tuple(
             SourceFile(path=path, data=data, rendered=is_rendered(path))
@@ -132,12 +128,22 @@ class TemplateSource:
         """Every file of the template (manifests included), in walk order."""
         return self._all_files
 
+    @checked_except("app_id", "overrides")
     def values(
-        self, app_id: str, overrides: Mapping[str, str] | None = None, *, strict: bool = True
+        self,
+        app_id: str,
+        overrides: Mapping[str, OverrideValue] | None = None,
+        *,
+        strict: bool = True,
     ) -> dict[str, object]:
-        """The data map `wendy init` would render with (see ``values.py``)."""
-        return build_values(self.manifest, self.picker, app_id, overrides, strict=strict)
+        """The data map `wendy init` would render with (see ``values.py``;
+        typed overrides: ``overrides.py``)."""
+        try:
+            return build_values(self.manifest, self.picker, app_id, overrides, strict=strict)
+        except (ValuesError, DataTypeError) as exc:  # not the engine's own failures
+            raise exc.in_template(self.id) from None
 
+    @checked
     def output_paths(self, app_id: str) -> tuple[str | None, ...]:
         """Output path of each of ``sources`` for this app id (None: dropped)."""
         return self._outputs(app_id)
@@ -145,10 +151,11 @@ class TemplateSource:
     def _output_paths(self, app_id: str) -> tuple[str | None, ...]:
         return tuple(output_path(s.path, self.name, app_id) for s in self.sources)
 
+    @checked_except("app_id", "overrides")
     def render(
         self,
         app_id: str,
-        overrides: Mapping[str, str] | None = None,
+        overrides: Mapping[str, OverrideValue] | None = None,
         *,
         strict: bool = True,
         renderer: Renderer | None = None,
@@ -158,10 +165,13 @@ class TemplateSource:
         values = self.values(app_id, overrides, strict=strict)
         return self.render_values(values, renderer=renderer)
 
+    @checked_except("values")  # checked below; the engine names a bad value by its key path
     def render_values(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> RenderedTree:
         """Render with a ready data map (``values["APP_ID"]`` names paths)."""
+        if not isinstance(values, Mapping) or not isinstance(values.get("APP_ID"), str):
+            raise AppIdError("the data map has no APP_ID string: build it with values()")
         app_id = str(values["APP_ID"])
         results = self.render_sources(values, renderer=renderer)
         files: dict[str, RenderedFile] = {}
@@ -169,7 +179,7 @@ class TemplateSource:
             self.sources, self.output_paths(app_id), results, strict=True
         ):
             if isinstance(result, TemplateError):
-                raise RenderError(path=source.path, cause=result)
+                raise RenderError.of(result, template=self.id)
             if out is None:
                 continue
             files.pop(out, None)  # a later file on the same path wins
@@ -180,9 +190,13 @@ class TemplateSource:
                 source=source.path,
                 verbatim=result is source.data or result == source.data,
             )
-        _refuse_collisions(files, app_id)
+        try:
+            _refuse_collisions(files, app_id)
+        except PathCollisionError as exc:
+            raise exc.in_template(self.id) from None
         return RenderedTree(files, template_root=self.root)
 
+    @checked_except("values")
     def render_sources(
         self, values: Mapping[str, object], *, renderer: Renderer | None = None
     ) -> list[bytes | TemplateError]:
@@ -202,16 +216,27 @@ def _shown(root: Path) -> str:
     return str(root) if relative.startswith("..") else relative
 
 
-def _check_manifest_sizes(files: Mapping[str, bytes], where: str) -> None:
-    """Refuse a manifest too large to be one, before decoding it takes the memory."""
+def _load_manifests(files: Mapping[str, bytes]) -> tuple[Manifest, Picker | None]:
+    """``template.json`` and the picker; a manifest too large to be one is
+    refused before decoding it takes the memory."""
     for file in (MANIFEST_FILE, PICKER_FILE):
         size = len(files.get(file, b""))
         if size > options.MANIFEST_MAX_BYTES:
             raise ManifestError(
                 f"{file}: {size} bytes, more than the {options.MANIFEST_MAX_BYTES} a"
-                f" manifest may have (template {where})",
+                " manifest may have",
                 file=file,
             )
+    manifest = load_manifest(files[MANIFEST_FILE])
+    if len(manifest.variables) > options.MANIFEST_MAX_VARIABLES:
+        raise ManifestError(
+            f"{MANIFEST_FILE}: variables: {len(manifest.variables)} variables, more"
+            f" than the {options.MANIFEST_MAX_VARIABLES} a template may have",
+            file=MANIFEST_FILE,
+            json_path="variables",
+        )
+    picker_data = files.get(PICKER_FILE)
+    return manifest, None if picker_data is None else load_picker(picker_data)
 
 
 def _shared_renderer() -> Renderer:
@@ -257,8 +282,7 @@ def render_many_values(
         try:
             results = engine.render_many(jobs)
         except OutputTooLarge as exc:  # the engine knows the file, not the template
-            # Named by its id (python/llm), never by the host's checkout path.
-            raise OutputTooLarge(f"template {template.id}: {exc}") from None
+            raise exc.in_template(template.id) from None
     width = len(active)
     out: list[list[bytes | TemplateError]] = []
     for index in range(len(value_maps)):

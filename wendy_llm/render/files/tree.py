@@ -8,8 +8,7 @@ and renamed into place, replacing a non-empty ``out_dir`` only with
 two renames rolled back on failure); on any error ``out_dir`` is untouched
 and nothing is left behind but what a killed writer leaves, which the next
 write removes (:mod:`wendy_llm.atomic`). Directories whose loss would hurt
-are never replaced (:mod:`wendy_llm.render.files.outguard`), nor a symlinked
-``out_dir``.
+are never replaced (:mod:`wendy_llm.render.files.outguard`), nor a symlinked ``out_dir``.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from wendy_llm import phases
+from wendy_llm.arguments import checked
 from wendy_llm.atomic import (
     TMP,
     is_work_dir,
@@ -161,6 +161,7 @@ class RenderedTree(Mapping[str, bytes]):
     def __repr__(self) -> str:
         return f"RenderedTree({len(self)} files)"
 
+    @checked
     def write(
         self,
         out_dir: str | os.PathLike[str],

@@ -16,7 +16,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from wendy_llm.engine import gofuncs
 from wendy_llm.errors import DataTypeError, TemplateError, ValuesError, quoted
-from wendy_llm.render.files.source import SourceFile, TemplateSource, render_many_values
+from wendy_llm.render.files.source import (
+    OverrideValue,
+    SourceFile,
+    TemplateSource,
+    render_many_values,
+)
 from wendy_llm.render.lints.silent import silent_lints
 from wendy_llm.render.lints.warning import LintWarning as LintWarning
 from wendy_llm.render.lints.warning import line_of
@@ -269,7 +274,7 @@ def _render_lints(
     template: TemplateSource,
     picks: Sequence[Pick],
     renderer: Renderer | None,
-    overrides: Mapping[str, str],
+    overrides: Mapping[str, OverrideValue],
 ) -> Iterable[LintWarning]:
     rendered = [s for s in template.sources if s.rendered]
     if not rendered:
@@ -281,7 +286,9 @@ def _render_lints(
             base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
             planned.append(
-                LintWarning(MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc}")
+                LintWarning(
+                    MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc.describe()}"
+                )
             )
             continue
         variants = _typing_variants(template, base)
@@ -373,7 +380,7 @@ def lint_template(
     picks: Sequence[Pick],
     *,
     renderer: Renderer | None = None,
-    values: Mapping[str, str] | None = None,
+    values: Mapping[str, OverrideValue] | None = None,
 ) -> list[LintWarning]:
     """Every warning for ``template``, whose picks are ``picks`` (module docstring);
     ``values`` as for ``Template.lint``."""

@@ -173,10 +173,10 @@ def load_rules(path: Path, *, display: str | None = None) -> Rules:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(
-            f"{shown}: cannot read the rules file: {exc.strerror}", path=shown
+            f"{shown}: cannot read the rules file: {exc.strerror}", file=shown
         ) from exc
     except UnicodeDecodeError as exc:
-        raise RulesError(f"{shown}: not valid UTF-8 (byte {exc.start})", path=shown) from exc
+        raise RulesError(f"{shown}: not valid UTF-8 (byte {exc.start})", file=shown) from exc
     return parse_rules(text, shown)
 
 
@@ -187,7 +187,7 @@ def parse_rules(text: str, path: str) -> Rules:
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
         location = path if line is None else f"{path}:{line}"
-        raise RulesError(f"{location}: YAML: {problem}", path=path, line=line) from exc
+        raise RulesError(f"{location}: YAML: {problem}", file=path, line=line) from exc
     if data is None:
         data = {}
     lines = LineIndex.of(text)
@@ -219,7 +219,7 @@ def _fail(
         where = str(keys[0]) if keys else "(top level)"
         inner = json_path(keys[1:]) if len(keys) > 1 else ""
     text = f"{location}: {where}: " + (f"{inner}: " if inner else "") + message
-    return RulesError(text, path=path, line=line, rule=where)
+    return RulesError(text, file=path, line=line, rule=where)
 
 
 def _schema_error(err: ValidationError, data: object, lines: LineIndex, path: str) -> RulesError:

@@ -175,11 +175,11 @@ def baseline_findings(
 
 def _rules_unread(shown: str, exc: RulesError) -> Finding:
     message = (
-        f"not compared with the stored baseline {shown}: the rules file {exc.path} does not "
+        f"not compared with the stored baseline {shown}: the rules file {exc.file} does not "
         "load, so the files the gate compares (gate.files) are unknown; the topology check "
         "says why"
     )
-    return error(BASELINE_RULES_UNREAD, message, exc.path, exc.line)
+    return error(BASELINE_RULES_UNREAD, message, exc.file, exc.line)
 
 
 def declared_sentinels(rules: Rules | None) -> Sentinels:

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import TypeVar
 
-_Job = TypeVar("_Job")
-_Out = TypeVar("_Out")
+JobT = TypeVar("JobT")  # a tool job, whatever the tool
+OutT = TypeVar("OutT")
 
 
 def available_cores() -> int:
@@ -59,7 +59,7 @@ class ToolRunner:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=cancel)
 
-    def run_all(self, fn: Callable[[_Job], _Out], jobs: Sequence[_Job]) -> list[tuple[_Job, _Out]]:
+    def run_all(self, fn: Callable[[JobT], OutT], jobs: Sequence[JobT]) -> list[tuple[JobT, OutT]]:
         """``(job, fn(job))`` for every job, in the order they finish.
 
         The first job that raises stops the rest: the jobs not started are
@@ -71,7 +71,7 @@ class ToolRunner:
             return [(jobs[0], fn(jobs[0]))]
         pool = self._executor()
         futures = {pool.submit(self._counted, fn, job): job for job in jobs}
-        done: list[tuple[_Job, _Out]] = []
+        done: list[tuple[JobT, OutT]] = []
         try:
             for future in as_completed(futures):
                 done.append((futures[future], future.result()))
@@ -84,7 +84,7 @@ class ToolRunner:
             wait(futures)
         return self.completed(done)
 
-    def completed(self, done: list[tuple[_Job, _Out]]) -> list[tuple[_Job, _Out]]:
+    def completed(self, done: list[tuple[JobT, OutT]]) -> list[tuple[JobT, OutT]]:
         """The finished jobs in the order they are handed back (a test hook)."""
         return done
 
@@ -96,7 +96,7 @@ class ToolRunner:
                 )
             return self._pool
 
-    def _counted(self, fn: Callable[[_Job], _Out], job: _Job) -> _Out:
+    def _counted(self, fn: Callable[[JobT], OutT], job: JobT) -> OutT:
         self._count(1)
         return fn(job)
 

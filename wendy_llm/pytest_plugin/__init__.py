@@ -29,6 +29,15 @@ Installed with wendy-llm and active in every pytest run. Fixtures:
   ``.slug``) and ``wendy_tree`` its canonical render (app id ``llm-app``,
   defaults, the pick's answers: what the golden fixtures hold).
 
+A template that fails to load or render fails each test that needs it
+with one short message naming the template, the file and the line (no
+traceback).
+
+Installed, the plugin loads in every pytest run of the environment, so its
+module imports only pytest and the standard library; the engine, the loader
+and the golden checks are imported by the fixtures that need them (issue
+31: ``bench/bench_plugin.py`` measures what that costs a run).
+
 Options: ``--update-golden`` (refused when ``CI`` is set, as ``wendy-llm
 golden --update`` is, unless ``--force-golden``). Where the templates and
 fixtures are: the rule every ``wendy-llm`` command follows, starting at the
@@ -41,26 +50,31 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from wendy_llm import escape
-from wendy_llm.engine.client import Renderer
 from wendy_llm.errors import GoldenUpdateRefused, WendyLlmError
-from wendy_llm.golden import GoldenUpdate, TemplateUpdate, check_golden, update_golden
-from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.render.files.tree import RenderedTree
-from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
-from wendy_llm.render.template import Template, load_template
-from wendy_llm.repo.layout import Layout, find_layout
-from wendy_llm.reports.golden import check_text, update_text
+from wendy_llm.pytest_plugin.state import (
+    RunState,
+    TemplateRef,
+    may_hold_templates,
+    short_failure,
+)
+
+TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
+if TYPE_CHECKING:
+    from wendy_llm.engine.client import Renderer
+    from wendy_llm.golden import TemplateUpdate
+    from wendy_llm.render.files.tree import RenderedTree
+    from wendy_llm.render.picks import Pick
+    from wendy_llm.render.template import Template
+    from wendy_llm.repo.layout import Layout
 
 __all__ = ["WendyPick"]
 
-TemplateRef = str | os.PathLike[str]
-RenderFn = Callable[..., RenderedTree]
+RenderFn = Callable[..., "RenderedTree"]
 GoldenFn = Callable[..., None]
 
 
@@ -80,79 +94,7 @@ class WendyPick:
         return f"{self.template.id}:{self.pick.slug}"
 
 
-@dataclass
-class _State:
-    """What one pytest run shares: settings, loaded templates, renders, updates.
-
-    The layout is found on first use, so a project that never asks for a
-    template pays nothing and never sees a wendy-llm error.
-    """
-
-    rootdir: Path
-    templates_setting: str  # the ini values; "" = the repository's own rule
-    golden_setting: str
-    update: bool
-    templates: dict[tuple[Path, str], Template] = field(default_factory=dict)
-    renders: dict[tuple[int, str, tuple[tuple[str, str], ...]], RenderedTree] = field(
-        default_factory=dict
-    )
-    updates: list[TemplateUpdate] = field(default_factory=list)
-    renderer: Renderer | None = None
-    found_layout: Layout | None = None
-
-    @property
-    def layout(self) -> Layout:
-        if self.found_layout is None:
-            templates = self.rootdir / self.templates_setting if self.templates_setting else None
-            golden = self.rootdir / self.golden_setting if self.golden_setting else None
-            self.found_layout = find_layout(templates, golden, start=self.rootdir)
-        return self.found_layout
-
-    @property
-    def templates_dir(self) -> Path:
-        return self.layout.templates_root
-
-    @property
-    def golden_dir(self) -> Path:
-        return self.layout.golden_dir
-
-    def resolve(self, ref: TemplateRef) -> Path:
-        path = Path(ref)
-        if path.is_absolute():
-            return path
-        for base in (self.rootdir, self.templates_dir):
-            if (base / path).is_dir():
-                return (base / path).resolve()
-        return (self.rootdir / path).resolve()  # load_template names what is missing
-
-    def template(self, ref: TemplateRef) -> Template:
-        root = self.resolve(ref)
-        try:
-            template_id = root.relative_to(self.templates_dir.resolve()).as_posix()
-        except ValueError:
-            template_id = root.name
-        key = (root, template_id)
-        if key not in self.templates:
-            self.templates[key] = load_template(root, id=template_id)
-        return self.templates[key]
-
-    def all_templates(self) -> list[Template]:
-        out = []
-        for found in self.layout.find_templates():
-            # Share the cache, so wendy_template() and wendy_templates agree.
-            key = (found.path.resolve(), found.id)
-            if key not in self.templates:
-                self.templates[key] = load_template(found.path, id=found.id)
-            out.append(self.templates[key])
-        return out
-
-    def get_renderer(self) -> Renderer:
-        if self.renderer is None:
-            self.renderer = Renderer()
-        return self.renderer
-
-
-_STATE = pytest.StashKey[_State]()
+_STATE = pytest.StashKey[RunState]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -189,6 +131,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     update = bool(config.getoption("wendy_update_golden"))
     if update:
+        # lazy: the golden package, only for a run that updates fixtures.
+        from wendy_llm.golden.guard import refuse_update_in_ci
+
         try:
             refuse_update_in_ci(
                 os.environ,
@@ -200,7 +145,7 @@ def pytest_configure(config: pytest.Config) -> None:
         except GoldenUpdateRefused as exc:
             raise pytest.UsageError(str(exc)) from None
     rootdir = config.rootpath
-    config.stash[_STATE] = _State(
+    config.stash[_STATE] = RunState(
         rootdir=rootdir,
         templates_setting=str(config.getini("wendy_templates_dir")),
         golden_setting=str(config.getini("wendy_golden_dir")),
@@ -217,8 +162,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     state = config.stash.get(_STATE, None)
-    if state is None:
-        return None
+    if state is None or not may_hold_templates(state):
+        return None  # not a templates repository: say nothing, import nothing
     try:
         if not state.layout.find_templates():
             return None  # not a templates repository: say nothing
@@ -254,38 +199,48 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             templates = [state.template(ref) for ref in marker.args]
         else:
             templates = state.all_templates()
+        cases = [WendyPick(t, pick) for t in templates for pick in t.picks()]
     except WendyLlmError as exc:
         pytest.fail(f"{metafunc.definition.nodeid}: wendy_picks: {exc}", pytrace=False)
-    cases = [WendyPick(t, pick) for t in templates for pick in t.picks()]
     metafunc.parametrize("wendy_pick", cases, ids=[case.id for case in cases])
 
 
 @pytest.fixture(scope="session")
-def _wendy_state(request: pytest.FixtureRequest) -> _State:
+def _wendy_state(request: pytest.FixtureRequest) -> RunState:
     return request.config.stash[_STATE]
 
 
 @pytest.fixture(scope="session")
-def wendy_renderer(_wendy_state: _State) -> Renderer:
+def wendy_renderer(_wendy_state: RunState) -> Renderer:
     """One renderer (one Go helper process) for the whole run."""
     return _wendy_state.get_renderer()
 
 
 @pytest.fixture(scope="session")
-def wendy_template(_wendy_state: _State) -> Callable[[TemplateRef], Template]:
+def wendy_template(_wendy_state: RunState) -> Callable[[TemplateRef], Template]:
     """``wendy_template(path)`` -> Template, loaded once per run."""
-    return _wendy_state.template
+
+    def template(ref: TemplateRef) -> Template:
+        with short_failure("wendy_template"):
+            return _wendy_state.template(ref)
+        raise AssertionError("unreachable: pytest.fail raised")  # for mypy
+
+    return template
 
 
 @pytest.fixture(scope="session")
-def wendy_templates(_wendy_state: _State) -> list[Template]:
+def wendy_templates(_wendy_state: RunState) -> list[Template]:
     """Every template of the repository, as ``wendy-llm check`` finds them."""
-    return _wendy_state.all_templates()
+    with short_failure("wendy_templates"):
+        return _wendy_state.all_templates()
+    raise AssertionError("unreachable: pytest.fail raised")  # for mypy
 
 
 @pytest.fixture(scope="session")
-def wendy_render(_wendy_state: _State, wendy_renderer: Renderer) -> RenderFn:
+def wendy_render(_wendy_state: RunState, wendy_renderer: Renderer) -> RenderFn:
     """``wendy_render(template, pick=None, *, app_id=..., overrides=None)`` -> RenderedTree."""
+    # lazy: the picks module, only for a run that renders.
+    from wendy_llm.render.picks import CANONICAL_APP_ID
 
     def render(
         template: Template,
@@ -294,18 +249,21 @@ def wendy_render(_wendy_state: _State, wendy_renderer: Renderer) -> RenderFn:
         app_id: str = CANONICAL_APP_ID,
         overrides: Mapping[str, str] | None = None,
     ) -> RenderedTree:
-        if isinstance(pick, str):
-            pick = template.pick(pick)
-        # The repository's sample values first, as in every canonical render.
-        answers = _wendy_state.layout.sample_values(template.id)
-        answers.update(pick.answers if pick is not None else {})
-        answers.update(overrides or {})
-        key = (id(template), app_id, tuple(sorted(answers.items())))
-        tree = _wendy_state.renders.get(key)
-        if tree is None:
-            tree = template.render(app_id, answers, renderer=wendy_renderer)
-            _wendy_state.renders[key] = tree
-        return tree
+        slug = pick if isinstance(pick, str) else pick.slug if pick is not None else None
+        with short_failure(f"{template.id}:{slug}" if slug is not None else template.id):
+            if isinstance(pick, str):
+                pick = template.pick(pick)
+            # The repository's sample values first, as in every canonical render.
+            answers = _wendy_state.layout.sample_values(template.id)
+            answers.update(pick.answers if pick is not None else {})
+            answers.update(overrides or {})
+            key = (id(template), app_id, tuple(sorted(answers.items())))
+            tree = _wendy_state.renders.get(key)
+            if tree is None:
+                tree = template.render(app_id, answers, renderer=wendy_renderer)
+                _wendy_state.renders[key] = tree
+            return tree
+        raise AssertionError("unreachable: pytest.fail raised")  # for mypy
 
     return render
 
@@ -324,8 +282,11 @@ def wendy_tree(wendy_pick: WendyPick, wendy_render: RenderFn) -> RenderedTree:
 
 
 @pytest.fixture
-def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
+def wendy_golden(_wendy_state: RunState, wendy_renderer: Renderer) -> GoldenFn:
     """``wendy_golden(template=None, *, picks=None)``: fixtures match, or the test fails."""
+    # lazy: the golden checks and their report, only for a run that checks fixtures.
+    from wendy_llm.golden import check_golden, update_golden
+    from wendy_llm.reports.golden import check_text
 
     def golden(template: Template | None = None, *, picks: Sequence[str] | None = None) -> None:
         state = _wendy_state
@@ -345,6 +306,9 @@ def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
             state.updates.extend(t for t in result.templates if t.written)
             if result.failed:
                 said = "\n".join(f.message for f in result.failed)
+                # lazy: the escaping loads only when a test fails.
+                from wendy_llm import escape
+
                 pytest.fail("\n".join(escape.lines(said)), pytrace=False)  # template text
             return
         checked = check_golden(
@@ -356,9 +320,9 @@ def wendy_golden(_wendy_state: _State, wendy_renderer: Renderer) -> GoldenFn:
             sample_values=samples,
         )
         if not checked.ok:
-            pytest.fail(
-                check_text(checked) + "(or, from pytest: pytest --update-golden)", pytrace=False
-            )
+            # A refresh cannot fix a template that does not render: no advice then.
+            refresh = "(or, from pytest: pytest --update-golden)" if checked.problems else ""
+            pytest.fail(check_text(checked) + refresh, pytrace=False)
 
     return golden
 
@@ -369,6 +333,10 @@ def pytest_terminal_summary(
     state = config.stash.get(_STATE, None)
     if state is None or not state.update:
         return
+    # lazy: the golden report, only after a run that updated fixtures.
+    from wendy_llm.golden import GoldenUpdate
+    from wendy_llm.reports.golden import update_text
+
     terminalreporter.section("wendy-llm golden")
     if not state.updates:
         terminalreporter.write_line("golden: every fixture was up to date; nothing written")
