@@ -7,10 +7,12 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from _check_helpers import write_template
-from bench_cold import distinct_projects, floor_seconds
+from bench_cold import distinct_projects, environment, floor_seconds
 
 from wendy_llm.validate.checks.compose import compose_key, tree_digest
 
@@ -27,3 +29,11 @@ def test_the_floor_runs_each_distinct_project_once(tmp_path: Path) -> None:
     assert sorted(compose_key(tree_digest(t), p) for t, p in again) == sorted(keys)
     wall, cpu = floor_seconds(projects)
     assert wall > 0 and cpu > 0
+
+
+def test_the_command_is_timed_with_the_bytecode_cache_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As an installed wheel has its .pyc files: no measured run compiles the package.
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("WENDY_LLM_BENCH_PROBE", "kept")
+    env = environment()
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["WENDY_LLM_BENCH_PROBE"] == "kept"

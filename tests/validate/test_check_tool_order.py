@@ -3,27 +3,42 @@
 The tool stage's answers are joined to the renders by key (template, pick,
 input), never by position: a runner that hands back every batch of tool
 results in a shuffled order (the tool-runner boundary, where real runs
-finish in whatever order the machine makes) gives a byte-identical report.
+finish in whatever order the machine makes) gives a byte-identical report,
+and so do the other stages' values (the renders, the baseline renders the
+rules read) handed on in another order.
 And identical tool inputs (the same project, the same script) run once per
 ``check``, whichever picks and templates share them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import pytest
-from _check_helpers import write_template
+from _check_helpers import RULES, write_baseline, write_template
 
 from wendy_llm.reports.json import check_json, dumps
+from wendy_llm.validate import pickrun, rulerun
+from wendy_llm.validate.pickrun import (
+    PickRun,
+    Rendered,
+    RenderKey,
+    RenderStage,
+    StageResult,
+    TemplateRun,
+)
+from wendy_llm.validate.rulerun import BaselineRender
 from wendy_llm.validate.run import run_check
 from wendy_llm.validate.tools.pool import ToolRunner
 
 _Job = TypeVar("_Job")
+_Key = TypeVar("_Key")
 _Out = TypeVar("_Out")
 
 
@@ -100,3 +115,53 @@ def test_identical_tool_inputs_run_once_per_check_across_templates(tmp_path: Pat
     shutil.copytree(templates / "py" / "mini", templates / "py" / "twin")
     shutil.copy(golden / "py" / "mini.rules.yaml", golden / "py" / "twin.rules.yaml")
     assert tool_runs(templates, golden) == (compose_runs, bash_runs, 2 * picks)
+
+
+def shuffled(mapping: Mapping[_Key, _Out], rng: random.Random) -> dict[_Key, _Out]:
+    items = list(mapping.items())
+    rng.shuffle(items)
+    return dict(items)
+
+
+#: A rule that reads the stored baseline rendered with each render's answers
+#: and app id, and fails on the variant's (app id my.app-2) only: its message
+#: names the answers and the app id, so a baseline render joined to another
+#: pick or input would change the report.
+BASELINE_RULE = """\
+  - name: no-baseline-volumes
+    picks: {except: [big-dflash]}
+    assert:
+      - {volumes: {baseline: {name: 'my.app-2-*'}}, absent: true}
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_stage_joins_by_key_whatever_order_its_values_come_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    # The render stage and the baseline renders come back in another order
+    # (and the tools' answers too): the report is the same, byte for byte.
+    templates, golden = write_template(tmp_path / "repo", rules=RULES + BASELINE_RULE)
+    write_baseline(golden)
+    expected = report_bytes(templates, golden, ToolRunner(workers=2))
+    for answer in ("gemma4:e2b", "qwen2.5:3b"):
+        assert f"rendered with PORT=9080, OLLAMA_MODEL={answer} (app id my.app-2)" in expected
+    rng = random.Random(seed)
+
+    def render_template(run: TemplateRun) -> RenderStage:
+        stage = pickrun.render_template(run)
+        return RenderStage(MappingProxyType(shuffled(stage.renders, rng)), stage.stopped)
+
+    def baseline_renders(*args: Any) -> dict[RenderKey, BaselineRender]:
+        return shuffled(rulerun.baseline_renders(*args), rng)
+
+    monkeypatch.setattr("wendy_llm.validate.run.render_template", render_template)
+    monkeypatch.setattr("wendy_llm.validate.run.baseline_renders", baseline_renders)
+    assert report_bytes(templates, golden, ShufflingRunner(seed)) == expected
+
+
+@pytest.mark.parametrize("stage_value", [PickRun, TemplateRun, Rendered, RenderStage, StageResult])
+def test_the_stage_values_are_frozen(stage_value: type) -> None:
+    # Nothing is filled in later: a stage's value cannot be changed once returned.
+    assert dataclasses.fields(stage_value)
+    assert stage_value.__dataclass_params__.frozen  # type: ignore[attr-defined]

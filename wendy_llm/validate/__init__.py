@@ -2,5 +2,5 @@
 each check, into a report. Layers, lowest first: ``findings``,
 ``documents``, ``tools``, ``rules``, ``dockerfiles``, ``stored``,
 ``checks``, then the orchestration (``run``, ``pickrun``, ``rulerun``,
-``stored_rows``).
+``stored_rows``, ``rows``).
 """

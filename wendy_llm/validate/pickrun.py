@@ -2,13 +2,16 @@
 
 (And :class:`TemplateRun`, the template that holds the picks.)
 
-A :class:`PickRun` is a pick rendered with one input: its values, its
-render, its parsed documents and what each check found.  The canonical run
-(app id ``llm-app``, defaults) holds its variants' runs
+A :class:`PickRun` is what a pick is checked with: its template, its
+answers and one input's values, frozen once loaded.  The canonical run (app
+id ``llm-app``, defaults) holds its variants' runs
 (:mod:`wendy_llm.render.variants`), so every check that depends on values
-runs on each of them; :func:`merged_findings` then joins a variant's
-findings to the pick's row, naming the variant, where the canonical input
-found nothing for that check and file (one problem, one message).
+runs on each of them.  Each phase of the check is a function that returns a
+frozen value, joined to the renders by :attr:`PickRun.key` (never by
+position): :func:`render_template` a :class:`RenderStage` (each render's
+files, parsed documents and ``render`` findings), :func:`pick_checks`,
+:func:`input_checks` and :func:`rule_checks` a :class:`StageResult` each;
+:mod:`wendy_llm.validate.rows` assembles the report's rows once, from them.
 """
 
 from __future__ import annotations
@@ -31,12 +34,7 @@ from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.checks.device import (
-    build_view,
-    device_findings,
-    load_problems,
-    not_repeated,
-)
+from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
 from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
@@ -47,7 +45,7 @@ from wendy_llm.validate.checks.wendy_json import (
 )
 from wendy_llm.validate.dockerfiles.check import validate_dockerfiles
 from wendy_llm.validate.documents.parse import Documents, parse_documents
-from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, error, warning
 from wendy_llm.validate.rulerun import BaselineRender, check_rules, rule_subject
 from wendy_llm.validate.rules.file import Rules
 from wendy_llm.validate.tools.compose_run import ComposeResult
@@ -59,8 +57,15 @@ def _no_findings() -> Mapping[str, tuple[Finding, ...]]:
     return MappingProxyType({})
 
 
-#: Which render: (template id, pick slug, input label), what stages join by.
+#: Which row: (template id, pick slug, input label), what stages join by.  A
+#: render's key names its pick and input; a template's own row is
+#: :func:`template_key`.
 RenderKey = tuple[str, str, str]
+
+
+def template_key(template_id: str) -> RenderKey:
+    """The key of a template's own row (findings spanning its picks)."""
+    return (template_id, TEMPLATE_WIDE, "")
 
 
 @dataclass
@@ -95,130 +100,9 @@ class Timer:
             return fn()
 
 
-@dataclass
-class PickRun:
-    """A pick rendered with one input; the canonical run holds its ``variants``."""
-
-    template: Template
-    pick: Pick
-    values: dict[str, object]
-    tree: RenderedTree | None = None
-    docs: Documents | None = None
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-    inputs: Inputs = CANONICAL
-    variants: list[PickRun] = field(default_factory=list)  # the same pick, other inputs
-    view: DeviceView | None = None  # the device view (the pure stage's, recorded with it)
-    baseline: BaselineRender | None = None  # the stored baseline, for rules that read it
-
-    @property
-    def key(self) -> RenderKey:
-        """Which render this is (template id, pick slug, input label): what the
-        tool stage's answers are joined by."""
-        return (self.template.id, self.pick.slug, self.inputs.label)
-
-    def every_input(self) -> list[PickRun]:
-        """This run and its variants' (canonical first)."""
-        return [self, *self.variants]
-
-    def renders(self) -> dict[tuple[str, str], RenderedTree]:
-        """(slug, input label) -> render, for every input that rendered."""
-        return {
-            (e.pick.slug, e.inputs.label): e.tree for e in self.every_input() if e.tree is not None
-        }
-
-
-@dataclass
-class TemplateRun:
-    """One template of a ``check`` run: its rules, its picks, its template-wide findings."""
-
-    template_id: str
-    template: Template | None
-    rules: Rules | None = None
-    rules_file: Path | None = None  # where the rules are (or would be)
-    sample_values: dict[str, str] = field(default_factory=dict)  # wendy-llm.toml's
-    picks: list[PickRun] = field(default_factory=list)
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-    #: Why the template's renders were stopped (:func:`render_template`), or None.
-    stopped: str | None = None
-
-
-def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
-    """The pick's values for these inputs (a value error fails its ``render``)."""
-    try:
-        values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
-    except WendyLlmError as exc:
-        pick_run = PickRun(template, pick, {}, inputs=inputs)
-        pick_run.findings[Check.RENDER] = [error(RENDER_VALUES, str(exc))]
-        return pick_run
-    return PickRun(template, pick, values, inputs=inputs)
-
-
-def render_template(run: TemplateRun) -> None:
-    """Render every pick of ``run`` with every input, until one render runs away.
-
-    A render that times out or exceeds the output cap fails its own pick;
-    the template's later renders are not attempted (each would take as
-    long again: a stuck template once cost a ``check`` a timeout per pick
-    and input) and fail ``render`` saying why. Other templates are not
-    affected.
-    """
-    for pick_run in run.picks:
-        for each in pick_run.every_input():
-            if run.stopped is not None:
-                if Check.RENDER not in each.findings:
-                    each.findings[Check.RENDER] = [
-                        error(RENDER_STOPPED, f"not rendered: {run.stopped}")
-                    ]
-                continue
-            runaway = render_pick(each)
-            if runaway is not None:
-                what = "timed out" if isinstance(runaway, RenderTimeout) else "outgrew the cap"
-                slug = pick_run.pick.slug
-                run.stopped = f"an earlier render of {run.template_id} (pick {slug}) {what}"
-
-
-def lint_template_run(run: TemplateRun) -> list[Finding]:
-    """The template's ``lint`` findings; an error (not an abort) when linting fails."""
-    if run.template is None:
-        return []
-    if run.stopped is not None:
-        # The lints render every pick again: they would run away too.
-        return [warning(LINT_STOPPED, f"not linted: {run.stopped}")]
-    try:
-        return lint_findings(run.template, values=run.sample_values)
-    except WendyLlmError as exc:
-        return [error(LINT_FAILED, f"cannot lint {run.template_id}: {exc}")]
-
-
-def render_pick(pick_run: PickRun) -> RenderTimeout | OutputTooLarge | None:
-    """Render the pick and parse its documents, or record why it does not render.
-
-    Returns the error when the render ran away (timed out, or exceeded the
-    output cap), so that the caller stops rendering the template.
-    """
-    if Check.RENDER in pick_run.findings:
-        return None
-    try:
-        pick_run.tree = pick_run.template.render_values(pick_run.values)
-    except (RenderTimeout, OutputTooLarge) as exc:
-        pick_run.findings[Check.RENDER] = [error(RENDER_RUNAWAY, str(exc))]
-        return exc
-    except RenderError as exc:
-        # The check result names the template; the finding, the file and line.
-        finding = error(RENDER_FAILED, exc.describe(), exc.file, exc.line)
-        pick_run.findings[Check.RENDER] = [finding]
-        return None
-    except WendyLlmError as exc:
-        pick_run.findings[Check.RENDER] = [error(RENDER_FAILED, str(exc))]
-        return None
-    pick_run.docs = parse_documents(pick_run.tree)
-    pick_run.findings[Check.RENDER] = unrendered_actions(pick_run.tree, pick_run.values)
-    return None
-
-
 @dataclass(frozen=True)
 class StageResult:
-    """What one stage of a render's check found, per check: a frozen value that
+    """What one stage of a row's check found, per check: a frozen value that
     the next stage receives (never a field filled in later).
 
     ``view``: the pure stage's device view, which the rules read.
@@ -228,7 +112,9 @@ class StageResult:
     view: DeviceView | None = None
 
     @classmethod
-    def of(cls, found: Mapping[str, list[Finding]], view: DeviceView | None = None) -> StageResult:
+    def of(
+        cls, found: Mapping[str, Sequence[Finding]], view: DeviceView | None = None
+    ) -> StageResult:
         frozen = {check: tuple(items) for check, items in found.items()}
         return cls(MappingProxyType(frozen), view)
 
@@ -239,11 +125,175 @@ class StageResult:
         return StageResult.of(changed, self.view)
 
 
-def pick_checks(pick_run: PickRun, timer: Timer) -> StageResult:
+#: One stage's results over a whole run, by row key.
+StageRows = Mapping[RenderKey, StageResult]
+
+
+def stage_rows(found: Mapping[RenderKey, Mapping[str, Sequence[Finding]]]) -> StageRows:
+    """Per-row findings, frozen into a stage's rows."""
+    return MappingProxyType({key: StageResult.of(checks) for key, checks in found.items()})
+
+
+@dataclass(frozen=True)
+class PickRun:
+    """A pick with one input's values; the canonical run holds its ``variants``.
+
+    ``values``: the data map (read-only); ``unrenderable``: the ``render``
+    findings known before rendering (the values could not be made), which
+    stand for the render.
+    """
+
+    template: Template
+    pick: Pick
+    values: Mapping[str, object]
+    inputs: Inputs = CANONICAL
+    variants: tuple[PickRun, ...] = ()  # the same pick, other inputs
+    unrenderable: tuple[Finding, ...] = ()
+
+    @property
+    def key(self) -> RenderKey:
+        """Which render this is (template id, pick slug, input label): what every
+        stage's answers are joined by."""
+        return (self.template.id, self.pick.slug, self.inputs.label)
+
+    def every_input(self) -> tuple[PickRun, ...]:
+        """This run and its variants' (canonical first)."""
+        return (self, *self.variants)
+
+
+@dataclass(frozen=True)
+class TemplateRun:
+    """One template of a ``check`` run: its rules, its picks, what loading it found."""
+
+    template_id: str
+    template: Template | None
+    rules: Rules | None = None
+    rules_file: Path | None = None  # where the rules are (or would be)
+    sample_values: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    picks: tuple[PickRun, ...] = ()
+    loaded: StageResult = field(default_factory=StageResult)  # the template row's, from loading
+
+    def renders(self) -> tuple[PickRun, ...]:
+        """Every pick with every input (canonical first, pick by pick)."""
+        return tuple(each for pick_run in self.picks for each in pick_run.every_input())
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One render's outcome: its files and parsed documents, or none, and its
+    ``render`` findings (why it has none, or leftovers of the template)."""
+
+    tree: RenderedTree | None
+    docs: Documents | None
+    result: StageResult
+
+
+@dataclass(frozen=True)
+class RenderStage:
+    """Every render of one template, by key; ``stopped``: why its later renders
+    were not attempted (a render ran away), or None."""
+
+    renders: Mapping[RenderKey, Rendered]
+    stopped: str | None = None
+
+    def tree(self, pick_run: PickRun) -> RenderedTree | None:
+        """The render of ``pick_run`` (its input), or None when it did not render."""
+        found = self.renders.get(pick_run.key)
+        return None if found is None else found.tree
+
+    def trees(self, pick_run: PickRun) -> dict[tuple[str, str], RenderedTree]:
+        """(slug, input label) -> render, for every input of the pick that rendered."""
+        out: dict[tuple[str, str], RenderedTree] = {}
+        for each in pick_run.every_input():
+            tree = self.tree(each)
+            if tree is not None:
+                out[(each.pick.slug, each.inputs.label)] = tree
+        return out
+
+    def rows(self) -> StageRows:
+        """Each render's ``render`` findings, as a stage's rows."""
+        return MappingProxyType({key: found.result for key, found in self.renders.items()})
+
+
+def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
+    """The pick's values for these inputs (a value error fails its ``render``)."""
+    try:
+        values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
+    except WendyLlmError as exc:
+        failed = (error(RENDER_VALUES, str(exc)),)
+        return PickRun(template, pick, MappingProxyType({}), inputs=inputs, unrenderable=failed)
+    return PickRun(template, pick, MappingProxyType(values), inputs=inputs)
+
+
+def render_template(run: TemplateRun) -> RenderStage:
+    """Render every pick of ``run`` with every input, until one render runs away.
+
+    A render that times out or exceeds the output cap fails its own pick;
+    the template's later renders are not attempted (each would take as
+    long again: a stuck template once cost a ``check`` a timeout per pick
+    and input) and fail ``render`` saying why. Other templates are not
+    affected.
+    """
+    stopped: str | None = None
+    renders: dict[RenderKey, Rendered] = {}
+    for pick_run in run.picks:
+        for each in pick_run.every_input():
+            if stopped is not None:
+                why = each.unrenderable or (error(RENDER_STOPPED, f"not rendered: {stopped}"),)
+                renders[each.key] = Rendered(None, None, StageResult.of({Check.RENDER: why}))
+                continue
+            renders[each.key], runaway = render_pick(each)
+            if runaway is not None:
+                what = "timed out" if isinstance(runaway, RenderTimeout) else "outgrew the cap"
+                slug = pick_run.pick.slug
+                stopped = f"an earlier render of {run.template_id} (pick {slug}) {what}"
+    return RenderStage(MappingProxyType(renders), stopped)
+
+
+def lint_template_run(run: TemplateRun, stopped: str | None = None) -> list[Finding]:
+    """The template's ``lint`` findings; an error (not an abort) when linting fails.
+    ``stopped``: why its renders were stopped (then it is not linted)."""
+    if run.template is None:
+        return []
+    if stopped is not None:
+        # The lints render every pick again: they would run away too.
+        return [warning(LINT_STOPPED, f"not linted: {stopped}")]
+    try:
+        return lint_findings(run.template, values=run.sample_values)
+    except WendyLlmError as exc:
+        return [error(LINT_FAILED, f"cannot lint {run.template_id}: {exc}")]
+
+
+def render_pick(pick_run: PickRun) -> tuple[Rendered, RenderTimeout | OutputTooLarge | None]:
+    """The pick rendered and its documents parsed, or why it does not render.
+
+    With it the error when the render ran away (timed out, or exceeded the
+    output cap), so that the caller stops rendering the template.
+    """
+
+    def failed(*found: Finding) -> Rendered:
+        return Rendered(None, None, StageResult.of({Check.RENDER: found}))
+
+    if pick_run.unrenderable:
+        return failed(*pick_run.unrenderable), None
+    try:
+        tree = pick_run.template.render_values(pick_run.values)
+    except (RenderTimeout, OutputTooLarge) as exc:
+        return failed(error(RENDER_RUNAWAY, str(exc))), exc
+    except RenderError as exc:
+        # The check result names the template; the finding, the file and line.
+        return failed(error(RENDER_FAILED, exc.describe(), exc.file, exc.line)), None
+    except WendyLlmError as exc:
+        return failed(error(RENDER_FAILED, str(exc))), None
+    leftovers = unrendered_actions(tree, pick_run.values)
+    return Rendered(tree, parse_documents(tree), StageResult.of({Check.RENDER: leftovers})), None
+
+
+def pick_checks(pick_run: PickRun, rendered: Rendered | None, timer: Timer) -> StageResult:
     """The pure-Python checks of one pick rendered with one input (the rules: later)."""
-    tree, docs = pick_run.tree, pick_run.docs
-    if tree is None or docs is None:
+    if rendered is None or rendered.tree is None or rendered.docs is None:
         return StageResult()
+    tree, docs = rendered.tree, rendered.docs
     app_id = pick_run.inputs.app_id
     found: dict[str, list[Finding]] = {}
     with timer("wendy-json"):
@@ -261,18 +311,20 @@ def pick_checks(pick_run: PickRun, timer: Timer) -> StageResult:
 
 
 def input_checks(
-    pick_run: PickRun, stages: Mapping[RenderKey, StageResult]
+    pick_run: PickRun, rendered: RenderStage, stages: Mapping[RenderKey, StageResult]
 ) -> dict[RenderKey, StageResult]:
     """What only the canonical and variant renders together show: an ``appId`` that
     does not follow the app id (one warning on the canonical row, not one per
     input).  Returns the pure stages of the inputs it changes, each a new value."""
-    if pick_run.tree is None:
+    tree = rendered.tree(pick_run)
+    if tree is None:
         return {}
     for variant in pick_run.variants:
-        if variant.tree is None:
+        variant_tree = rendered.tree(variant)
+        if variant_tree is None:
             continue
         ids = (pick_run.inputs.app_id, variant.inputs.app_id)
-        found = same_app_id(pick_run.tree, variant.tree, ids)
+        found = same_app_id(tree, variant_tree, ids)
         if not found:
             continue
         changed: dict[RenderKey, StageResult] = {}
@@ -288,18 +340,20 @@ def input_checks(
 
 def rule_checks(
     pick_run: PickRun,
+    rendered: Rendered | None,
     rules: Rules | None,
     timer: Timer,
     *,
     view: DeviceView | None = None,
     compose: ComposeResult | None = None,
+    baseline: BaselineRender | None = None,
     baseline_compose: ComposeResult | None = None,
 ) -> StageResult:
     """``topology`` and the per-pick ``picker`` check: the rules, once Compose has
     run (``view``: the pure stage's device view; ``compose``: what Compose said
-    of this render, ``baseline_compose``: of its baseline)."""
-    tree, docs = pick_run.tree, pick_run.docs
-    if tree is None or docs is None:
+    of this render; ``baseline``: the stored baseline rendered for it, where a
+    rule reads it, and ``baseline_compose``: what Compose said of that)."""
+    if rendered is None or rendered.tree is None or rendered.docs is None:
         return StageResult()
     if rules is None:
         return StageResult.of({Check.TOPOLOGY: [], Check.PICKER: []})
@@ -308,52 +362,13 @@ def rule_checks(
             rules,
             pick_run.pick.slug,
             pick_run.values,
-            tree,
-            docs,
+            rendered.tree,
+            rendered.docs,
             compose=compose,
             view=view,
-            baseline=pick_run.baseline,
+            baseline=baseline,
             baseline_compose=baseline_compose,
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)
     return StageResult.of({Check.TOPOLOGY: topology, Check.PICKER: picker})
-
-
-def record_stages(pick_run: PickRun, *stages: StageResult) -> None:
-    """Write the stages' findings into the render's row (the one place that does),
-    once every stage has returned; the pure stage's view is kept with them."""
-    for stage in stages:
-        for check, found in stage.findings.items():
-            pick_run.findings[check] = list(found)
-        if stage.view is not None:
-            pick_run.view = stage.view
-    # What Docker Compose refuses, the device check does not repeat (one defect, one finding).
-    if Check.DEVICE in pick_run.findings and Check.COMPOSE in pick_run.findings:
-        device = pick_run.findings[Check.DEVICE]
-        pick_run.findings[Check.DEVICE] = not_repeated(device, pick_run.findings[Check.COMPOSE])
-
-
-def merged_findings(pick_run: PickRun) -> dict[str, list[Finding]]:
-    """The pick's findings per check, its variants' joined where they add something.
-
-    A variant's finding is kept, naming the variant, unless the canonical
-    input already failed that check in that file, or found the very same.
-    """
-    merged = {check: list(found) for check, found in pick_run.findings.items()}
-    for variant in pick_run.variants:
-        for check, found in variant.findings.items():
-            mine = merged.setdefault(check, [])
-            canonical = pick_run.findings.get(check, [])
-            failed_files = {f.file for f in canonical if f.severity == "error"}
-            same = {_identity(f) for f in canonical}
-            mine += [
-                f.with_variant(variant.inputs.label)
-                for f in found
-                if f.file not in failed_files and _identity(f) not in same
-            ]
-    return merged
-
-
-def _identity(finding: Finding) -> tuple[object, ...]:
-    return (finding.severity, finding.message, finding.file, finding.line)

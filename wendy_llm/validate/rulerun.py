@@ -13,9 +13,10 @@ files join the same batch of Compose runs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from wendy_llm.device import DeviceView
 from wendy_llm.errors import EngineError, ToolchainError, WendyLlmError
@@ -31,6 +32,8 @@ from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.rules.file import Rules
 from wendy_llm.validate.rules.subject import Subject, make_subject
 from wendy_llm.validate.tools.compose_run import ComposeResult
+
+_Key = TypeVar("_Key")
 
 
 @dataclass(frozen=True)
@@ -89,20 +92,19 @@ def baseline_renders(
     rules: Rules,
     golden_root: Path,
     template_id: str,
-    wanted: Sequence[tuple[str, Mapping[str, object], str, Mapping[str, str]]],
-) -> list[BaselineRender | None]:
-    """For each (slug, values, app id, ``--var`` overrides) of a render: the baseline
-    rendered with the same app id and overrides where a rule selecting it reads the
-    baseline, else None."""
-    out: list[BaselineRender | None] = []
+    wanted: Mapping[_Key, tuple[str, Mapping[str, object], str, Mapping[str, str]]],
+) -> dict[_Key, BaselineRender]:
+    """For each render (by its key: slug, values, app id, ``--var`` overrides): the
+    baseline rendered with the same app id and overrides, where a rule selecting
+    it reads the baseline (the others have no entry)."""
+    out: dict[_Key, BaselineRender] = {}
     baseline: Template | str | None = None
-    for slug, values, app_id, overrides in wanted:
+    for key, (slug, values, app_id, overrides) in wanted.items():
         if not needs_baseline(rules, slug, values):
-            out.append(None)
             continue
         if baseline is None:
             baseline = load_baseline(golden_root, template_id)
-        out.append(baseline_render(baseline, app_id, overrides))
+        out[key] = baseline_render(baseline, app_id, overrides)
     return out
 
 

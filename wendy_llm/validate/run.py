@@ -25,7 +25,9 @@ distinct render) and the shell checks (``bash -n`` per distinct script,
 ShellCheck on shares of them), all on one pool of one thread per core,
 their results kept on disk between runs (``tools/cache.py``) and joined to
 the renders by key, never by position; the pure-Python validators run
-meanwhile.  The rules (``topology``, and the ``picker``'s
+meanwhile.  Each stage returns a frozen value joined to the renders by key
+(``pickrun.py``), and the report's rows are assembled once, from all of
+them (``rows.py``).  The rules (``topology``, and the ``picker``'s
 per-pick sentinel check) come last: they read the normalised Compose model
 that the same Compose runs print, and the device view.  A rule that reads
 the baseline gets the stored baseline rendered with the pick's inputs and
@@ -43,9 +45,11 @@ the same.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 
 from wendy_llm import options, phases
 from wendy_llm.codes import Check
@@ -63,34 +67,31 @@ from wendy_llm.repo.unseen import UnseenFolder, unseen_template_dirs
 from wendy_llm.validate.checks.catalog import check_catalog, unseen_folder_findings
 from wendy_llm.validate.checks.picker import lint_picker
 from wendy_llm.validate.checks.topology import rule_coverage
-from wendy_llm.validate.findings import (
-    CHECK_IDS,
-    REPOSITORY,
-    TEMPLATE_WIDE,
-    CheckResult,
-    Report,
-    error,
-)
+from wendy_llm.validate.findings import REPOSITORY, Finding, Report, error
 from wendy_llm.validate.pickrun import (
     PickRun,
+    RenderKey,
+    RenderStage,
     StageResult,
+    StageRows,
     TemplateRun,
     Timer,
     input_checks,
     lint_template_run,
-    merged_findings,
     pick_checks,
     prepare_pick,
-    record_stages,
     render_template,
     rule_checks,
+    stage_rows,
+    template_key,
 )
-from wendy_llm.validate.rulerun import baseline_renders
-from wendy_llm.validate.rules.file import load_rules
-from wendy_llm.validate.stored_rows import attach_baseline, attach_golden
+from wendy_llm.validate.rows import check_results
+from wendy_llm.validate.rulerun import BaselineRender, baseline_renders
+from wendy_llm.validate.rules.file import Rules, load_rules
+from wendy_llm.validate.stored_rows import baseline_stage, golden_stage
 from wendy_llm.validate.tools.cache import ResultCache
 from wendy_llm.validate.tools.pool import ToolRunner
-from wendy_llm.validate.toolstage import ToolStage
+from wendy_llm.validate.toolstage import ToolStage, ToolVerdicts
 
 
 def run_check(
@@ -129,22 +130,31 @@ def run_check(
         runs = [_load(t, where, timer) for t in where.select(templates)]
         runs = _select_picks(runs, picks)
     with timer("render"):
-        for run in runs:
-            render_template(run)  # stops at a template's first runaway render
-        for run in runs:
-            _baseline_renders(run, golden_root)
-    every = [each for run in runs for p in run.picks for each in p.every_input()]
-    rendered = {p.key: p.tree for p in every if p.tree is not None}
-    baselines = {
-        p.key: p.baseline.tree for p in every if p.baseline is not None and p.baseline.tree
+        # Each template's renders stop at its first runaway render.
+        rendered = {run.template_id: render_template(run) for run in runs}
+        baselines = {
+            key: found
+            for run in runs
+            for key, found in _baseline_renders(run, rendered[run.template_id], golden_root).items()
+        }
+    trees = {
+        key: each.tree
+        for stage in rendered.values()
+        for key, each in stage.renders.items()
+        if each.tree is not None
     }
+    baseline_trees = {key: b.tree for key, b in baselines.items() if b.tree}
     results = cache if isinstance(cache, ResultCache) else ResultCache.default() if cache else None
     with contextlib.ExitStack() as owned:
         runner = tool_runner or owned.enter_context(ToolRunner(compose_workers))
-        tools = ToolStage(rendered, baselines, timer=timer, results=results, runner=runner)
+        tools = ToolStage(trees, baseline_trees, timer=timer, results=results, runner=runner)
         try:
             phases.reached("check-tools")
-            pure = {key: found for run in runs for key, found in _pure_checks(run, timer).items()}
+            pure = {
+                key: stage
+                for run in runs
+                for key, stage in _pure_checks(run, rendered[run.template_id], timer).items()
+            }
             verdicts = tools.verdicts()
         except BaseException:
             # Interrupted (Ctrl-C, SIGTERM): the tools are killed and the queued
@@ -152,38 +162,68 @@ def run_check(
             tools.cancel()
             raise
     # Each stage's result is a frozen value the next receives, joined to the
-    # render by its key; the renders' rows are written once all have returned.
-    for run in runs:
-        for each in (e for p in run.picks for e in p.every_input()):
-            key = each.key
-            done = pure.get(key, StageResult())
-            ruled = rule_checks(
-                each,
-                run.rules,
-                timer,
-                view=done.view,
-                compose=verdicts.compose.get(key),
-                baseline_compose=verdicts.baseline_compose.get(key),
-            )
-            record_stages(each, done, verdicts.stage(key, rendered=each.tree is not None), ruled)
+    # render by its key; the report's rows are assembled once all have returned.
+    stages: list[StageRows] = [
+        stage_rows({template_key(run.template_id): run.loaded.findings for run in runs}),
+        *(stage.rows() for stage in rendered.values()),
+        MappingProxyType(pure),
+        verdicts.rows(trees),
+        _rule_rows(runs, rendered, pure, verdicts, baselines, timer),
+    ]
     if golden:
         with timer("golden"):
             existing = [t.id for t in found]
             complete = not templates and not picks
             full = where.settings.full_fixtures
-            attach_golden(runs, golden_root, picks, existing, complete, max_diff_lines, full)
+            stages.append(
+                golden_stage(
+                    runs, rendered, golden_root, picks, existing, complete, max_diff_lines, full
+                )
+            )
     with timer("baseline"):
         for run in runs:
-            if run.stopped is None:  # its renders ran away: comparing would too
-                attach_baseline(run, golden_root, max_diff_lines)
+            if rendered[run.template_id].stopped is None:  # ran away: comparing would too
+                stages.append(
+                    baseline_stage(run, rendered[run.template_id], golden_root, max_diff_lines)
+                )
     with timer("catalog"):
         unseen = unseen_template_dirs(
             where.templates_root, settings=where.settings, golden_dir=where.golden_dir
         )
-        runs += _catalog(runs, where.meta_json(), [t.id for t in found], not templates, unseen)
+        catalog, repository = _catalog(
+            runs, rendered, where.meta_json(), [t.id for t in found], not templates, unseen
+        )
+        stages.append(catalog)
     timings = dict(timer.seconds)
     timings["total"] = time.perf_counter() - started
-    return Report(tuple(_results(runs, golden)), timings)
+    return Report(check_results([*runs, *repository], stages, golden), timings)
+
+
+def _rule_rows(
+    runs: Sequence[TemplateRun],
+    rendered: Mapping[str, RenderStage],
+    pure: Mapping[RenderKey, StageResult],
+    verdicts: ToolVerdicts,
+    baselines: Mapping[RenderKey, BaselineRender],
+    timer: Timer,
+) -> StageRows:
+    """The rule stage of every render: it receives the pure stage's device view,
+    the tools' verdicts and the baseline renders, all by the render's key."""
+    ruled: dict[RenderKey, StageResult] = {}
+    for run in runs:
+        for each in run.renders():
+            key = each.key
+            ruled[key] = rule_checks(
+                each,
+                rendered[run.template_id].renders.get(key),
+                run.rules,
+                timer,
+                view=pure.get(key, StageResult()).view,
+                compose=verdicts.compose.get(key),
+                baseline=baselines.get(key),
+                baseline_compose=verdicts.baseline_compose.get(key),
+            )
+    return MappingProxyType(ruled)
 
 
 def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
@@ -193,40 +233,38 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
-        run = TemplateRun(template_id, None)
-        run.findings[Check.PICKER] = [error(PICKER_LOAD, exc.describe(), _file_of(exc))]
-        return run
+        failed = {Check.PICKER.value: [error(PICKER_LOAD, exc.describe(), _file_of(exc))]}
+        return TemplateRun(template_id, None, loaded=StageResult.of(failed))
     samples = layout.sample_values(template_id)
-    run = TemplateRun(template_id, template, sample_values=samples)
-    location = run.rules_file = layout.rules_path(template_id)
+    loaded: dict[str, list[Finding]] = {}
+    location = layout.rules_path(template_id)
+    rules: Rules | None = None
     if location.is_file():
         try:
-            run.rules = load_rules(location, display=display_path(location))
+            rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            run.findings[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
+            loaded[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
+    run = TemplateRun(template_id, template, rules, location, samples)
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:
-        run.findings.setdefault(Check.PICKER, []).append(
-            error(PICKS_UNLISTED, f"cannot list picks: {exc}")
-        )
-        return run
+        unlisted = error(PICKS_UNLISTED, f"cannot list picks: {exc}")
+        loaded.setdefault(Check.PICKER, []).append(unlisted)
+        return dataclasses.replace(run, loaded=StageResult.of(loaded))
     missing = missing_values(template, samples)
     with timer("variants"):  # the numbers the variant avoids are looked for here
         inputs = gate_inputs(template, samples)
+    pick_runs: list[PickRun] = []
     for pick in all_picks:
         if missing:  # no pick renders: each row says which line to add, to which file
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
-            pick_run = PickRun(template, pick, {})
-            pick_run.findings[Check.RENDER] = [
-                error(RENDER_MISSING_VALUE, h, layout.settings.shown) for h in hints
-            ]
-            run.picks.append(pick_run)
+            shown = layout.settings.shown
+            why = tuple(error(RENDER_MISSING_VALUE, h, shown) for h in hints)
+            pick_runs.append(PickRun(template, pick, MappingProxyType({}), unrenderable=why))
             continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
-        pick_run.variants = variants
-        run.picks.append(pick_run)
-    return run
+        pick_runs.append(dataclasses.replace(pick_run, variants=tuple(variants)))
+    return dataclasses.replace(run, picks=tuple(pick_runs), loaded=StageResult.of(loaded))
 
 
 def _file_of(exc: WendyLlmError) -> str | None:
@@ -249,47 +287,45 @@ def _select_picks(runs: list[TemplateRun], wanted: Sequence[str]) -> list[Templa
         )
     kept = []
     for run in runs:
-        chosen = [p for p in run.picks if p.pick.slug in wanted]
+        chosen = tuple(p for p in run.picks if p.pick.slug in wanted)
         if chosen:
-            run.picks = chosen
-            kept.append(run)
+            kept.append(dataclasses.replace(run, picks=chosen))
     return kept
 
 
-def _pure_checks(run: TemplateRun, timer: Timer) -> dict[tuple[str, str, str], StageResult]:
-    """The template's own checks (recorded in its row), and each render's pure stage."""
+def _pure_checks(
+    run: TemplateRun, rendered: RenderStage, timer: Timer
+) -> dict[RenderKey, StageResult]:
+    """The template's own checks (its row's), and each render's pure stage."""
     template = run.template
     if template is None:
         return {}
     rules = run.rules
+    mine: dict[str, list[Finding]] = {}
     with timer("picker"):
         picker_text = template.files.get(PICKER_FILE)
-        found = run.findings.setdefault(Check.PICKER, [])
+        found = mine.setdefault(Check.PICKER, [])
         if picker_text is not None:
             found += lint_picker(picker_text, rules)
         elif rules is not None and rules.sentinels:
             message = f"sentinels are declared, but the template has no {PICKER_FILE}"
             found.append(error(SENTINELS_NO_PICKER, message, rules.path))
     with timer("topology"):
+        mine[Check.TOPOLOGY] = []
         if rules is not None:
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
-            run.findings.setdefault(Check.TOPOLOGY, []).extend(
-                rule_coverage(
-                    rules, _all_pick_values(template, every, run.sample_values), questions
-                )
+            mine[Check.TOPOLOGY] += rule_coverage(
+                rules, _all_pick_values(template, every, run.sample_values), questions
             )
-        else:
-            run.findings.setdefault(Check.TOPOLOGY, [])
     with timer("lint"):
-        run.findings[Check.LINT] = lint_template_run(run)
+        mine[Check.LINT] = lint_template_run(run, rendered.stopped)
     stages = {
-        each.key: pick_checks(each, timer)
-        for pick_run in run.picks
-        for each in pick_run.every_input()
+        each.key: pick_checks(each, rendered.renders.get(each.key), timer) for each in run.renders()
     }
     for pick_run in run.picks:
-        stages.update(input_checks(pick_run, stages))
+        stages.update(input_checks(pick_run, rendered, stages))
+    stages[template_key(run.template_id)] = StageResult.of(mine)
     return stages
 
 
@@ -314,60 +350,50 @@ def _all_pick_values(
     return out
 
 
-def _baseline_renders(run: TemplateRun, golden_root: Path) -> None:
-    """The stored baseline rendered with each input's answers, where a rule reads it."""
-    if run.rules is None or run.stopped is not None:
-        return
-    every = [each for p in run.picks for each in p.every_input() if each.tree is not None]
-    wanted = [
-        (e.pick.slug, e.values, e.inputs.app_id, e.inputs.with_answers(e.pick.answers))
-        for e in every
-    ]
-    for each, found in zip(
-        every, baseline_renders(run.rules, golden_root, run.template_id, wanted), strict=True
-    ):
-        each.baseline = found
+def _baseline_renders(
+    run: TemplateRun, rendered: RenderStage, golden_root: Path
+) -> dict[RenderKey, BaselineRender]:
+    """The stored baseline rendered with each input's answers, by the render's key,
+    where a rule reads it."""
+    if run.rules is None or rendered.stopped is not None:
+        return {}
+    wanted = {
+        e.key: (e.pick.slug, e.values, e.inputs.app_id, e.inputs.with_answers(e.pick.answers))
+        for e in run.renders()
+        if rendered.tree(e) is not None
+    }
+    return baseline_renders(run.rules, golden_root, run.template_id, wanted)
 
 
 def _catalog(
     runs: Sequence[TemplateRun],
+    rendered: Mapping[str, RenderStage],
     meta: Path | None,
     template_ids: Sequence[str],
     complete: bool,
     unseen: Sequence[UnseenFolder] = (),
-) -> list[TemplateRun]:
+) -> tuple[StageRows, list[TemplateRun]]:
     """Each template's ``catalog`` row, and the repository's (``meta.json``, and
-    template folders without ``template.json``)."""
+    template folders without ``template.json``), with the repository's own run."""
     renders = {
-        r.template_id: {p.pick.slug: p.tree for p in r.picks if p.tree is not None} for r in runs
+        r.template_id: {
+            p.pick.slug: tree
+            for p in r.picks
+            if (tree := rendered[r.template_id].tree(p)) is not None
+        }
+        for r in runs
     }
     found = check_catalog(meta, template_ids, renders, complete=complete)
     if found is None and not unseen:
-        return []
+        return stage_rows({}), []
+    rows: dict[RenderKey, dict[str, list[Finding]]] = {}
     if found is not None:
         for run in runs:
-            run.findings[Check.CATALOG] = found.templates.get(run.template_id, [])
+            rows[template_key(run.template_id)] = {
+                Check.CATALOG: found.templates.get(run.template_id, [])
+            }
     if not complete:
-        return []
-    repository = TemplateRun(REPOSITORY, None)
+        return stage_rows(rows), []
     mine = found.repository if found is not None else []
-    repository.findings[Check.CATALOG] = [*mine, *unseen_folder_findings(unseen)]
-    return [repository]
-
-
-def _results(runs: Sequence[TemplateRun], golden: bool) -> list[CheckResult]:
-    order = [c for c in CHECK_IDS if golden or c != Check.GOLDEN]
-    results: list[CheckResult] = []
-    for run in runs:
-        for check in order:
-            if check in run.findings:
-                found = tuple(f.at(run.template_id, TEMPLATE_WIDE) for f in run.findings[check])
-                results.append(CheckResult(run.template_id, TEMPLATE_WIDE, check, found))
-        for pick_run in run.picks:
-            slug = pick_run.pick.slug
-            merged = merged_findings(pick_run)
-            for check in order:
-                if check in merged:
-                    found = tuple(f.at(run.template_id, slug) for f in merged[check])
-                    results.append(CheckResult(run.template_id, slug, check, found))
-    return results
+    rows[template_key(REPOSITORY)] = {Check.CATALOG: [*mine, *unseen_folder_findings(unseen)]}
+    return stage_rows(rows), [TemplateRun(REPOSITORY, None)]

@@ -1,58 +1,74 @@
-"""``check``'s comparisons with what is stored, attached to the run's rows.
+"""``check``'s comparisons with what is stored, as stage results by row key.
 
 The golden fixtures (:mod:`wendy_llm.validate.stored.golden`: the canonical
 render of every pick) and the stored baseline
 (:mod:`wendy_llm.validate.stored.baseline`: every pick, canonical and variant
-inputs) are compared with the renders ``check`` already made; their
-findings go to the pick's row, or to the template's when they span picks.
+inputs) are compared with the renders ``check`` already made (the render
+stage's values); their findings go to the pick's row, or to the template's
+when they span picks, each returned as a frozen stage value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm.codes import Check
 from wendy_llm.codes.stored import GOLDEN_UNREADABLE
 from wendy_llm.errors import WendyLlmError
-from wendy_llm.validate.findings import error
-from wendy_llm.validate.pickrun import TemplateRun
+from wendy_llm.validate.findings import Finding, error
+from wendy_llm.validate.pickrun import (
+    RenderKey,
+    RenderStage,
+    StageRows,
+    TemplateRun,
+    stage_rows,
+    template_key,
+)
 from wendy_llm.validate.stored import golden as golden_check
 from wendy_llm.validate.stored.baseline import baseline_findings, declared_sentinels
 
 
-def attach_golden(
+def golden_stage(
     runs: Sequence[TemplateRun],
+    rendered: Mapping[str, RenderStage],
     golden_root: Path,
     picks: Sequence[str],
     existing: Sequence[str],
     complete: bool,
     max_diff_lines: int | None,
     full: bool = False,
-) -> None:
-    """The ``golden`` findings of every run (canonical renders only); ``full``:
-    the fixtures copy every rendered file (else lean)."""
+) -> StageRows:
+    """The ``golden`` findings of every run (canonical renders only, ``rendered``:
+    each template's render stage); ``full``: the fixtures copy every rendered
+    file (else lean)."""
     # A template with a pick that does not render cannot be compared (the
     # render check already fails); the others are.
     comparable = [
         run
         for run in runs
-        if run.template is not None and all(p.tree is not None for p in run.picks)
+        if run.template is not None
+        and all(rendered[run.template_id].tree(p) is not None for p in run.picks)
     ]
     loaded = [run.template for run in comparable if run.template is not None]
     trees = {
-        run.template_id: {p.pick.slug: p.tree for p in run.picks if p.tree is not None}
+        run.template_id: {
+            p.pick.slug: tree
+            for p in run.picks
+            if (tree := rendered[run.template_id].tree(p)) is not None
+        }
         for run in comparable
     }
     by_id = {run.template_id: run for run in runs}
+    rows: dict[RenderKey, dict[str, list[Finding]]] = {}
     for run in comparable:
-        run.findings.setdefault(Check.GOLDEN, [])
+        rows[template_key(run.template_id)] = {Check.GOLDEN: []}
         for pick_run in run.picks:
-            pick_run.findings[Check.GOLDEN] = []
+            rows[pick_run.key] = {Check.GOLDEN: []}
     slugs = {slug for run_trees in trees.values() for slug in run_trees}
     wanted = [slug for slug in picks if slug in slugs]
     if not loaded or (picks and not wanted):
-        return
+        return stage_rows(rows)
     try:
         found = golden_check.golden_findings(
             loaded,
@@ -67,26 +83,32 @@ def attach_golden(
         )
     except WendyLlmError as exc:
         for run in comparable:
-            run.findings[Check.GOLDEN].append(error(GOLDEN_UNREADABLE, str(exc)))
-        return
+            rows[template_key(run.template_id)][Check.GOLDEN].append(
+                error(GOLDEN_UNREADABLE, str(exc))
+            )
+        return stage_rows(rows)
     for finding in found:
         # Fixtures of a template that no longer exists have no row of their
         # own: they are shown on the first template's row.
         owner = by_id.get(finding.template, runs[0])
         target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
-        bucket = target.findings if target is not None else owner.findings
-        bucket.setdefault(Check.GOLDEN, []).append(finding)
+        key = target.key if target is not None else template_key(owner.template_id)
+        rows.setdefault(key, {}).setdefault(Check.GOLDEN, []).append(finding)
+    return stage_rows(rows)
 
 
-def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | None) -> None:
-    """The ``baseline`` findings of one template with a stored baseline (both inputs)."""
+def baseline_stage(
+    run: TemplateRun, rendered: RenderStage, golden_root: Path, max_diff_lines: int | None
+) -> StageRows:
+    """The ``baseline`` findings of one template with a stored baseline (both
+    inputs), compared with its renders (``rendered``)."""
     template = run.template
     if template is None:
-        return
+        return stage_rows({})
     # The picks that rendered with every input are compared, with the
     # renders made above; the others already fail `render`.
-    complete = [p for p in run.picks if len(p.renders()) == len(p.every_input())]
-    trees = {key: tree for p in complete for key, tree in p.renders().items()}
+    complete = [p for p in run.picks if len(rendered.trees(p)) == len(p.every_input())]
+    trees = {key: tree for p in complete for key, tree in rendered.trees(p).items()}
     # The rules read once (_load); None: a rules file that did not load, which
     # the baseline check reports without comparing (its gate is unknown).
     scope = run.rules.gate if run.rules is not None else None
@@ -103,9 +125,12 @@ def attach_baseline(run: TemplateRun, golden_root: Path, max_diff_lines: int | N
         rules_file=run.rules_file,
     )
     if result is None:
-        return
-    run.findings[Check.BASELINE] = result.template
+        return stage_rows({})
+    rows: dict[RenderKey, dict[str, list[Finding]]] = {
+        template_key(run.template_id): {Check.BASELINE: result.template}
+    }
     for pick_run in run.picks:
         found = result.picks.get(pick_run.pick.slug)
         if found is not None:
-            pick_run.findings[Check.BASELINE] = found
+            rows[pick_run.key] = {Check.BASELINE: found}
+    return stage_rows(rows)

@@ -15,7 +15,7 @@ run more processes than the machine gives this process cores.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -56,6 +56,10 @@ class ToolVerdicts:
             return StageResult()
         checks = (Check.COMPOSE, Check.SHELL)
         return StageResult.of({check: self.findings(check, key) for check in checks})
+
+    def rows(self, rendered: Iterable[RenderKey]) -> Mapping[RenderKey, StageResult]:
+        """The tool stage of every render that rendered (``rendered``: their keys)."""
+        return MappingProxyType({key: self.stage(key, rendered=True) for key in rendered})
 
     def findings(self, check: str, key: RenderKey) -> list[Finding]:
         """The ``compose`` or ``shell`` findings of the render ``key``."""

@@ -31,6 +31,7 @@ lenient reading, so a valid file is never refused):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -152,9 +153,15 @@ class Judged:
     problems: tuple[Problem, ...]
 
 
+@functools.lru_cache(maxsize=64)
 def judge(text: str | bytes) -> Judged:
-    """Decode and validate ``wendy.json`` text (raises GoJsonSyntaxError on bad JSON)."""
-    decoded = decode(APP_CONFIG, text)
+    """Decode and validate ``wendy.json`` text (raises GoJsonSyntaxError on bad JSON).
+
+    Remembered for the last 64 texts, and shared: read the result, never change
+    it (``check`` judges a render's ``wendy.json`` in several checks, and most
+    picks render the same one).
+    """
+    decoded = _decoded(text)
     if decoded.errors:
         problems = [Problem("error", e.path, e.message) for e in decoded.errors]
         return Judged(decoded, tuple(problems))
@@ -333,9 +340,22 @@ def read(text: str | bytes) -> Decoded | None:
     """``wendy.json`` decoded as the CLI decodes it (decode errors kept in the
     result), or None when it is not JSON Go reads."""
     try:
-        return decode(APP_CONFIG, text)
+        return _decoded(text)
     except GoJsonSyntaxError:
         return None
+
+
+def _decoded(text: str | bytes) -> Decoded:
+    """``wendy.json`` decoded (raises GoJsonSyntaxError), remembered as :func:`judge`
+    is: the device view reads what the ``wendy-json`` check judged."""
+    if isinstance(text, bytes):  # as gojson.parse reads bytes, so that both share one entry
+        text = text.decode("utf-8", errors="replace")
+    return _decoded_text(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _decoded_text(text: str) -> Decoded:
+    return decode(APP_CONFIG, text)
 
 
 def entitlement_entries(

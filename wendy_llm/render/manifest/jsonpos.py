@@ -10,8 +10,10 @@ object keys (``str``) and array indices (``int``); lines and columns are
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 JsonPath = tuple[str | int, ...]
 
@@ -103,11 +105,17 @@ class _Scanner:
             pos += 1
 
 
+@functools.lru_cache(maxsize=64)
 def value_positions(text: str) -> Mapping[JsonPath, tuple[int, int]]:
-    """Start (line, column) of every value in ``text`` (valid JSON), by path."""
+    """Start (line, column) of every value in ``text`` (valid JSON), by path.
+
+    Remembered for the last 64 texts, and shared (read-only): ``check`` asks
+    for the positions of a render's ``wendy.json`` in several checks, and
+    most picks render the same ``wendy.json``.
+    """
     scanner = _Scanner(text)
     scanner.value(0, ())
-    return scanner.positions
+    return MappingProxyType(scanner.positions)
 
 
 class LazyPositions(Mapping[JsonPath, tuple[int, int]]):

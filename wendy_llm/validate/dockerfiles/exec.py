@@ -20,6 +20,7 @@ judged.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import posixpath
 import re
 import shlex
@@ -338,9 +339,15 @@ def shell_commands(text: str) -> list[list[str]]:
     Only the structure this check needs: words split like the shell does,
     commands split at ``;``, ``&``, ``&&``, ``|``, ``||``, parentheses and
     line ends.  A line with unbalanced quotes gives no commands rather than
-    an exception.
+    an exception.  Split once per distinct snippet (the checks ask again for
+    each build-argument combination and each check; a caller gets its own lists).
     """
-    commands: list[list[str]] = []
+    return [list(words) for words in _split_commands(text)]
+
+
+@functools.lru_cache(maxsize=256)
+def _split_commands(text: str) -> tuple[tuple[str, ...], ...]:
+    commands: list[tuple[str, ...]] = []
     for line in text.replace("\\\n", " ").splitlines():
         lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()")
         lexer.whitespace_split = True
@@ -349,12 +356,12 @@ def shell_commands(text: str) -> list[list[str]]:
             for token in lexer:
                 if all(c in ";&|()" for c in token):
                     if current:
-                        commands.append(current)
+                        commands.append(tuple(current))
                     current = []
                 else:
                     current.append(token)
         except ValueError:
             continue
         if current:
-            commands.append(current)
-    return commands
+            commands.append(tuple(current))
+    return tuple(commands)
