@@ -137,3 +137,21 @@ def validate_report(document: str, kind: ReportKind) -> dict[str, Any]:
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(parsed)
     return parsed
+
+
+def unregistered_codes(report: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the codes of a ``check --json`` report: every finding must
+    carry a registered code whose check and severity are its own (issue 27)."""
+    # lazy: only the tests of codes read the registry.
+    from wendy_llm.codes import CODES
+
+    wrong = []
+    for result in report["results"]:
+        for finding in result["findings"]:
+            code = CODES.get(finding.get("code", ""))
+            if code is None or (code.check, code.severity) != (
+                result["check"],
+                finding["severity"],
+            ):
+                wrong.append(f"{result['check']} {finding['severity']} {finding.get('code')!r}")
+    return wrong

@@ -32,6 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("docker", ("docker",)),
     ("render", ("render",)),
     ("wendycli", ("wendycli",)),
+    # The finding codes (issue 27): every layer that reports findings names them.
+    ("codes", ("codes",)),
     ("device", ("device",)),
     ("repo", ("repo",)),
     ("compare", ("compare",)),
@@ -297,6 +299,7 @@ LAYER_TEST_FOLDERS = (
     "docker",
     "render",
     "wendycli",
+    "codes",
     "device",
     "repo",
     "compare",

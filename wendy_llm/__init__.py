@@ -92,6 +92,8 @@ if TYPE_CHECKING:
     from wendy_llm.repo.layout import discover_templates as discover_templates
     from wendy_llm.repo.layout import find_layout as find_layout
     from wendy_llm.repo.loading import load_template as load_template
+    from wendy_llm.repo.rule_selection import RuleSelection as RuleSelection
+    from wendy_llm.repo.rule_selection import Selector as Selector
     from wendy_llm.repo.selection import TemplateFailure as TemplateFailure
     from wendy_llm.validate.findings import CheckResult as CheckResult
     from wendy_llm.validate.findings import Finding as Finding
@@ -155,7 +157,9 @@ _EXPORTS: dict[str, str] = {
     "Report": "wendy_llm.validate.findings",
     "ResultCache": "wendy_llm.validate.tools.cache",
     "Revision": "wendy_llm.repo.gitsource",
+    "RuleSelection": "wendy_llm.repo.rule_selection",
     "RulesError": "wendy_llm.errors",
+    "Selector": "wendy_llm.repo.rule_selection",
     "Settings": "wendy_llm.repo.config",
     "SettingsError": "wendy_llm.errors",
     "ShownDiffs": "wendy_llm.compare.model",

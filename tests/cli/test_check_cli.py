@@ -79,7 +79,7 @@ def test_exit_1_on_a_failure_with_details(
     code, out, _ = check(capsys, templates, golden, "--template", "py/mini")
     assert code == 1
     assert (
-        'py/mini big-dflash [topology] docker-compose.yml:17: rule "vllm-has-no-ollama": '
+        'py/mini big-dflash [topology] docker-compose.yml:17: TOP001 rule "vllm-has-no-ollama": '
         "compose.volumes.llm-app-models is present (must be absent)"
     ) in out
     # The fixtures no longer match either; golden says how to refresh them.
@@ -120,6 +120,8 @@ def test_json_report(capsys: pytest.CaptureFixture[str], good: tuple[Path, Path]
             "(must be absent)",
             "file": "docker-compose.yml",
             "line": 17,
+            "code": "TOP001",
+            "subject": "rule vllm-has-no-ollama",
         }
     ]
     assert set(doc["timings"]) >= {"compose", "shell", "topology", "golden", "total"}
@@ -160,7 +162,8 @@ def test_warnings_fail_only_with_strict(capsys: pytest.CaptureFixture[str], tmp_
     # One warning shared by the three picks is shown once, naming them.
     assert out.count('The "GREETING" variable is not set') == 1
     assert (
-        'py/mini every pick (3) [compose] docker-compose.yml: docker-compose: The "GREETING"' in out
+        'py/mini every pick (3) [compose] docker-compose.yml: CMP002 docker-compose: The "GREETING"'
+        in out
     )
 
 
@@ -187,6 +190,8 @@ def test_json_includes_the_device_findings(
         "the device",
         "file": "wendy.json",
         "line": 1,
+        "code": "DEV007",
+        "subject": "wendy.json",
     } in device["findings"]
 
 
@@ -203,6 +208,6 @@ def test_what_makes_wendy_run_fail_fails_the_device_check(
     assert code == 1 and out.startswith("Failures (3, 2 distinct):")
     assert (
         "py/mini picks gemma4-e2b, qwen2.5-3b [device] docker-compose.yml:13: "
-        "services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads ports "
-        "as strings: wendy run fails to load docker-compose.yml at all" in out
+        "DEV017 services.web.ports[0] is a mapping (the long syntax), but the Wendy CLI reads "
+        "ports as strings: wendy run fails to load docker-compose.yml at all" in out
     )

@@ -229,7 +229,7 @@ def test_check_junit_and_markdown(broken: Path) -> None:
     assert summary.startswith("### wendy-llm check: FAILED\n")
     assert "| code | template | picks | where | template source | problem |" in summary
     assert re.search(
-        r"^\| `topology` \| python/llm \| laguna-s-2\.1-dflash \| `docker-compose.yml:\d+` \| "
+        r"^\| `TOP001` \| python/llm \| laguna-s-2\.1-dflash \| `docker-compose.yml:\d+` \| "
         r"`templates/python/llm/docker-compose.yml:\d+` \| "
         r'rule "dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\)',
         summary,

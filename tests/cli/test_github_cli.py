@@ -14,6 +14,7 @@ from _sarif_helpers import mermaid_blocks, mermaid_errors, sarif_errors
 
 from wendy_llm import options
 from wendy_llm.render.template import load_template
+from wendy_llm.validate.codes import CODES
 
 COMPOSE = f"templates/{LLM}/docker-compose.yml"
 ANNOTATION = re.compile(r"^::(error|warning|notice) ([^:]*)::(.*)$")
@@ -75,14 +76,15 @@ def test_annotations_of_the_bundled_template_sit_on_the_offending_source_lines()
     found = annotations_in(result.out)
     assert len(found) == distinct_count(result.out, "Warnings")
     assert {kind for kind, _, _ in found} == {"warning"}
-    assert all(props["title"] == "wendy-llm/device" for _, props, _ in found)
+    # Each titled by its registered code, every one the device check's.
+    assert all(CODES[props["title"]].check == "device" for _, props, _ in found)
     # A finding of a rendered line names its source line; one without a line (a
     # whole file: vLLM's /dev/shm) names the file alone, never a made-up line.
     for _, props, message in found:
         assert ("line" in props) == bool(re.search(r"\(rendered [^:)]+:\d+\)", message)), message
     assert_at_their_source(REPO, found)
     healthcheck = [p for _, p, m in found if "services.vllm.healthcheck" in m]
-    assert healthcheck == [{"file": COMPOSE, "line": "35", "title": "wendy-llm/device"}]
+    assert healthcheck == [{"file": COMPOSE, "line": "35", "title": "DEV006"}]
 
 
 def test_no_annotations_outside_github_or_with_json() -> None:
@@ -131,7 +133,7 @@ def test_a_failing_variant_annotates_errors_first_at_their_sources(
     assert kinds.count("error") == min(10, distinct_count(result.out, "Failures"))
     assert_at_their_source(root, found)
     port = [p for k, p, m in found if k == "warning" and '"99999:80"' in m and "every pick" in m]
-    assert port == [{"file": COMPOSE, "line": "56", "title": "wendy-llm/device"}]
+    assert port == [{"file": COMPOSE, "line": "56", "title": "DEV023"}]
     # Printed after the text report's last stop-commands block is closed.
     last_close = max(
         i
@@ -178,7 +180,9 @@ def test_the_summary_of_a_failing_variant_has_a_row_per_distinct_failure_and_dia
     assert "| template source | warning |" in warnings
 
     def rows(text: str) -> list[str]:
-        return [line for line in text.split("\n") if re.match(r"^\| `[a-z-]+` \| python/llm", line)]
+        return [
+            line for line in text.split("\n") if re.match(r"^\| `[A-Z]+\d{3}` \| python/llm", line)
+        ]
 
     # One row per distinct finding: the failures, then the warnings (folded).
     assert len(rows(failures)) == distinct_count(result.out, "Failures")
@@ -187,7 +191,7 @@ def test_the_summary_of_a_failing_variant_has_a_row_per_distinct_failure_and_dia
     assert any(
         "| every pick (17) |" in row and "invalid hostPort: 99999" in row for row in rows(failures)
     )
-    assert "| `compose` | error | 1 | 17 |" in summary
+    assert "| `CMP001` | error | 1 | 17 |" in summary
     blocks = mermaid_blocks(summary)
     assert len(blocks) == 3  # the Ollama picks; the DFlash pick before (baseline) and after
     assert all(mermaid_errors(block) == [] for block in blocks)
@@ -229,7 +233,7 @@ def test_diff_annotates_the_template_line_of_a_change_that_breaks_the_policy(
     )
     assert result.code == 1, result.err
     ((kind, props, message),) = annotations_in(result.out)  # one distinct change, 16 picks
-    assert kind == "error" and props["title"] == "wendy-llm/diff"
+    assert kind == "error" and props["title"] == "BAS008"
     assert message.startswith(f"{LLM} every pick (16): docker-compose.yml is changed against")
     # The blank line the change added: its newline is the text after an action.
     assert props["file"] == COMPOSE and "{{- / -}} markers" in message

@@ -146,6 +146,8 @@ def test_sample_values_come_from_the_settings_and_are_recorded(repo: Path) -> No
             'add the line TOKEN = "..." under [sample-values."py/chat"] in wendy-llm.toml',
             "file": "wendy-llm.toml",
             "line": None,
+            "code": "RND005",
+            "subject": "",
         }
     ]
     code, _, err = run_cli("golden", "--update", "--template", "py/chat")

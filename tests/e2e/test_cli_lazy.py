@@ -198,7 +198,7 @@ def test_help_is_as_wide_as_argparse_makes_it(columns: str | None) -> None:
     out = subprocess.run(
         [sys.executable, "-c", HELP_PROBE], capture_output=True, text=True, check=True, env=env
     ).stdout
-    assert out.split() == ["0", "8"]  # the program and its seven subcommands
+    assert out.split() == ["0", "9"]  # the program and its eight subcommands
 
 
 SPAWN_PROBE = """

@@ -186,7 +186,7 @@ def test_fixtures_not_refreshed(baseline: Baseline, tmp_path: Path) -> None:
         "-",
     }
     assert (
-        f"  {LLM} laguna-s-2.1-dflash [golden] golden/{LLM}/laguna-s-2.1-dflash: missing: "
+        f"  {LLM} laguna-s-2.1-dflash [golden] golden/{LLM}/laguna-s-2.1-dflash: GLD001 missing: "
         f"template {LLM}, pick laguna-s-2.1-dflash has no fixtures "
         f"(not in golden/{LLM}/golden.json)"
     ) in gate.check.out.splitlines()
@@ -208,7 +208,7 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
     assert check_row(gate.check.out, "laguna-xs-2.1-q4_k_m")["baseline"] == "FAIL"
     assert (
         f"  {LLM} picks gemma4-e2b, gemma4-e4b, gemma4-26b, gemma4-31b, gemma3-4b, llama3.2-3b "
-        "and 10 more [baseline] docker-compose.yml: docker-compose.yml differs from "
+        "and 10 more [baseline] docker-compose.yml: BAS002 docker-compose.yml differs from "
         f"the stored baseline golden/baseline/{LLM}, the same for 16 picks; "
         f"the diff is under {LLM} (template)"
     ) in gate.check.out.splitlines()
@@ -252,7 +252,7 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
     assert check_row(gate.check.out, "laguna-s-2.1-dflash")["topology"] == "FAIL"
     assert check_row(gate.check.out, "gemma4-e2b")["topology"] == "ok"
     assert re.search(
-        rf"^  {LLM} laguna-s-2.1-dflash \[topology\] docker-compose.yml:\d+: rule "
+        rf"^  {LLM} laguna-s-2.1-dflash \[topology\] docker-compose.yml:\d+: TOP001 rule "
         r'"dflash-has-no-ollama": docker-compose\.yml contains "llm-app-models" \(must not\) '
         r"\(not even an unused declaration of the Ollama volume\)$",
         gate.check.out,

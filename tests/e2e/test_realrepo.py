@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _cli_helpers import Run, cli_env, run_module
+from _cli_helpers import Run, cli_env, run_module, unregistered_codes
 from _realrepo import DEFECTS, SETTINGS_FILE, Defect, RepoFixture, build_repository
 from _realrepo import spec as shapes
 from _realrepo.builder import write_settings
@@ -89,6 +89,9 @@ def test_golden_update_then_check_at_the_root_passes(root_run: RootRun) -> None:
     failures = [r for r in report["results"] if r["status"] == "fail"]
     assert failures == []
     assert root_run.check is not None and root_run.check.code == 0
+    # Every finding (warnings and notes too) carries a registered code of its check.
+    assert any(f for r in report["results"] for f in r["findings"])
+    assert not unregistered_codes(report)
 
 
 def test_an_unlisted_question_type_is_an_input_with_a_warning(root_run: RootRun) -> None:
@@ -146,6 +149,7 @@ def test_each_defect_fails_naming_file_and_line(
         if expected.matches(r["template"], f)
     ]
     assert caught, f"no failure says {expected}"
+    assert not unregistered_codes(report)
 
 
 def test_a_missing_sample_value_says_which_setting_to_add(

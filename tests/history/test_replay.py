@@ -85,7 +85,8 @@ def test_each_commit_reports_exactly_what_it_changed(
         (
             "rust: persist path",
             ("rust/simple-api",),
-            {("rust/simple-api", "wendy-json", "error"), ("rust/simple-api", "device", "error")},
+            # One defect, one finding: the device check only notes it cannot judge it.
+            {("rust/simple-api", "wendy-json", "error")},
             set(),
         ),
         ("sensor-hub: docs only", ("python/sensor-hub",), set(), set()),
@@ -93,7 +94,7 @@ def test_each_commit_reports_exactly_what_it_changed(
             "rust: absolute persist path again",
             (),  # the base's tree again: its verdict is reused, nothing is checked
             set(),
-            {("rust/simple-api", "wendy-json", "error"), ("rust/simple-api", "device", "error")},
+            {("rust/simple-api", "wendy-json", "error")},
         ),
         (
             "rust: old-api left without template.json",
@@ -113,7 +114,8 @@ def test_the_findings_name_the_defects(history: tuple[RepoFixture, ReplayReport]
     broken, _, fixed, stale, npm, _ = report.commits
     persist = {(f.pick, f.check, f.file, f.line) for f in broken.introduced}
     picks = {f.pick for f in broken.introduced}
-    assert persist == {(p, c, "wendy.json", 12) for p in picks for c in ("wendy-json", "device")}
+    assert persist == {(p, "wendy-json", "wendy.json", 12) for p in picks}
+    assert {f.code for f in broken.introduced} == {"WJS003"}
     assert all('persist path "data" must be absolute' in f.message for f in broken.introduced)
     assert {f.message for f in fixed.fixed} == {f.message for f in broken.introduced}
     [folder] = stale.introduced

@@ -65,7 +65,7 @@ def test_every_setting(tmp_path: Path) -> None:
         (
             'templates-dir = "."\ngolden = "x"\n',
             "wendy-llm.toml:2: golden: unknown key (known: templates-dir, golden-dir, ignore, "
-            "sample-values, rules-files, golden-fixtures)",
+            "sample-values, rules-files, golden-fixtures, findings)",
         ),
         ("golden-dir = 3\n", "wendy-llm.toml:1: golden-dir: expected a string, got 3"),
         (

@@ -10,6 +10,8 @@ from pathlib import Path
 from _cli_helpers import SCHEMAS, validate_report
 from _golden_helpers import render
 
+from wendy_llm.codes.stored import LINT_CODES
+from wendy_llm.codes.tools import COMPOSE_REFUSED
 from wendy_llm.compare.diff import Policy, Side, TemplateDiff, compare_renders, evaluate_policy
 from wendy_llm.compare.scope import ALL_FILES
 from wendy_llm.golden.check import CheckedTemplate, GoldenCheck
@@ -51,8 +53,8 @@ def test_picks() -> None:
 
 
 def test_check() -> None:
-    broken = error("compose", "bad\nmore", "docker-compose.yml", 3).at(T, "a")
-    lint = warning("lint", "large", "template.json").at(T, "")
+    broken = error(COMPOSE_REFUSED, "bad\nmore", "docker-compose.yml", 3).at(T, "a")
+    lint = warning(LINT_CODES["large-number"], "large", "template.json").at(T, "")
     report = Report(
         (
             CheckResult(T, "", "lint", (lint,)),

@@ -8,6 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from wendy_llm.codes.builds import TOP_RULE_FAILED
+from wendy_llm.codes.device import WENDY_JSON_UNREAD
+from wendy_llm.codes.stored import GOLDEN_DIFFERS, LINT_CODES
+from wendy_llm.codes.tools import COMPOSE_PORT_CLASH, WENDY_JSON_UNKNOWN_KEY
 from wendy_llm.reports.check import format_details, format_table, format_timings
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
@@ -23,11 +27,16 @@ def at(finding: Finding, pick: str) -> Finding:
 
 
 BROKEN = at(
-    error("topology", "rule 'x': compose.volumes.a is present (must be absent)", "c.yml", 7),
+    error(TOP_RULE_FAILED, "rule 'x': compose.volumes.a is present (must be absent)", "c.yml", 7),
     "dflash",
 )
-LINT = at(warning("lint", "large-number: PORT renders as 1e+06", "template.json", 3), "")
-MULTI = at(error("golden", "changed: wendy.json\n-a\n+b\nRun: wendy-llm golden --update"), "e2b")
+LINT = at(
+    warning(LINT_CODES["large-number"], "large-number: PORT renders as 1e+06", "template.json", 3),
+    "",
+)
+MULTI = at(
+    error(GOLDEN_DIFFERS, "changed: wendy.json\n-a\n+b\nRun: wendy-llm golden --update"), "e2b"
+)
 
 REPORT = Report(
     (
@@ -77,15 +86,16 @@ def test_table_colour() -> None:
 def test_details_list_failures_then_warnings_with_locations() -> None:
     assert format_details(REPORT) == (
         "Failures (2):\n"
-        "  python/llm e2b [golden] changed: wendy.json\n"
+        "  python/llm e2b [golden] GLD001 changed: wendy.json\n"
         "      -a\n"
         "      +b\n"
         "      Run: wendy-llm golden --update\n"
-        "  python/llm dflash [topology] c.yml:7: rule 'x': compose.volumes.a is present "
+        "  python/llm dflash [topology] c.yml:7: TOP001 rule 'x': compose.volumes.a is present "
         "(must be absent)\n"
         "\n"
         "Warnings (1):\n"
-        "  python/llm (template) [lint] template.json:3: large-number: PORT renders as 1e+06\n"
+        "  python/llm (template) [lint] template.json:3: LNT005 large-number: PORT renders "
+        "as 1e+06\n"
     )
     assert "Warnings" not in format_details(REPORT, warnings=False)
     assert format_details(Report(())) == ""
@@ -105,6 +115,7 @@ def test_json_shape() -> None:
     assert (doc["ok"], doc["strict"]) == (False, False)
     assert doc["summary"] == {
         "results": 8, "ok": 5, "fail": 2, "warn": 1, "errors": 2, "warnings": 1, "notes": 0,
+        "codes": {"GLD001": 1, "LNT005": 1, "TOP001": 1},
     }  # fmt: skip
     assert doc["checks"] == ["compose", "topology", "picker", "lint", "golden"]
     assert doc["results"][1] == {
@@ -118,6 +129,8 @@ def test_json_shape() -> None:
                 "message": "large-number: PORT renders as 1e+06",
                 "file": "template.json",
                 "line": 3,
+                "code": "LNT005",
+                "subject": "",
             }
         ],
     }
@@ -140,7 +153,7 @@ def test_junit_one_case_per_template_pick_check() -> None:
     topology = failed["dflash topology"]
     assert topology is not None
     assert topology.get("message") == (
-        "python/llm dflash [topology] c.yml:7: rule 'x': compose.volumes.a is present "
+        "python/llm dflash [topology] c.yml:7: TOP001 rule 'x': compose.volumes.a is present "
         "(must be absent)"
     )
     lint_case = suite.findall("testcase")[1]
@@ -155,7 +168,13 @@ def test_junit_strict_turns_warnings_into_failures() -> None:
 
 
 NOTE = at(
-    note("wendy-json", "foo: not a key the Wendy CLI reads (it ignores it)", "wendy.json", 4), "e2b"
+    note(
+        WENDY_JSON_UNKNOWN_KEY,
+        "foo: not a key the Wendy CLI reads (it ignores it)",
+        "wendy.json",
+        4,
+    ),
+    "e2b",
 )
 NOTED = Report((CheckResult(T, "e2b", "wendy-json", (NOTE,)),))
 
@@ -168,8 +187,8 @@ def test_a_note_is_ok_and_never_fails_a_run() -> None:
 
 def test_notes_are_shown_in_every_report_without_failing() -> None:
     assert format_details(NOTED).endswith(
-        "Notes (1):\n  python/llm e2b [wendy-json] wendy.json:4: foo: not a key the Wendy CLI "
-        "reads (it ignores it)\n"
+        "Notes (1):\n  python/llm e2b [wendy-json] wendy.json:4: WJS006 foo: not a key the "
+        "Wendy CLI reads (it ignores it)\n"
     )
     assert format_details(NOTED, warnings=False) == ""  # --quiet: failures only
     doc = json.loads(dumps(check_json(NOTED, strict=True)))
@@ -200,9 +219,9 @@ def test_colour_only_on_a_terminal_without_no_color(
 
 
 def test_a_finding_shared_by_picks_is_shown_once_naming_them() -> None:
-    shared = warning("device", "wendy.json: not read on the compose path", "wendy.json", 1)
-    partly = error("compose", "port 80 published twice", "docker-compose.yml", 7)
-    own = error("compose", "port 81 published twice", "docker-compose.yml", 7)
+    shared = warning(WENDY_JSON_UNREAD, "wendy.json: not read on the compose path", "wendy.json", 1)
+    partly = error(COMPOSE_PORT_CLASH, "port 80 published twice", "docker-compose.yml", 7)
+    own = error(COMPOSE_PORT_CLASH, "port 81 published twice", "docker-compose.yml", 7)
     picks = ("a", "b", "c")
     results = [CheckResult("t/x", p, "device", (shared.at("t/x", p),)) for p in picks]
     results += [
@@ -213,9 +232,10 @@ def test_a_finding_shared_by_picks_is_shown_once_naming_them() -> None:
     text = format_details(Report(tuple(results), {}))
     assert text.splitlines() == [
         "Failures (3, 2 distinct):",
-        "  t/x picks a, b [compose] docker-compose.yml:7: port 80 published twice",
-        "  t/x c [compose] docker-compose.yml:7: port 81 published twice",
+        "  t/x picks a, b [compose] docker-compose.yml:7: CMP009 port 80 published twice",
+        "  t/x c [compose] docker-compose.yml:7: CMP009 port 81 published twice",
         "",
         "Warnings (3, 1 distinct):",
-        "  t/x every pick (3) [device] wendy.json:1: wendy.json: not read on the compose path",
+        "  t/x every pick (3) [device] wendy.json:1: DEV007 wendy.json: not read on the "
+        "compose path",
     ]

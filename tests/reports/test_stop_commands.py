@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from wendy_llm.codes.stored import GOLDEN_DIFFERS
 from wendy_llm.reports import workflow
 from wendy_llm.reports.check import format_details
 from wendy_llm.reports.json import check_json, dumps
@@ -21,7 +22,7 @@ from wendy_llm.validate.findings import CheckResult, Report, error
 DIFF = ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-old", "+::error file=x::PWNED\x1b[2K"]
 HOSTILE = "changed: x\n::error::fake\n\x1b[2K\rok \u202e ##[error]legacy"
 REPORT = Report(
-    (CheckResult("py/t", "p", "golden", (error("golden", HOSTILE).at("py/t", "p"),)),),
+    (CheckResult("py/t", "p", "golden", (error(GOLDEN_DIFFERS, HOSTILE).at("py/t", "p"),)),),
     {},
 )
 
@@ -51,7 +52,7 @@ def test_a_message_s_later_lines_are_a_block_and_escaped(monkeypatch: pytest.Mon
     lines = format_details(REPORT).split("\n")
     assert lines[:6] == [
         "Failures (1):",
-        "  py/t p [golden] changed: x",
+        "  py/t p [golden] GLD001 changed: x",
         start,
         "      \\x3a:error::fake",
         "      \\x1b[2K\\rok \\u202e #\\x23[error]legacy",

@@ -221,7 +221,8 @@ def test_dflash_with_open_webuis_image_pointing_at_ollama_fails(tmp_path: Path) 
     # The report names template, pick, check, file and line, and the service.
     line = backend[0]["line"]
     assert (
-        f"python/llm {SENTINEL} [device] open-webui/Dockerfile:{line}: ENV OLLAMA_BASE_URL" in out
+        f"python/llm {SENTINEL} [device] open-webui/Dockerfile:{line}: DEV027 ENV OLLAMA_BASE_URL"
+        in out
     )
 
 
@@ -241,7 +242,7 @@ def test_an_ollama_pick_whose_image_pulls_another_model_fails(tmp_path: Path) ->
         "(ollama/Dockerfile:"
     )
     assert 'on a device the container runs with "gemma4:e2b"' in error["message"]
-    assert "python/llm gemma4-e4b [device] docker-compose.yml:8: services.ollama" in out
+    assert "python/llm gemma4-e4b [device] docker-compose.yml:8: DEV026 services.ollama" in out
     # The pick whose model the image happens to pull is right on a device.
     code, _, status, _ = device_results(root, "gemma4-e2b")
     assert (code, status) == (0, "warn")

@@ -89,8 +89,8 @@ def test_without_the_link_the_device_check_fails(tmp_path: Path, slug: str) -> N
     assert run.code == 1
     # wendy-run.md section 9: the agent's PATH wins over the image's.
     assert (
-        "[device] open-webui/entrypoint.sh:85: service open-webui runs open-webui by bare name"
-        in run.out
+        "[device] open-webui/entrypoint.sh:85: DEV046 service open-webui runs open-webui "
+        "by bare name" in run.out
     )
     assert "installs it only into /opt/open-webui/bin, which open-webui/Dockerfile:" in run.out
     assert "(Wendy run facts, section 9)" in run.out

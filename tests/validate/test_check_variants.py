@@ -98,7 +98,7 @@ def test_a_variant_finding_is_named_in_every_report(tmp_path: Path) -> None:
     report = check(root, "gemma4-e2b")
     text = format_details(report)
     assert (
-        f"  {LLM} gemma4-e2b [topology] docker-compose.yml:17: variant {VARIANT}: rule "
+        f"  {LLM} gemma4-e2b [topology] docker-compose.yml:17: TOP001 variant {VARIANT}: rule "
         '"open-webui-and-app": compose.services.@open-webui.ports[*].published '
         '(@open-webui: "open-webui") does not contain "9080"'
     ) in text

@@ -1,5 +1,6 @@
 """Suppressions: the file (validated, located errors, deterministic writes), the
-matching (by what a failure is, counted, scoped to the run) and the reports."""
+matching (by what a failure is: its fingerprint, counted, scoped to the run) and the
+reports.  Version 1 files (keyed by message) are ``test_suppressions_v1.py``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from _cli_helpers import validate_report
 from _golden_helpers import init_repo, run_cli, template_files, write_files
 
+from wendy_llm.codes.tools import COMPOSE_REFUSED, WENDY_JSON_INVALID
 from wendy_llm.errors import SuppressionsError
 from wendy_llm.repo.suppressions_file import (
     SUPPRESSIONS_FILE,
@@ -42,7 +44,10 @@ RELATIVE = 'entitlements[1].path: persist path "data" must be absolute'
 
 
 def found(template: str, pick: str, message: str, line: int = 10) -> Finding:
-    return error("wendy-json", message, "wendy.json", line).at(template, pick)
+    subject = message.split(":")[0]  # the JSON path, as the wendy-json check names it
+    return error(WENDY_JSON_INVALID, message, "wendy.json", line, subject=subject).at(
+        template, pick
+    )
 
 
 def report(*findings: Finding) -> Report:
@@ -61,7 +66,11 @@ def recorded(*entries: Suppression) -> Suppressions:
 
 
 def entry(template: str, message: str, count: int) -> Suppression:
-    return Suppression(template, "wendy-json", "wendy.json", message, count)
+    subject = message.split(":")[0]
+    code = WENDY_JSON_INVALID.code
+    return Suppression(
+        template, "wendy-json", "wendy.json", message, count, code=code, subject=subject
+    )
 
 
 EVERYTHING = Scope()
@@ -80,12 +89,13 @@ def test_a_written_file_reads_back_the_same_and_rewrites_byte_for_byte(tmp_path:
     assert dump_suppressions(reversed(loaded.entries)) == text
     assert {(e.template, e.count) for e in loaded.entries} == {(CAMERA, 2), (API, 1)}
     data = json.loads(text)
-    assert data["suppressions"][CAMERA]["wendy-json"]["wendy.json"] == [
-        {"message": LIDAR, "count": 2}
+    assert data["version"] == 2
+    assert data["suppressions"][CAMERA]["wendy.json"] == [
+        {"code": "WJS003", "subject": "entitlements[1].type", "count": 2, "message": LIDAR}
     ]
-    # Each entry knows the line of its message, for the messages that point at it.
+    # Each entry knows the line of its code, for the messages that point at it.
     lines = text.splitlines()
-    assert all(e.line is not None and e.message[:20] in lines[e.line - 1] for e in loaded.entries)
+    assert all(e.line is not None and e.code in lines[e.line - 1] for e in loaded.entries)
     assert [p.name for p in tmp_path.iterdir()] == [SUPPRESSIONS_FILE]  # no temporary left
 
 
@@ -101,14 +111,13 @@ GOOD = dump_suppressions([entry(CAMERA, LIDAR, 2)])
     [
         pytest.param(GOOD.replace('"count": 2', '"count": 0'), 10, '["count"]: ', id="count"),
         pytest.param(GOOD.replace('"count": 2', '"count": "2"'), 10, '["count"]', id="type"),
-        pytest.param(GOOD.replace('"version": 1', '"version": 2'), 2, '["version"]', id="version"),
+        pytest.param(GOOD.replace('"version": 2', '"version": 3'), 2, "version: 3", id="version"),
         pytest.param(
-            GOOD.replace('"count": 2', '"count": 2, "line": 4'), 8, 'unknown key "line"', id="key"
+            GOOD.replace('"count": 2', '"count": 2, "line": 4'), 7, 'unknown key "line"', id="key"
         ),
-        pytest.param(
-            GOOD.replace('"count": 2\n', '"count": 2,\n'), 11, "not valid JSON", id="json"
-        ),
-        pytest.param(GOOD.replace('"wendy-json"', '"Wendy JSON"'), 5, "Wendy JSON", id="check"),
+        pytest.param(GOOD.replace('lidar\\""\n', 'lidar\\"",\n'), 12, "not valid JSON", id="json"),
+        pytest.param(GOOD.replace('"WJS003"', '"WJS903"'), 8, 'unknown code "WJS903"', id="code"),
+        pytest.param(GOOD.replace('"WJS003"', '"wjs3"'), 8, '["code"]', id="code-shape"),
     ],
 )
 def test_a_bad_file_is_named_with_its_line(text: str, line: int, says: str) -> None:
@@ -122,9 +131,9 @@ def test_a_bad_file_is_named_with_its_line(text: str, line: int, says: str) -> N
 
 def test_the_same_failure_listed_twice_names_both_lines() -> None:
     twice = json.loads(GOOD)
-    failures = twice["suppressions"][CAMERA]["wendy-json"]["wendy.json"]
+    failures = twice["suppressions"][CAMERA]["wendy.json"]
     failures.append(dict(failures[0]))
-    with pytest.raises(SuppressionsError, match=r":13: .*listed twice \(first at line 9\)"):
+    with pytest.raises(SuppressionsError, match=r":14: .*listed twice \(first at line 8\)"):
         parse_suppressions(json.dumps(twice, indent=2))
 
 
@@ -145,8 +154,8 @@ def test_the_key_strips_line_numbers_but_not_ports() -> None:
 
 
 def test_a_variant_finding_is_keyed_as_the_canonical_one() -> None:
-    canonical = error("compose", "volume llm-app-data is not declared", "llm-app/x.yml")
-    variant = error("compose", "volume my.app-2-data is not declared", "my.app-2/x.yml")
+    canonical = error(COMPOSE_REFUSED, "volume llm-app-data is not declared", "llm-app/x.yml")
+    variant = error(COMPOSE_REFUSED, "volume my.app-2-data is not declared", "my.app-2/x.yml")
     variant = variant.with_variant("app-id=my.app-2 PORT=9080").at(CAMERA, "x")
     assert finding_key(variant) == finding_key(canonical.at(CAMERA, "x"))
 

@@ -230,8 +230,8 @@ def test_check_reports_a_catalog_row_per_template_and_a_repository_row(repo: Pat
     table = format_table(report)
     assert "(repository)" in table and "catalog" in table.splitlines()[0]
     details = format_details(report)
-    assert "(repository) (template) [catalog] meta.json:7: meta.json lists ghost" in details
-    assert "rust/blink (template) [catalog] meta.json:2: rust/blink is not listed" in details
+    assert "(repository) (template) [catalog] meta.json:7: CAT011 meta.json lists ghost" in details
+    assert "rust/blink (template) [catalog] meta.json:2: CAT004 rust/blink is not listed" in details
     document: Any = check_json(report)
     repository = [r for r in document["results"] if r["template"] == REPOSITORY]
     assert repository[0]["pick"] is None and repository[0]["status"] == "fail"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from _check_helpers import COMPOSE, good_tree, with_files
 
+from wendy_llm.codes.tools import COMPOSE_WARNED
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.findings import warning
@@ -194,7 +195,7 @@ def test_a_refused_file_has_no_model_and_a_yaml_error_is_not_run() -> None:
 
 def test_an_outcome_is_a_small_serialisable_value() -> None:
     outcome = ComposeOutcome(
-        (warning("compose", "docker-compose: obsolete", None),), {"services": {}}
+        (warning(COMPOSE_WARNED, "docker-compose: obsolete", None),), {"services": {}}
     )
     assert ComposeOutcome.from_json(json.loads(json.dumps(outcome.to_json()))) == outcome
     with pytest.raises((TypeError, ValueError)):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from wendy_llm.codes.stored import (
+    BASELINE_DIFFERS,
+    BASELINE_SAME_CHANGE,
+    GOLDEN_DIFFERS,
+    GOLDEN_SAME_CHANGE,
+)
 from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
 
 T = "py/t"
@@ -12,7 +18,9 @@ def change(picks: tuple[str, ...], what: str) -> GroupedChange:
 
 
 def test_one_pick_goes_to_its_row_several_to_the_template_row_with_pointers() -> None:
-    found = grouped_findings("golden", [change(("a",), "x"), change(("a", "b"), "y")])
+    found = grouped_findings(
+        (GOLDEN_DIFFERS, GOLDEN_SAME_CHANGE), [change(("a",), "x"), change(("a", "b"), "y")]
+    )
     assert [(f.template, f.pick, f.file) for f in found] == [
         (T, "a", "x.yml"),
         (T, "", "y.yml"),
@@ -30,13 +38,15 @@ def test_one_pick_goes_to_its_row_several_to_the_template_row_with_pointers() ->
 
 
 def test_a_template_wide_change_has_no_pointers() -> None:
-    [found] = grouped_findings("baseline", [change((), "z")])
+    [found] = grouped_findings((BASELINE_DIFFERS, BASELINE_SAME_CHANGE), [change((), "z")])
     assert (found.pick, found.check, found.message) == ("", "baseline", "z\n-old\n+new\nfix z")
 
 
 def test_the_last_change_counts_what_the_cap_left_out_before_its_fix() -> None:
     first, shared, *pointers = grouped_findings(
-        "baseline", [change(("a",), "x"), change(("a", "b"), "y")], omitted_lines=7
+        (BASELINE_DIFFERS, BASELINE_SAME_CHANGE),
+        [change(("a",), "x"), change(("a", "b"), "y")],
+        omitted_lines=7,
     )
     assert all("not shown" not in f.message for f in [first, *pointers])
     assert shared.message.splitlines()[-2:] == [

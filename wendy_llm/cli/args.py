@@ -18,6 +18,7 @@ TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.render.template import Template
     from wendy_llm.repo.layout import Layout
+    from wendy_llm.repo.rule_selection import Selector
 
 __all__ = [
     "add_directories",
@@ -27,6 +28,7 @@ __all__ = [
     "add_pick",
     "add_quiet",
     "add_report_files",
+    "add_rule_selection",
     "add_selection",
     "add_template_dir",
     "add_vars",
@@ -131,6 +133,32 @@ def add_format(parser: argparse.ArgumentParser, what: str) -> None:
         "line) instead of the text report; under GitHub Actions they follow the text "
         "report anyway; --json prints neither (default: text)",
     )
+
+
+def _selectors(text: str) -> tuple[Selector, ...]:
+    # lazy: the code registry, for the commands that take --select/--ignore only.
+    from wendy_llm.repo.rule_selection import SelectorError, parse_selectors
+
+    try:
+        return parse_selectors([text])
+    except SelectorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_rule_selection(parser: argparse.ArgumentParser) -> None:
+    """``--select`` / ``--ignore``: which finding codes a run counts (repeatable, or a,b)."""
+    for flag, what in (
+        ("--select", "count only these codes (replaces [findings] select of wendy-llm.toml)"),
+        ("--ignore", "show these codes as ignored, not counted (adds to [findings] ignore)"),
+    ):
+        parser.add_argument(
+            flag,
+            type=_selectors,
+            action="extend",
+            default=[],
+            metavar="CODES",
+            help=f"{what}: codes, prefixes, check ids or ALL, comma-separated",
+        )
 
 
 def _diff_line_limit(text: str) -> int:

@@ -14,6 +14,7 @@ from wendy_llm.cli.args import (
     add_max_diff_lines,
     add_quiet,
     add_report_files,
+    add_rule_selection,
     add_selection,
     layout,
 )
@@ -25,6 +26,7 @@ from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.run import run_check
+from wendy_llm.validate.selected import mark_ignored
 
 HELP = "render every pick of every template and validate each render"
 DESCRIPTION = (
@@ -44,6 +46,8 @@ examples:
   wendy-llm check --format github                   # GitHub annotations at the template lines
   wendy-llm check --sarif reports/check.sarif       # SARIF 2.1.0 for GitHub code scanning
   wendy-llm check path/to/templates --golden-dir path/to/golden
+  wendy-llm check --ignore DEV006,DEV007            # these codes shown as ignored, not counted
+  wendy-llm check --select CMP,WJS                  # count only compose and wendy.json codes
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
 the pick's answers) and with the template's variant (app id my.app-2, other
@@ -65,6 +69,12 @@ without a stored baseline). Per template: picker (manifests + lint), topology
 the repository has one; a (repository) row for the rest), baseline (picks it
 lost). Notes (what the Wendy CLI ignores, e.g. an unknown wendy.json key)
 never fail a run.
+
+Every finding has a code (CMP001; `wendy-llm explain CODE`, docs/codes.md).
+--select / --ignore take codes, prefixes (DEV), check ids (device) or ALL,
+comma-separated or repeated; --select replaces [findings] select of
+wendy-llm.toml, --ignore adds to its ignore. An ignored finding is shown
+and counted as ignored, never failing the run (docs/configuration.md).
 
 {suppress.EPILOG}
 
@@ -106,11 +116,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="also write a SARIF 2.1.0 report (GitHub code scanning), at the template source lines",
     )
+    add_rule_selection(p)
     suppress.add_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
+    selection = where.settings.findings.with_command_line(args.select, args.ignore)
     recorded = suppress.prepare(args, where)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         report = run_check(
@@ -120,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             cache=not args.no_cache,
             layout=where,
         )
-    report = suppress.settle(report, args, where, recorded)
+    report = suppress.settle(mark_ignored(report, selection), args, where, recorded)
     outputs = PullRequestOutputs(report, where)  # computed only when asked for
     if args.sarif:
         write_report(args.sarif, outputs.sarif(), "SARIF report")

@@ -30,8 +30,8 @@ from wendy_llm.validate.suppressions import Scope, apply_suppressions, prune, re
 
 EPILOG = f"""\
 Suppressions: {SUPPRESSIONS_FILE} at the repository root (committed; never
-edited by hand) records failures accepted for now, by template, check, file
-and message with a count, never by line. check shows them as suppressed and
+edited by hand) records failures accepted for now, by template, file, code
+and subject with a count, never by line nor wording. check shows them as suppressed and
 fails only on failures it does not record, and on recorded ones that no
 longer occur (until --prune-suppressions records the fix). --suppress-all
 and --prune-suppressions write it (only for the --template given, if any)

@@ -30,6 +30,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.model import DroppedVariable, Service
 from wendy_llm.device.notes import Located, Notes, dotted
 from wendy_llm.wendycli import REVISION
@@ -97,6 +98,7 @@ def report_contradictions(
         line = env_lines.get(d.name)
         where = f"{dockerfile}:{line}" if line is not None else dockerfile
         at.error(
+            DC.ENV_CONTRADICTS,
             f'{dotted(path)} is "{d.compose}", but the image ({where}) sets '
             f'{d.name}="{d.image}": compose environment is not sent to a device at the '
             f'Wendy CLI {REVISION}, so on a device the container runs with "{d.image}", '
@@ -120,11 +122,13 @@ def report_missing_backends(
             if url is None or not _is_service_name(url.host) or url.host in names:
                 continue
             notes.error(
+                DC.ENV_FOREIGN_HOST,
                 f"ENV {key}={value} (the image of service {service.name}): {url.host} is no "
                 "service of this app, so on a device the container talks to a backend that is "
                 f"not there (the app's services: {', '.join(sorted(names))})",
                 build.dockerfile,
                 lines.get(key),
+                subject=f"ENV {key}",
             )
 
 

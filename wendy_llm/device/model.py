@@ -35,6 +35,8 @@ class DeviceFinding:
     message: str
     file: str | None = None
     line: int | None = None
+    code: str = ""  # its registered code (wendy_llm.codes.device)
+    subject: str = ""  # what it is about: a key path, a file (never the message)
 
 
 @dataclass(frozen=True)

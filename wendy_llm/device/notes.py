@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from wendy_llm.codes import CodeInfo
 from wendy_llm.device.model import DeviceFinding, Ignored
 
 
@@ -50,14 +51,31 @@ class Notes:
         if finding not in self.findings:
             self.findings.append(finding)
 
-    def error(self, message: str, file: str | None = None, line: int | None = None) -> None:
-        self._add(DeviceFinding("error", message, file, line))
+    def error(
+        self,
+        code: CodeInfo,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        *,
+        subject: str = "",
+    ) -> None:
+        self._add(DeviceFinding("error", message, file, line, _code("error", code), subject))
 
-    def warn(self, message: str, file: str | None = None, line: int | None = None) -> None:
-        self._add(DeviceFinding("warning", message, file, line))
+    def warn(
+        self,
+        code: CodeInfo,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        *,
+        subject: str = "",
+    ) -> None:
+        self._add(DeviceFinding("warning", message, file, line, _code("warning", code), subject))
 
     def ignore(
         self,
+        code: CodeInfo,
         what: str,
         reason: str,
         file: str | None = None,
@@ -65,14 +83,21 @@ class Notes:
         *,
         warn: bool = True,
     ) -> None:
-        """Record something the device never gets; a warning too unless ``warn`` is off."""
+        """Record something the device never gets; a warning (``code``) too unless
+        ``warn`` is off."""
         self.ignored.append(Ignored(what, reason, file, line))
         if warn:
-            self.warn(f"{what}: {reason}", file, line)
+            self.warn(code, f"{what}: {reason}", file, line, subject=what)
 
     def unknown(self, what: str) -> None:
         if what not in self.not_modelled:
             self.not_modelled.append(what)
+
+
+def _code(severity: str, code: CodeInfo) -> str:
+    if code.severity != severity:
+        raise ValueError(f"{code.code} is a {code.severity}, not a {severity}")
+    return code.code
 
 
 class Located:
@@ -89,11 +114,11 @@ class Located:
     def line(self, *path: str | int) -> int | None:
         return self.document.line(*path)
 
-    def error(self, message: str, *path: str | int) -> None:
-        self.notes.error(message, self.file, self.line(*path))
+    def error(self, code: CodeInfo, message: str, *path: str | int) -> None:
+        self.notes.error(code, message, self.file, self.line(*path), subject=dotted(path))
 
-    def warn(self, message: str, *path: str | int) -> None:
-        self.notes.warn(message, self.file, self.line(*path))
+    def warn(self, code: CodeInfo, message: str, *path: str | int) -> None:
+        self.notes.warn(code, message, self.file, self.line(*path), subject=dotted(path))
 
-    def ignore(self, reason: str, *path: str | int, warn: bool = True) -> None:
-        self.notes.ignore(dotted(path), reason, self.file, self.line(*path), warn=warn)
+    def ignore(self, code: CodeInfo, reason: str, *path: str | int, warn: bool = True) -> None:
+        self.notes.ignore(code, dotted(path), reason, self.file, self.line(*path), warn=warn)

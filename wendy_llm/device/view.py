@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.compose.view import compose_services
 from wendy_llm.device.model import DeviceView
 from wendy_llm.device.notes import Document, Notes
@@ -49,6 +50,7 @@ def device_view(
         others = [name for name in COMPOSE_FILES if name in tree and name != path.file]
         if others:
             notes.warn(
+                DC.COMPOSE_FILE_CHOICE,
                 f"wendy run reads {path.file}; {', '.join(others)} beside it is not read "
                 "(Docker Compose may pick another one of them)",
                 path.file,

@@ -60,7 +60,8 @@ def _grouped(findings: Sequence[Finding]) -> list[str]:
         where = safe(f"{f.file}:{f.line}" if f.file and f.line else f.file or "")
         names = picks[grouped]
         shown = safe(names[0] if len(names) == 1 else f"picks {', '.join(names)}")
-        text = f"{safe(f.template)} {shown} [{f.check}] {f.severity} {where}: {safe(f.message)}"
+        said = f"{f.code} {safe(f.message)}" if f.code else safe(f.message)
+        text = f"{safe(f.template)} {shown} [{f.check}] {f.severity} {where}: {said}"
         out.append(text)
     return out
 
@@ -104,6 +105,8 @@ def _finding(finding: Finding) -> dict[str, object]:
         "file": finding.file,
         "line": finding.line,
         "message": finding.message,
+        "code": finding.code,
+        "subject": finding.subject,
     }
     if finding.variant is not None:
         out["variant"] = finding.variant

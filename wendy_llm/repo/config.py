@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING
 
 from wendy_llm.errors import SettingsError, quoted
 from wendy_llm.repo.globs import Glob, GlobError, parse_glob
+from wendy_llm.repo.rule_selection import (
+    RuleSelection,
+    Selector,
+    SelectorError,
+    parse_selectors,
+    per_glob,
+)
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -61,6 +68,8 @@ class Settings:
     lines: Mapping[Keys, int] = field(default_factory=dict)
     #: ``ignore`` parsed, in the one glob dialect (:mod:`wendy_llm.repo.globs`).
     ignore_globs: tuple[Glob, ...] = ()
+    #: ``[findings]``: which codes a run counts (:mod:`wendy_llm.repo.rule_selection`).
+    findings: RuleSelection = field(default_factory=RuleSelection)
 
     @property
     def full_fixtures(self) -> bool:
@@ -224,9 +233,43 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
         rules_files=dict(data.get("rules-files", {})),
         golden_fixtures=data.get("golden-fixtures", "lean"),
         lines=lines,
+        findings=_findings(data.get("findings", {}), lines, shown),
     )
     _check_paths(settings, path.parent)
     return settings
+
+
+def _findings(table: Mapping[str, object], lines: Mapping[Keys, int], shown: str) -> RuleSelection:
+    """``[findings]``: every selector and glob checked, a mistake named at its line."""
+
+    def selectors(key: str) -> tuple[Selector, ...]:
+        try:
+            return parse_selectors(_strings(table.get(key, [])))
+        except SelectorError as exc:
+            raise _located(str(exc), ["findings", key], lines, shown) from None
+
+    def globs(key: str) -> tuple[tuple[Glob, tuple[Selector, ...]], ...]:
+        named = table.get(key, {})
+        assert isinstance(named, Mapping)  # the schema holds it
+        out: list[tuple[Glob, tuple[Selector, ...]]] = []
+        for pattern, listed in named.items():
+            try:
+                out += per_glob({str(pattern): _strings(listed)})
+            except (GlobError, SelectorError) as exc:
+                raise _located(str(exc), ["findings", key, str(pattern)], lines, shown) from None
+        return tuple(out)
+
+    return RuleSelection(
+        select=selectors("select"),
+        ignore=selectors("ignore"),
+        per_template=globs("per-template-ignores"),
+        per_file=globs("per-file-ignores"),
+    )
+
+
+def _strings(value: object) -> list[str]:
+    assert isinstance(value, list)  # the schema holds it
+    return [str(item) for item in value]
 
 
 def _as_var(value: str | int | bool) -> str:

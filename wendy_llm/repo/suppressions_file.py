@@ -4,13 +4,19 @@ One machine-written file at the repository root (the layout finds it
 beside ``wendy-llm.toml``), committed with the templates: the failures a
 repository accepted when it adopted the gate, so ``check`` fails only on
 new ones (docs/suppressions.md).  It is grouped as a reader looks for
-things, template -> check -> file -> failures, each failure keyed by what
-it is (its message, line numbers stripped) with a count, never by line:
+things, template -> file -> failures, each failure keyed by its fingerprint
+(its code and subject: what it is, never its wording nor its line) with a
+count (version 2; ``message`` is what it said when recorded, for a reader,
+never matched):
 
-    {"version": 1, "suppressions": {"cpp/opencv-camera": {"wendy-json":
-      {"wendy.json": [{"message": "entitlements[1].type: ...", "count": 3}]}}}}
+    {"version": 2, "suppressions": {"cpp/opencv-camera": {"wendy.json":
+      [{"code": "WJS003", "subject": "entitlements[1].type", "count": 3,
+        "message": "entitlements[1].type: ..."}]}}}
 
-It is validated against ``wendy_llm/schemas/suppressions.schema.json``;
+Version 1 files (template -> check -> file -> failures keyed by message)
+are still read and matched as they were; ``--prune-suppressions`` rewrites
+them as version 2.  Each version is validated against its schema
+(``suppressions.schema.json``, ``suppressions.v2.schema.json``);
 every mistake reads ``wendy-llm-suppressions.json:LINE: where: message``.
 Writes are atomic and deterministic (sorted keys), so a rewrite that
 changes nothing changes no byte.  Matching findings to entries is
@@ -27,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.bounded import json_loads
+from wendy_llm.codes import CODES, Check, nearest
 from wendy_llm.errors import SuppressionsError
 
 if TYPE_CHECKING:
@@ -35,21 +42,30 @@ if TYPE_CHECKING:
     from wendy_llm.render.manifest.jsonpos import JsonPath
 
 SUPPRESSIONS_FILE = "wendy-llm-suppressions.json"
-SCHEMA = "suppressions.schema.json"
-VERSION = 1
+#: The schema of each version the file may have.
+SCHEMAS = {1: "suppressions.schema.json", 2: "suppressions.v2.schema.json"}
+SCHEMA = SCHEMAS[1]
+#: The version written.
+VERSION = 2
 COMMENT = (
     "Failures wendy-llm check accepts for now, written by `wendy-llm check --suppress-all`; "
     "`wendy-llm check --prune-suppressions` removes those fixed. Do not edit by hand "
     "(docs/suppressions.md)."
 )
 
-#: What identifies a kind of failure: template, check, file ("" for none), message key.
+#: What identifies a kind of failure: version 2, template, code, file ("" for none),
+#: subject; version 1, template, check, file, message key.
 Key = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
 class Suppression:
-    """One kind of failure accepted ``count`` times; ``line`` is where the file records it."""
+    """One kind of failure accepted ``count`` times; ``line`` is where the file records it.
+
+    A version 2 entry has a ``code`` (``check`` is the code's) and a ``subject``,
+    its fingerprint; its ``message`` is what the failure said when recorded, for
+    a reader.  A version 1 entry (no code) is keyed by its ``message``.
+    """
 
     template: str
     check: str
@@ -57,23 +73,32 @@ class Suppression:
     message: str
     count: int
     line: int | None = field(default=None, compare=False)
+    code: str = ""
+    subject: str = ""
 
     @property
     def key(self) -> Key:
+        if self.code:
+            return (self.template, self.code, self.file, self.subject)
         return (self.template, self.check, self.file, self.message)
 
     def describe(self) -> str:
-        """``[check] file: message`` as the report names a finding."""
+        """``[check] file: message`` (version 2: ``[CODE] file: subject: message``)."""
         where = f"{self.file}: " if self.file else ""
+        if self.code:
+            about = f"{self.subject}: " if self.subject else ""
+            return f"[{self.code}] {where}{about}{self.message}"
         return f"[{self.check}] {where}{self.message}"
 
 
 @dataclass(frozen=True)
 class Suppressions:
-    """The entries of one file (none when it does not exist); ``shown`` names it."""
+    """The entries of one file (none when it does not exist); ``shown`` names it;
+    ``version`` is the file's (a file not yet written is the current version)."""
 
     entries: tuple[Suppression, ...] = ()
     shown: str = SUPPRESSIONS_FILE
+    version: int = VERSION
 
     def counts(self) -> dict[Key, Suppression]:
         return {entry.key: entry for entry in self.entries}
@@ -109,41 +134,114 @@ def parse_suppressions(text: str, *, shown: str = SUPPRESSIONS_FILE) -> Suppress
     from wendy_llm.render.manifest.schemawords import validator_for
 
     positions = value_positions(text)
+    raw_version = data.get("version") if isinstance(data, dict) else None
+    version = raw_version if type(raw_version) is int else 0
+    schema = SCHEMAS.get(version)
+    if schema is None:
+        line = _line_of(positions, ("version",))
+        located = shown if line is None else f"{shown}:{line}"
+        raise SuppressionsError(
+            f"{located}: version: {json.dumps(raw_version)} is not a version of the file "
+            f"(known: {', '.join(map(str, SCHEMAS))}; see docs/suppressions.md)",
+            file=shown,
+            line=line,
+        )
     errors = sorted(
-        validator_for(SCHEMA).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]
+        validator_for(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]
     )
     if errors:
         raise _schema_error(errors[0], positions, shown)
-    entries: list[Suppression] = []
+    read = _entries_v1 if version == 1 else _entries_v2
+    entries = read(data["suppressions"], positions, shown)
     seen: dict[Key, int | None] = {}
-    for template, checks in data["suppressions"].items():
+    for entry in entries:
+        if entry.key in seen:
+            what = (
+                json.dumps(entry.subject or entry.code) if entry.code else json.dumps(entry.message)
+            )
+            raise SuppressionsError(
+                f"{shown}:{entry.line}: {entry.template}: the failure {what} is listed "
+                f"twice (first at line {seen[entry.key]}): one entry per failure, with its count",
+                file=shown,
+                line=entry.line,
+            )
+        seen[entry.key] = entry.line
+    return Suppressions(tuple(entries), shown, version)
+
+
+def _entries_v1(
+    tree: Mapping[str, Mapping[str, Mapping[str, list[dict[str, object]]]]],
+    positions: Mapping[JsonPath, tuple[int, int]],
+    shown: str,
+) -> list[Suppression]:
+    entries = []
+    known = [c.value for c in Check]
+    for template, checks in tree.items():
         for check, files in checks.items():
+            if check not in known:
+                line = _line_of(positions, ("suppressions", template, check))
+                raise SuppressionsError(
+                    f"{shown}:{line}: {_path_text(('suppressions', template, check))}: "
+                    f"unknown check {json.dumps(check)} (known: {', '.join(known)})",
+                    file=shown,
+                    line=line,
+                )
             for file, failures in files.items():
                 for index, failure in enumerate(failures):
                     where: JsonPath = ("suppressions", template, check, file, index)
                     line = _line_of(positions, (*where, "message"))
-                    entry = Suppression(
-                        template, check, file, failure["message"], failure["count"], line
+                    message, count = str(failure["message"]), int(str(failure["count"]))
+                    entries.append(Suppression(template, check, file, message, count, line))
+    return entries
+
+
+def _entries_v2(
+    tree: Mapping[str, Mapping[str, list[dict[str, object]]]],
+    positions: Mapping[JsonPath, tuple[int, int]],
+    shown: str,
+) -> list[Suppression]:
+    entries = []
+    for template, files in tree.items():
+        for file, failures in files.items():
+            for index, failure in enumerate(failures):
+                where: JsonPath = ("suppressions", template, file, index)
+                line = _line_of(positions, (*where, "code"))
+                code = CODES.get(str(failure["code"]))
+                if code is None:
+                    near = ", ".join(nearest(str(failure["code"])))
+                    raise SuppressionsError(
+                        f"{shown}:{line}: {_path_text((*where, 'code'))}: unknown code "
+                        f"{json.dumps(failure['code'])}"
+                        + (f" (nearest: {near})" if near else "")
+                        + "; `wendy-llm explain --list` lists the codes",
+                        file=shown,
+                        line=line,
                     )
-                    if entry.key in seen:
-                        raise SuppressionsError(
-                            f"{shown}:{line}: {_path_text(where)}: the failure "
-                            f"{json.dumps(entry.message)} is listed twice (first at line "
-                            f"{seen[entry.key]}): one entry per failure, with its count",
-                            file=shown,
-                            line=line,
-                        )
-                    seen[entry.key] = line
-                    entries.append(entry)
-    return Suppressions(tuple(entries), shown)
+                entries.append(
+                    Suppression(
+                        template,
+                        code.check,
+                        file,
+                        str(failure.get("message", "")),
+                        int(str(failure["count"])),
+                        line,
+                        code=code.code,
+                        subject=str(failure.get("subject", "")),
+                    )
+                )
+    return entries
 
 
 def dump_suppressions(entries: Iterable[Suppression]) -> str:
-    """The file's text for ``entries``: sorted, two-space indented, final newline."""
-    tree: dict[str, dict[str, dict[str, list[dict[str, object]]]]] = {}
+    """The file's text (version 2) for ``entries`` (each with a code): sorted,
+    two-space indented, final newline."""
+    tree: dict[str, dict[str, list[dict[str, object]]]] = {}
     for entry in sorted(entries, key=lambda e: e.key):
-        failures = tree.setdefault(entry.template, {}).setdefault(entry.check, {})
-        failures.setdefault(entry.file, []).append({"message": entry.message, "count": entry.count})
+        if not entry.code:
+            raise ValueError(f"a version 1 entry cannot be written: {entry.describe()}")
+        failure: dict[str, object] = {"code": entry.code, "subject": entry.subject}
+        failure.update(count=entry.count, message=entry.message)
+        tree.setdefault(entry.template, {}).setdefault(entry.file, []).append(failure)
     document = {"version": VERSION, "comment": COMMENT, "suppressions": tree}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 

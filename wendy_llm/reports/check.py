@@ -5,7 +5,8 @@ per template for template-wide checks; one column per check: ``ok`` /
 ``FAIL`` / ``warn`` / ``supp`` (failures the suppressions file accepts),
 ``-`` where the check does not apply at that level),
 then the details of every failure (and warning and note), each as ``template pick
-[check] file:line: message``. Functions return strings; the CLI prints.
+[check] file:line: CODE message`` (the code: docs/codes.md), and the findings
+``--ignore`` selected away, shown and counted as ignored. Functions return strings; the CLI prints.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def summary_line(report: Report) -> str:
     took = f" in {total:.2f} s" if total is not None else ""
     suppressed = len(report.suppressed)
     held = f", {suppressed} failure(s) suppressed" if suppressed else ""
+    held += f", {len(report.ignored)} finding(s) ignored" if report.ignored else ""
     return (
         f"{len(templates)} template(s), {len(picks)} pick(s), {len(report.results)} checks: "
         f"{counts['ok']} ok, {counts['fail']} FAIL, {counts['warn']} warn{held}{took}"
@@ -105,7 +107,7 @@ def suppressed_line(report: Report) -> str:
 
 
 def finding_line(finding: Finding, who: str | None = None) -> str:
-    """``template pick [check] file:line: message``, later lines of the message indented.
+    """``template pick [check] file:line: CODE message``, later lines of the message indented.
 
     ``who`` replaces the pick (e.g. ``every pick (17)`` for a shared finding).
     Every field is escaped (:mod:`~wendy_llm.escape`): a message's
@@ -114,7 +116,9 @@ def finding_line(finding: Finding, who: str | None = None) -> str:
     where = f"{escape.text(finding.location)}: " if finding.location else ""
     head, *rest = escape.lines(finding.message.rstrip("\n"))
     shown = escape.text(pick_label(finding.pick) if who is None else who)
-    text = f"{escape.text(finding.template)} {shown} [{escape.text(finding.check)}] {where}{head}"
+    code = f"{finding.code} " if finding.code else ""
+    check = escape.text(finding.check)
+    text = f"{escape.text(finding.template)} {shown} [{check}] {where}{code}{head}"
     return "\n".join([text, *("    " + line for line in rest)])
 
 
@@ -131,6 +135,8 @@ def format_details(report: Report, *, warnings: bool = True, colour: bool = Fals
         sections.append(("Warnings", report.warnings, "warn"))
         # Notes never fail a run: what the Wendy CLI ignores by design.
         sections.append(("Notes", report.notes, "ok"))
+        # Selected away by --ignore / wendy-llm.toml: shown, never counted.
+        sections.append(("Ignored", report.ignored, "ok"))
     picks_of = picks_per_template(report)
     for title, findings, status in sections:
         if not findings:

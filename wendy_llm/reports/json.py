@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -108,7 +109,11 @@ def _finding(finding: Finding) -> dict[str, object]:
         "message": finding.message,
         "file": finding.file,
         "line": finding.line,
+        "code": finding.code,
+        "subject": finding.subject,
     }
+    if finding.ignored:
+        found["ignored"] = True  # only where --ignore / wendy-llm.toml selects it away
     if finding.variant is not None:
         found["variant"] = finding.variant  # only where a variant input found it
     if finding.suppressed:
@@ -125,7 +130,10 @@ def check_json(report: Report, *, strict: bool = False) -> dict[str, object]:
         "errors": len(report.errors),
         "warnings": len(report.warnings),
         "notes": len(report.notes),
+        "codes": dict(sorted(Counter(f.code for f in report.findings if not f.ignored).items())),
     }
+    if report.ignored:  # only where --ignore / wendy-llm.toml selected some away
+        summary["ignored"] = len(report.ignored)
     if report.suppressed:  # only where the suppressions file accepted some
         per_template: dict[str, int] = {}
         for finding in report.suppressed:

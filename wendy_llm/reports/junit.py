@@ -48,6 +48,7 @@ class Case:
     name: str
     failure: Failure | None = None
     output: str | None = None  # <system-out>
+    skipped: str | None = None  # <skipped message=...>: only ignored findings
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,13 @@ def junit_xml(name: str, suites: Sequence[Suite], *, seconds: float | None = Non
                     item, "failure", message=x(case.failure.message), type=x(case.failure.type)
                 )
                 failure.text = x(case.failure.text)
+            elif case.skipped is not None:
+                ET.SubElement(item, "skipped", message=x(case.skipped))
             if case.output is not None:
                 ET.SubElement(item, "system-out").text = x(case.output)
         if suite.output is not None:
             ET.SubElement(element, "system-out").text = x(suite.output)
         _counts(element, [suite])
-        element.set("skipped", "0")
     _counts(root, suites)
     if seconds is not None:
         root.set("time", f"{seconds:.3f}")
@@ -92,6 +94,7 @@ def _counts(element: ET.Element, suites: Sequence[Suite]) -> None:
     element.set("tests", str(len(cases)))
     element.set("failures", str(sum(case.failure is not None for case in cases)))
     element.set("errors", "0")
+    element.set("skipped", str(sum(c.failure is None and c.skipped is not None for c in cases)))
 
 
 def check_junit(report: Report, *, strict: bool = False) -> str:
@@ -106,8 +109,11 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
             failing = [
                 f
                 for f in result.findings
-                if (f.severity == "error" and not f.suppressed)
-                or (strict and f.severity == "warning")
+                if not f.ignored
+                and (
+                    (f.severity == "error" and not f.suppressed)
+                    or (strict and f.severity == "warning")
+                )
             ]
             # Warnings, suppressed errors (and notes, which never fail) go to the output.
             warned = [f for f in result.findings if f not in failing]
@@ -118,7 +124,14 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
                 failure = Failure(first, failing[0].severity, text)
             output = "\n".join(f"{_said(f)}: {finding_line(f)}" for f in warned) or None
             name = f"{pick_label(result.pick)} {result.check}"
-            cases.append(Case(template, name, failure, output))
+            ignored = [f for f in result.findings if f.ignored and f.severity != "note"]
+            counted = [f for f in result.findings if not f.ignored and f.severity != "note"]
+            # A case whose every error and warning is ignored is skipped, saying which codes.
+            skipped = None
+            if ignored and not counted:
+                codes = ", ".join(dict.fromkeys(f.code for f in ignored))
+                skipped = f"ignored ({codes}): --ignore or wendy-llm.toml selects them away"
+            cases.append(Case(template, name, failure, output, skipped))
         held = sum(f.suppressed for r in results for f in r.findings)
         note = f"{held} failure(s) suppressed by {SUPPRESSIONS_FILE}" if held else None
         suites.append(Suite(template, cases, note))
@@ -126,6 +139,8 @@ def check_junit(report: Report, *, strict: bool = False) -> str:
 
 
 def _said(finding: Finding) -> str:
+    if finding.ignored:
+        return "ignored"
     return "suppressed" if finding.suppressed else finding.severity
 
 

@@ -105,6 +105,10 @@ def check_markdown(
         block = [f"<details><summary>{title}</summary>", ""]
         block += _findings_table(report, report.warnings, sources, "warning")
         sections.append(("the table of warnings", [*block, "</details>", ""]))
+    if report.ignored:
+        codes = ", ".join(_code(c) for c in dict.fromkeys(f.code for f in report.ignored))
+        ignored = f"{len(report.ignored)} finding(s) ignored by the run's selection: {codes}."
+        sections.append(("the ignored findings", [ignored, ""]))
     for group in topologies:
         sections.append((f"the device topology of {group.template}", _diagrams(group)))
     return _within(head, sections, max_bytes)

@@ -264,4 +264,5 @@ def _findings(view: DeviceView, style: Style) -> list[str]:
 
 def _finding(f: DeviceFinding, style: Style) -> str:
     label = style.fail("error") if f.severity == "error" else style.warn("warning")
-    return f"  {label} {safe(_where(f.file, f.line) + f.message)}"
+    code = f"{f.code} " if f.code else ""
+    return f"  {label} {safe(_where(f.file, f.line) + code + f.message)}"

@@ -13,10 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-#: ``error`` fails the run; ``warning`` fails it only with ``--strict``; ``note``
-#: never fails it (something the Wendy CLI ignores by design, e.g. an unknown
-#: ``wendy.json`` key, shown for the reader's information).
-Severity = Literal["error", "warning", "note"]
+from wendy_llm.codes import Check, CodeInfo, Severity
+
 #: ``suppressed``: every error of the result is recorded in the repository's
 #: suppressions file (``validate/suppressions.py``), so it does not fail the run.
 Status = Literal["ok", "fail", "warn", "suppressed"]
@@ -28,21 +26,9 @@ TEMPLATE_WIDE = ""
 #: template (the ``meta.json`` catalog: an entry that exists nowhere).
 REPOSITORY = "(repository)"
 
-#: Every validator id, in the order the report shows them.
-CHECK_IDS: tuple[str, ...] = (
-    "render",
-    "compose",
-    "wendy-json",
-    "shell",
-    "dockerfile",
-    "device",
-    "topology",
-    "picker",
-    "lint",
-    "catalog",
-    "golden",
-    "baseline",
-)
+#: Every validator id, in the order the report shows them (:class:`Check`, but
+#: ``suppressions``, which judges the suppressions file rather than the render).
+CHECK_IDS: tuple[str, ...] = tuple(c.value for c in Check if c is not Check.SUPPRESSIONS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,8 +49,16 @@ class Finding:
     pick: str = TEMPLATE_WIDE
     variant: str | None = None  # the variant input it was found with (None: canonical)
     suppressed: bool = False  # an error recorded in the suppressions file: shown, not failing
-    #: The stable code of this kind of finding (issue 27's registry); "" until assigned.
+    #: The stable code of this kind of finding (:mod:`wendy_llm.codes`).
     code: str = ""
+    #: What the finding is about, in words that survive rewording and moved lines
+    #: (a YAML/JSON path, a Dockerfile instruction, a ShellCheck code, a rule's
+    #: name; "" when the file and code say it all): with the template, the file
+    #: and the code, the fingerprint a suppression records.
+    subject: str = ""
+    #: True: a ``--ignore`` / ``ignore`` setting of wendy-llm.toml selects it away:
+    #: shown and counted as ignored, never failing the run.
+    ignored: bool = False
 
     @property
     def location(self) -> str:
@@ -82,19 +76,66 @@ class Finding:
         return dataclasses.replace(self, variant=label, message=f"variant {label}: {self.message}")
 
 
-def error(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
-    """Shorthand for an error finding."""
-    return Finding(check=check, severity="error", message=message, file=file, line=line)
+def finding(
+    code: CodeInfo,
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    *,
+    subject: str = "",
+) -> Finding:
+    """A finding of the kind ``code`` names: its check and severity are the registry's."""
+    return Finding(
+        check=code.check,
+        severity=code.severity,
+        message=message,
+        file=file,
+        line=line,
+        code=code.code,
+        subject=subject,
+    )
 
 
-def warning(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
-    """Shorthand for a warning finding."""
-    return Finding(check=check, severity="warning", message=message, file=file, line=line)
+def _of(severity: Severity, code: CodeInfo) -> CodeInfo:
+    if code.severity != severity:
+        raise ValueError(f"{code.code} is a {code.severity}, not a {severity}")
+    return code
 
 
-def note(check: str, message: str, file: str | None = None, line: int | None = None) -> Finding:
-    """Shorthand for a note: shown, never failing a run, not even with ``--strict``."""
-    return Finding(check=check, severity="note", message=message, file=file, line=line)
+def error(
+    code: CodeInfo,
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    *,
+    subject: str = "",
+) -> Finding:
+    """An error finding (``code`` must be an error's)."""
+    return finding(_of("error", code), message, file, line, subject=subject)
+
+
+def warning(
+    code: CodeInfo,
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    *,
+    subject: str = "",
+) -> Finding:
+    """A warning finding (``code`` must be a warning's)."""
+    return finding(_of("warning", code), message, file, line, subject=subject)
+
+
+def note(
+    code: CodeInfo,
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    *,
+    subject: str = "",
+) -> Finding:
+    """A note: shown, never failing a run, not even with ``--strict``."""
+    return finding(_of("note", code), message, file, line, subject=subject)
 
 
 @dataclass(frozen=True)
@@ -108,11 +149,13 @@ class CheckResult:
 
     @property
     def status(self) -> Status:
-        if any(f.severity == "error" and not f.suppressed for f in self.findings):
+        # An ignored finding (--ignore) is shown and counted as ignored: it sets no status.
+        counted = [f for f in self.findings if not f.ignored]
+        if any(f.severity == "error" and not f.suppressed for f in counted):
             return "fail"
-        if any(f.suppressed for f in self.findings):
+        if any(f.suppressed for f in counted):
             return "suppressed"  # shown before its warnings: an accepted failure
-        if any(f.severity == "warning" for f in self.findings):
+        if any(f.severity == "warning" for f in counted):
             return "warn"
         return "ok"
 
@@ -138,21 +181,29 @@ class Report:
 
     @property
     def errors(self) -> list[Finding]:
-        """The errors that fail the run (suppressed ones are :attr:`suppressed`)."""
-        return [f for f in self.findings if f.severity == "error" and not f.suppressed]
+        """The errors that fail the run (suppressed ones are :attr:`suppressed`,
+        ignored ones :attr:`ignored`)."""
+        return [
+            f for f in self.findings if f.severity == "error" and not f.suppressed and not f.ignored
+        ]
 
     @property
     def suppressed(self) -> list[Finding]:
         """The errors the repository's suppressions file accepts: shown, not failing."""
-        return [f for f in self.findings if f.suppressed]
+        return [f for f in self.findings if f.suppressed and not f.ignored]
+
+    @property
+    def ignored(self) -> list[Finding]:
+        """The findings ``--ignore`` (or wendy-llm.toml) selects away: shown, not counted."""
+        return [f for f in self.findings if f.ignored]
 
     @property
     def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
+        return [f for f in self.findings if f.severity == "warning" and not f.ignored]
 
     @property
     def notes(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "note"]
+        return [f for f in self.findings if f.severity == "note" and not f.ignored]
 
     def passed(self, *, strict: bool = False) -> bool:
         """True when nothing failed (with ``strict``, when nothing warned either)."""

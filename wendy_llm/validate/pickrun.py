@@ -25,13 +25,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.stored import LINT_FAILED, LINT_STOPPED
+from wendy_llm.codes.tools import RENDER_FAILED, RENDER_RUNAWAY, RENDER_STOPPED, RENDER_VALUES
 from wendy_llm.device import DeviceView
 from wendy_llm.errors import OutputTooLarge, RenderError, RenderTimeout, WendyLlmError
 from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.variants import CANONICAL, Inputs
-from wendy_llm.validate.checks.device import build_view, device_findings
+from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
 from wendy_llm.validate.checks.runtime_files import runtime_etc_findings
@@ -217,7 +220,7 @@ def prepare_pick(template: Template, pick: Pick, inputs: Inputs) -> PickRun:
     try:
         values = template.values(inputs.app_id, inputs.with_answers(pick.answers))
     except WendyLlmError as exc:
-        failed = (error("render", str(exc)),)
+        failed = (error(RENDER_VALUES, str(exc)),)
         return PickRun(template, pick, MappingProxyType({}), inputs=inputs, unrenderable=failed)
     return PickRun(template, pick, MappingProxyType(values), inputs=inputs)
 
@@ -236,8 +239,8 @@ def render_template(run: TemplateRun) -> RenderStage:
     for pick_run in run.picks:
         for each in pick_run.every_input():
             if stopped is not None:
-                why = each.unrenderable or (error("render", f"not rendered: {stopped}"),)
-                renders[each.key] = Rendered(None, None, StageResult.of({"render": why}))
+                why = each.unrenderable or (error(RENDER_STOPPED, f"not rendered: {stopped}"),)
+                renders[each.key] = Rendered(None, None, StageResult.of({Check.RENDER: why}))
                 continue
             renders[each.key], runaway = render_pick(each)
             if runaway is not None:
@@ -254,11 +257,11 @@ def lint_template_run(run: TemplateRun, stopped: str | None = None) -> list[Find
         return []
     if stopped is not None:
         # The lints render every pick again: they would run away too.
-        return [warning("lint", f"not linted: {stopped}")]
+        return [warning(LINT_STOPPED, f"not linted: {stopped}")]
     try:
         return lint_findings(run.template, values=run.sample_values)
     except WendyLlmError as exc:
-        return [error("lint", f"cannot lint {run.template_id}: {exc}")]
+        return [error(LINT_FAILED, f"cannot lint {run.template_id}: {exc}")]
 
 
 def render_pick(pick_run: PickRun) -> tuple[Rendered, RenderTimeout | OutputTooLarge | None]:
@@ -269,21 +272,21 @@ def render_pick(pick_run: PickRun) -> tuple[Rendered, RenderTimeout | OutputTooL
     """
 
     def failed(*found: Finding) -> Rendered:
-        return Rendered(None, None, StageResult.of({"render": found}))
+        return Rendered(None, None, StageResult.of({Check.RENDER: found}))
 
     if pick_run.unrenderable:
         return failed(*pick_run.unrenderable), None
     try:
         tree = pick_run.template.render_values(pick_run.values)
     except (RenderTimeout, OutputTooLarge) as exc:
-        return failed(error("render", str(exc))), exc
+        return failed(error(RENDER_RUNAWAY, str(exc))), exc
     except RenderError as exc:
         # The check result names the template; the finding, the file and line.
-        return failed(error("render", exc.describe(), exc.file, exc.line)), None
+        return failed(error(RENDER_FAILED, exc.describe(), exc.file, exc.line)), None
     except WendyLlmError as exc:
-        return failed(error("render", str(exc))), None
+        return failed(error(RENDER_FAILED, str(exc))), None
     leftovers = unrendered_actions(tree, pick_run.values)
-    return Rendered(tree, parse_documents(tree), StageResult.of({"render": leftovers})), None
+    return Rendered(tree, parse_documents(tree), StageResult.of({Check.RENDER: leftovers})), None
 
 
 def pick_checks(pick_run: PickRun, rendered: Rendered | None, timer: Timer) -> StageResult:
@@ -294,14 +297,16 @@ def pick_checks(pick_run: PickRun, rendered: Rendered | None, timer: Timer) -> S
     app_id = pick_run.inputs.app_id
     found: dict[str, list[Finding]] = {}
     with timer("wendy-json"):
-        found["wendy-json"] = validate_wendy_json(tree, app_id)
+        found[Check.WENDY_JSON] = validate_wendy_json(tree, app_id)
     with timer("dockerfile"):
-        found["dockerfile"] = validate_dockerfiles(tree, docs)
+        found[Check.DOCKERFILE] = validate_dockerfiles(tree, docs)
     with timer("device"):
         # The project directory `wendy init` makes is named after the app id.
         view = build_view(tree, app_id, docs)
-        found["device"] = device_findings(view)
-        found["device"] += runtime_etc_findings(view, tree)
+        # What the wendy-json and compose checks report, the device check does not repeat.
+        reported = found[Check.WENDY_JSON] + load_problems(tree, docs)
+        found[Check.DEVICE] = device_findings(view, reported)
+        found[Check.DEVICE] += runtime_etc_findings(view, tree)
     return StageResult.of(found, view)
 
 
@@ -325,10 +330,10 @@ def input_checks(
         changed: dict[RenderKey, StageResult] = {}
         for each in (pick_run, variant):
             stage = stages.get(each.key, StageResult())
-            kept = [f for f in stage.findings.get("wendy-json", ()) if not is_app_id_finding(f)]
+            kept = [f for f in stage.findings.get(Check.WENDY_JSON, ()) if not is_app_id_finding(f)]
             if each is pick_run:
                 kept += found
-            changed[each.key] = stage.with_findings("wendy-json", kept)
+            changed[each.key] = stage.with_findings(Check.WENDY_JSON, kept)
         return changed
     return {}
 
@@ -351,7 +356,7 @@ def rule_checks(
     if rendered is None or rendered.tree is None or rendered.docs is None:
         return StageResult()
     if rules is None:
-        return StageResult.of({"topology": [], "picker": []})
+        return StageResult.of({Check.TOPOLOGY: [], Check.PICKER: []})
     with timer("topology"):
         subject = rule_subject(
             rules,
@@ -366,4 +371,4 @@ def rule_checks(
             project=pick_run.inputs.app_id,
         )
         topology, picker = check_rules(rules, subject)
-    return StageResult.of({"topology": topology, "picker": picker})
+    return StageResult.of({Check.TOPOLOGY: topology, Check.PICKER: picker})

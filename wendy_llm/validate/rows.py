@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wendy_llm.codes import Check
+from wendy_llm.validate.checks.device import not_repeated
 from wendy_llm.validate.findings import CHECK_IDS, TEMPLATE_WIDE, CheckResult, Finding
 from wendy_llm.validate.pickrun import PickRun, RenderKey, StageRows, TemplateRun, template_key
 
@@ -29,6 +31,9 @@ def joined(stages: Sequence[StageRows], key: RenderKey) -> dict[str, list[Findin
             continue
         for check, items in found.findings.items():
             row.setdefault(check, []).extend(items)
+    # What Docker Compose refuses, the device check does not repeat (one defect, one finding).
+    if Check.DEVICE in row and Check.COMPOSE in row:
+        row[Check.DEVICE] = not_repeated(row[Check.DEVICE], row[Check.COMPOSE])
     return row
 
 
@@ -63,7 +68,7 @@ def check_results(
 ) -> tuple[CheckResult, ...]:
     """The report's results: each template's own row, then each pick's, the
     checks in :data:`CHECK_IDS` order (``golden`` left out unless ``golden``)."""
-    order = [c for c in CHECK_IDS if golden or c != "golden"]
+    order = [c for c in CHECK_IDS if golden or c != Check.GOLDEN]
     results: list[CheckResult] = []
     for run in runs:
         row = joined(stages, template_key(run.template_id))

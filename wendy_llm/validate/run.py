@@ -52,6 +52,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from wendy_llm import options, phases
+from wendy_llm.codes import Check
+from wendy_llm.codes.builds import TOP_RULES_FILE
+from wendy_llm.codes.template import PICKER_LOAD, PICKS_UNLISTED, SENTINELS_NO_PICKER
+from wendy_llm.codes.tools import RENDER_MISSING_VALUE
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest.load import PICKER_FILE
@@ -229,7 +233,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     except WendyLlmError as exc:
         # The loader validates template.json / template.schema.json against
         # the package's schemas; its message is the finding.
-        failed = {"picker": [error("picker", exc.describe(), _file_of(exc))]}
+        failed = {Check.PICKER.value: [error(PICKER_LOAD, exc.describe(), _file_of(exc))]}
         return TemplateRun(template_id, None, loaded=StageResult.of(failed))
     samples = layout.sample_values(template_id)
     loaded: dict[str, list[Finding]] = {}
@@ -239,12 +243,13 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         try:
             rules = load_rules(location, display=display_path(location))
         except RulesError as exc:
-            loaded["topology"] = [error("topology", str(exc), exc.file, exc.line)]
+            loaded[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
     run = TemplateRun(template_id, template, rules, location, samples)
     try:
         all_picks = template.picks()
     except WendyLlmError as exc:
-        loaded.setdefault("picker", []).append(error("picker", f"cannot list picks: {exc}"))
+        unlisted = error(PICKS_UNLISTED, f"cannot list picks: {exc}")
+        loaded.setdefault(Check.PICKER, []).append(unlisted)
         return dataclasses.replace(run, loaded=StageResult.of(loaded))
     missing = missing_values(template, samples)
     with timer("variants"):  # the numbers the variant avoids are looked for here
@@ -254,7 +259,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
         if missing:  # no pick renders: each row says which line to add, to which file
             hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
             shown = layout.settings.shown
-            why = tuple(error("render", h, shown) for h in hints)
+            why = tuple(error(RENDER_MISSING_VALUE, h, shown) for h in hints)
             pick_runs.append(PickRun(template, pick, MappingProxyType({}), unrenderable=why))
             continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]
@@ -299,22 +304,22 @@ def _pure_checks(
     mine: dict[str, list[Finding]] = {}
     with timer("picker"):
         picker_text = template.files.get(PICKER_FILE)
-        found = mine.setdefault("picker", [])
+        found = mine.setdefault(Check.PICKER, [])
         if picker_text is not None:
             found += lint_picker(picker_text, rules)
         elif rules is not None and rules.sentinels:
             message = f"sentinels are declared, but the template has no {PICKER_FILE}"
-            found.append(error("picker", message, rules.path))
+            found.append(error(SENTINELS_NO_PICKER, message, rules.path))
     with timer("topology"):
-        mine["topology"] = []
+        mine[Check.TOPOLOGY] = []
         if rules is not None:
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
-            mine["topology"] += rule_coverage(
+            mine[Check.TOPOLOGY] += rule_coverage(
                 rules, _all_pick_values(template, every, run.sample_values), questions
             )
     with timer("lint"):
-        mine["lint"] = lint_template_run(run, rendered.stopped)
+        mine[Check.LINT] = lint_template_run(run, rendered.stopped)
     stages = {
         each.key: pick_checks(each, rendered.renders.get(each.key), timer) for each in run.renders()
     }
@@ -385,10 +390,10 @@ def _catalog(
     if found is not None:
         for run in runs:
             rows[template_key(run.template_id)] = {
-                "catalog": found.templates.get(run.template_id, [])
+                Check.CATALOG: found.templates.get(run.template_id, [])
             }
     if not complete:
         return stage_rows(rows), []
     mine = found.repository if found is not None else []
-    rows[template_key(REPOSITORY)] = {"catalog": [*mine, *unseen_folder_findings(unseen)]}
+    rows[template_key(REPOSITORY)] = {Check.CATALOG: [*mine, *unseen_folder_findings(unseen)]}
     return stage_rows(rows), [TemplateRun(REPOSITORY, None)]

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.stored import GOLDEN_UNREADABLE
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.pickrun import (
@@ -60,9 +62,9 @@ def golden_stage(
     by_id = {run.template_id: run for run in runs}
     rows: dict[RenderKey, dict[str, list[Finding]]] = {}
     for run in comparable:
-        rows[template_key(run.template_id)] = {"golden": []}
+        rows[template_key(run.template_id)] = {Check.GOLDEN: []}
         for pick_run in run.picks:
-            rows[pick_run.key] = {"golden": []}
+            rows[pick_run.key] = {Check.GOLDEN: []}
     slugs = {slug for run_trees in trees.values() for slug in run_trees}
     wanted = [slug for slug in picks if slug in slugs]
     if not loaded or (picks and not wanted):
@@ -81,7 +83,9 @@ def golden_stage(
         )
     except WendyLlmError as exc:
         for run in comparable:
-            rows[template_key(run.template_id)]["golden"].append(error("golden", str(exc)))
+            rows[template_key(run.template_id)][Check.GOLDEN].append(
+                error(GOLDEN_UNREADABLE, str(exc))
+            )
         return stage_rows(rows)
     for finding in found:
         # Fixtures of a template that no longer exists have no row of their
@@ -89,7 +93,7 @@ def golden_stage(
         owner = by_id.get(finding.template, runs[0])
         target = next((p for p in owner.picks if p.pick.slug == finding.pick), None)
         key = target.key if target is not None else template_key(owner.template_id)
-        rows.setdefault(key, {}).setdefault("golden", []).append(finding)
+        rows.setdefault(key, {}).setdefault(Check.GOLDEN, []).append(finding)
     return stage_rows(rows)
 
 
@@ -123,10 +127,10 @@ def baseline_stage(
     if result is None:
         return stage_rows({})
     rows: dict[RenderKey, dict[str, list[Finding]]] = {
-        template_key(run.template_id): {"baseline": result.template}
+        template_key(run.template_id): {Check.BASELINE: result.template}
     }
     for pick_run in run.picks:
         found = result.picks.get(pick_run.pick.slug)
         if found is not None:
-            rows[pick_run.key] = {"baseline": found}
+            rows[pick_run.key] = {Check.BASELINE: found}
     return stage_rows(rows)

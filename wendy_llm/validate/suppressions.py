@@ -12,11 +12,15 @@ records them once (``check --suppress-all``) in its suppressions file
   fails the ``suppressions`` check of its template until ``check
   --prune-suppressions`` lowers or removes it: a fixed defect stays fixed.
 
-A failure is identified by what it is, never where: :func:`finding_key`
-is the template, the check, the file and the message's first line with
-line numbers and the variant input stripped, so an edit above a defect
-does not unsuppress it.  Counts are over every pick and input of the
-template.
+A failure is identified by what it is, never where nor how it is worded:
+:func:`fingerprint` is the template, the finding's code, the file and its
+subject (a YAML/JSON path, a Dockerfile stage and instruction, ...; the
+variant's app id read as the canonical one), so neither an edit above a
+defect nor a reworded message unsuppresses it (version 2 of the file).  A
+version 1 file is matched as it was written, by :func:`finding_key` (the
+check, the file and the message's first line with line numbers and the
+variant input stripped), until ``--prune-suppressions`` rewrites it as
+version 2.  Counts are over every pick and input of the template.
 
 A run over a subset judges only that subset (:class:`Scope`): ``--template
 X`` never calls another template's entries unused, nor prunes or records
@@ -29,15 +33,18 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
+from wendy_llm.codes import CODES, Check
+from wendy_llm.codes.stored import SUPPRESSION_UNUSED
+from wendy_llm.errors import SuppressionsError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.repo.suppressions_file import Key, Suppression, Suppressions
 from wendy_llm.validate.findings import TEMPLATE_WIDE, CheckResult, Finding, Report, error
 
 #: The check that fails on recorded failures that no longer occur.
-CHECK = "suppressions"
+CHECK = Check.SUPPRESSIONS
 PRUNE_COMMAND = "wendy-llm check --prune-suppressions"
 
 # ``Dockerfile:4``, ``simulator/Dockerfile:4:2``, ``wendy.json:12`` (a name with
@@ -95,36 +102,96 @@ def message_key(finding: Finding) -> str:
     return _LINE_WORD.sub(lambda m: f"{m.group(1)} N", first) or "(no message)"
 
 
-def finding_key(finding: Finding) -> Key:
-    file = finding.file or ""
+def _canonical(finding: Finding, text: str) -> str:
+    """``text`` with the variant's app id read as the canonical one."""
     if finding.variant is not None:
         found = _VARIANT_APP_ID.search(finding.variant)
         if found:
-            file = file.replace(found.group(1), CANONICAL_APP_ID)
+            return text.replace(found.group(1), CANONICAL_APP_ID)
+    return text
+
+
+def finding_key(finding: Finding) -> Key:
+    """A version 1 file's key: template, check, file, :func:`message_key`."""
+    file = _canonical(finding, finding.file or "")
     return (finding.template, finding.check, file, message_key(finding))
 
 
-def current_failures(report: Report, scope: Scope) -> Counter[Key]:
-    """How often each kind of error occurs in the templates ``scope`` covers
-    (suppressed or not; never the ``suppressions`` check's own)."""
-    return Counter(
-        finding_key(f)
+def fingerprint(finding: Finding) -> Key:
+    """A version 2 file's key: template, code, file, subject (never the message)."""
+    file = _canonical(finding, finding.file or "")
+    return (finding.template, finding.code, file, _canonical(finding, finding.subject))
+
+
+def key_of(version: int) -> Callable[[Finding], Key]:
+    """How a file of ``version`` names a failure."""
+    return finding_key if version == 1 else fingerprint
+
+
+def _failing(report: Report, scope: Scope) -> list[Finding]:
+    """The errors of the templates ``scope`` covers (suppressed or not; never
+    the ``suppressions`` check's own, nor one ``--ignore`` selects away)."""
+    return [
+        f
         for f in report.findings
-        if f.severity == "error" and f.check != CHECK and scope.covers(f.template)
-    )
+        if f.severity == "error" and f.check != CHECK and not f.ignored and scope.covers(f.template)
+    ]
+
+
+def current_failures(report: Report, scope: Scope, version: int = 2) -> Counter[Key]:
+    """How often each kind of error occurs in the templates ``scope`` covers."""
+    return Counter(map(key_of(version), _failing(report, scope)))
+
+
+def _entries(findings: Iterable[Finding]) -> list[Suppression]:
+    """Version 2 entries counting ``findings``; each keeps the first one's words."""
+    counts: Counter[Key] = Counter()
+    said: dict[Key, str] = {}
+    for finding in findings:
+        key = fingerprint(finding)
+        counts[key] += 1
+        said.setdefault(key, message_key(finding))
+    return [
+        Suppression(template, CODES[code].check, file, said[key], count, code=code, subject=subject)
+        for key, count in counts.items()
+        for template, code, file, subject in [key]
+    ]
+
+
+def _refuse_mixing(recorded: Suppressions, scope: Scope, flag: str) -> None:
+    outside = [e for e in recorded.entries if not scope.covers(e.template)]
+    if recorded.version == 1 and outside:
+        raise SuppressionsError(
+            f"{recorded.shown} is a version 1 file, which {flag} rewrites as version 2 for "
+            f"every template at once; it records {outside[0].template}, outside this run: "
+            f"run `wendy-llm check {flag}` without --template",
+            file=recorded.shown,
+        )
 
 
 def record_all(report: Report, recorded: Suppressions, scope: Scope) -> list[Suppression]:
     """``--suppress-all``: the entries outside ``scope`` kept, those inside
-    replaced by exactly the failures this run found."""
+    replaced by exactly the failures this run found (version 2)."""
+    _refuse_mixing(recorded, scope, "--suppress-all")
     kept = [e for e in recorded.entries if not scope.covers(e.template)]
-    found = current_failures(report, scope)
-    return kept + [Suppression(*key, count) for key, count in found.items()]
+    return kept + _entries(_failing(report, scope))
 
 
 def prune(report: Report, recorded: Suppressions, scope: Scope) -> list[Suppression]:
     """``--prune-suppressions``: each entry inside ``scope`` lowered to what this
-    run found (gone at zero); nothing added, nothing outside ``scope`` touched."""
+    run found (gone at zero); nothing added, nothing outside ``scope`` touched.
+    A version 1 file comes back as version 2: each entry becomes the
+    fingerprints of the failures it accepts."""
+    if recorded.version == 1:
+        _refuse_mixing(recorded, scope, "--prune-suppressions")
+        left = {e.key: e.count for e in recorded.entries}
+        accepted = []
+        for finding in _failing(report, scope):
+            key = finding_key(finding)
+            if left.get(key, 0) > 0:
+                left[key] -= 1
+                accepted.append(finding)
+        return _entries(accepted)
     found = current_failures(report, scope)
     out = []
     for entry in recorded.entries:
@@ -144,14 +211,19 @@ def apply_suppressions(report: Report, recorded: Suppressions, scope: Scope) -> 
     if not recorded.entries:
         return report
     by_key = recorded.counts()
+    key_for = key_of(recorded.version)
     left = {key: entry.count for key, entry in by_key.items()}
     found: Counter[Key] = Counter()
     results: list[CheckResult] = []
     for result in report.results:
         marked = []
         for finding in result.findings:
-            if finding.severity == "error" and scope.covers(finding.template):
-                key = finding_key(finding)
+            if (
+                finding.severity == "error"
+                and not finding.ignored
+                and scope.covers(finding.template)
+            ):
+                key = key_for(finding)
                 found[key] += 1
                 if left.get(key, 0) > 0:
                     left[key] -= 1
@@ -188,7 +260,9 @@ def _with_unused(
             f"a suppressed failure {said} (fixed?): {entry.template} {entry.describe()}; "
             f"run `{PRUNE_COMMAND}` to record that, so it stays fixed"
         )
-        finding = error(CHECK, message, shown, entry.line).at(entry.template, TEMPLATE_WIDE)
+        finding = error(SUPPRESSION_UNUSED, message, shown, entry.line).at(
+            entry.template, TEMPLATE_WIDE
+        )
         per_template.setdefault(entry.template, []).append(finding)
     for template, findings in per_template.items():
         added = CheckResult(template, TEMPLATE_WIDE, CHECK, tuple(findings))
@@ -208,6 +282,8 @@ __all__ = [
     "apply_suppressions",
     "current_failures",
     "finding_key",
+    "fingerprint",
+    "key_of",
     "message_key",
     "prune",
     "record_all",

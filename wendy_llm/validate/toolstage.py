@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeVar
 
+from wendy_llm.codes import TOOL_FAILED, Check
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.checks.shell import ShellValidator
@@ -53,7 +54,8 @@ class ToolVerdicts:
         """The tool stage of the render ``key`` (nothing for a render that failed)."""
         if not rendered:
             return StageResult()
-        return StageResult.of({check: self.findings(check, key) for check in ("compose", "shell")})
+        checks = (Check.COMPOSE, Check.SHELL)
+        return StageResult.of({check: self.findings(check, key) for check in checks})
 
     def rows(self, rendered: Iterable[RenderKey]) -> Mapping[RenderKey, StageResult]:
         """The tool stage of every render that rendered (``rendered``: their keys)."""
@@ -62,8 +64,8 @@ class ToolVerdicts:
     def findings(self, check: str, key: RenderKey) -> list[Finding]:
         """The ``compose`` or ``shell`` findings of the render ``key``."""
         if check in self.failed:
-            return [error(check, self.failed[check])]
-        if check == "compose":
+            return [error(TOOL_FAILED[check], self.failed[check])]
+        if check == Check.COMPOSE:
             found = self.compose.get(key)
             return [] if found is None else list(found.findings)
         return list(self.shell.get(key, ()))

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from wendy_llm.codes import CodeInfo
+from wendy_llm.codes import device as DC
+from wendy_llm.codes import device as device_codes
 from wendy_llm.device.compose import vs_docker as docker
 from wendy_llm.device.compose.goyaml import (
     MAPPING,
@@ -39,21 +42,25 @@ class Where:
         self.notes = notes
         self.file = file
 
-    def error(self, message: str, line: int | None) -> None:
-        self.notes.error(message, self.file, line)
+    def error(self, code: CodeInfo, message: str, line: int | None, subject: str = "") -> None:
+        self.notes.error(code, message, self.file, line, subject=subject)
 
-    def warn(self, message: str, line: int | None) -> None:
-        self.notes.warn(message, self.file, line)
+    def warn(self, code: CodeInfo, message: str, line: int | None, subject: str = "") -> None:
+        self.notes.warn(code, message, self.file, line, subject=subject)
 
-    def ignore(self, what: str, reason: str, line: int | None, *, warn: bool = True) -> None:
-        self.notes.ignore(what, reason, self.file, line, warn=warn)
+    def ignore(
+        self, code: CodeInfo, what: str, reason: str, line: int | None, *, warn: bool = True
+    ) -> None:
+        self.notes.ignore(code, what, reason, self.file, line, warn=warn)
 
     def cannot_load(self, what: str, node: Node, want: str) -> None:
         """A value go-yaml cannot decode into the CLI's struct: the file does not load."""
         self.error(
+            device_codes.COMPOSE_CANNOT_DECODE,
             f"{what} is a {kind_name(resolve(node))}, but the Wendy CLI decodes {want}: "
             f"wendy run fails to load {self.file} (cannot unmarshal {node.short_tag()})",
             node.line,
+            what,
         )
 
 
@@ -91,6 +98,7 @@ def check_interpolation(at: Where, value: str, what: str, line: int | None) -> N
     found = sorted(set(_INTERPOLATION.findall(value)))
     if found:
         at.warn(
+            DC.NOT_INTERPOLATED,
             f'{what} "{value}": {", ".join(found)} is not interpolated by the Wendy CLI '
             "(Docker Compose would): the device gets the literal text",
             line,
@@ -115,7 +123,11 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
         _remote(at, what, node.value, node.line)
         return _build(project, node.value, facts.SUPPORTED_DOCKERFILE)
     if node.kind != MAPPING:
-        at.error(f"{what}: wendy run fails: {facts.unsupported_build(node.kind)}", node.line)
+        at.error(
+            DC.BUILD_UNSUPPORTED,
+            f"{what}: wendy run fails: {facts.unsupported_build(node.kind)}",
+            node.line,
+        )
         return None
     fields: dict[str, Node] = {}
     for key, value, line in mapping_items(node):
@@ -125,7 +137,7 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
             reason = "ignored on a device (the Wendy CLI reads context, dockerfile and args)"
             if key == "target":
                 reason = "ignored on a device: the last stage of the Dockerfile is built"
-            at.ignore(f"{what}.{key}", reason, line)
+            at.ignore(DC.KEY_IGNORED, f"{what}.{key}", reason, line)
     decoded: dict[str, str] = {}
     for key in ("context", "dockerfile"):
         if key in fields:
@@ -141,7 +153,11 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
     dockerfile = decoded.get("dockerfile") or facts.SUPPORTED_DOCKERFILE
     if dockerfile != facts.SUPPORTED_DOCKERFILE:
         line = fields["dockerfile"].line
-        at.error(f"{what}.dockerfile: wendy run fails: {facts.custom_dockerfile(dockerfile)}", line)
+        at.error(
+            DC.BUILD_UNSUPPORTED,
+            f"{what}.dockerfile: wendy run fails: {facts.custom_dockerfile(dockerfile)}",
+            line,
+        )
     if "context" in decoded:
         _remote(at, f"{what}.context", decoded["context"], fields["context"].line)
     draft = _build(project, decoded.get("context", ""), facts.SUPPORTED_DOCKERFILE)
@@ -152,7 +168,9 @@ def read_build(at: Where, svc: str, node: Node, project: str) -> BuildDraft | No
 def _decode_error(at: Where, svc: str, node: Node, into: str) -> None:
     detail = f"line {node.line}: cannot unmarshal {node.short_tag()} into {into}"
     at.error(
-        f"services.{svc}.build: wendy run fails: {facts.build_decode_error(svc, detail)}", node.line
+        DC.COMPOSE_CANNOT_DECODE,
+        f"services.{svc}.build: wendy run fails: {facts.build_decode_error(svc, detail)}",
+        node.line,
     )
 
 
@@ -163,6 +181,7 @@ def _build_args(at: Where, svc: str, node: Node | None) -> dict[str, str] | None
         detail = f"line {node.line}: cannot unmarshal {node.short_tag()} into map[string]string"
         hint = " (the list form `- A=1` is valid for Docker Compose, not for the Wendy CLI)"
         at.error(
+            DC.COMPOSE_CANNOT_DECODE,
             f"services.{svc}.build.args: wendy run fails: "
             f"{facts.build_decode_error(svc, detail)}"
             + (hint if resolve(node).kind == SEQUENCE else ""),
@@ -177,6 +196,7 @@ def _build_args(at: Where, svc: str, node: Node | None) -> dict[str, str] | None
             return None
         if value.is_null:
             at.warn(
+                DC.BUILD_ARG_NO_VALUE,
                 f"services.{svc}.build.args.{key} has no value: Docker Compose takes it from "
                 'the environment, the device gets "" (Go\'s empty string)',
                 line,
@@ -189,6 +209,7 @@ def _build_args(at: Where, svc: str, node: Node | None) -> dict[str, str] | None
 def _remote(at: Where, what: str, context: str, line: int | None) -> None:
     if "://" in context or context.startswith("git@"):
         at.warn(
+            DC.REMOTE_CONTEXT,
             f'{what} "{context}": Docker Compose builds from the remote repository, but the '
             "Wendy CLI joins the context under the project as a directory, which the render "
             "does not hold",
@@ -218,6 +239,7 @@ def read_command(at: Where, svc: str, node: Node) -> tuple[str, ...] | None:
         tokens_list, bad = strings(node)
         for item in bad:
             at.warn(
+                DC.ITEM_DROPPED,
                 f"{what}: an item is a {kind_name(resolve(item))}: the Wendy CLI drops it "
                 "(Docker Compose refuses the file)",
                 item.line,
@@ -226,6 +248,7 @@ def read_command(at: Where, svc: str, node: Node) -> tuple[str, ...] | None:
             check_interpolation(at, token, what, node.line)
         return tuple(tokens_list)
     at.warn(
+        DC.COMMAND_NOT_READ,
         f"{what} is a{'n' if node.kind == 16 else ''} {kind_name(node)}: the Wendy CLI reads "
         "no command from it (the image's ENTRYPOINT and CMD run)",
         node.line,
@@ -247,6 +270,7 @@ def _entries(at: Where, svc: str, key: str, node: Node, syntax: str) -> list[tup
         value = text(item)
         if value is None:
             at.error(
+                DC.LONG_SYNTAX,
                 f"{what}[{index}] is a {kind_name(resolve(item))} (the long syntax), but the "
                 f"Wendy CLI reads {key} as strings: wendy run fails to load {at.file} at all; "
                 f'write it as "{syntax}"',

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.compose import keys
 from wendy_llm.device.compose.goyaml import (
     MAPPING,
@@ -39,13 +40,19 @@ def read_compose(at: Where, data: bytes, project: str) -> list[ServiceDraft] | N
     try:
         root = load(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        at.error(f"{at.file} is not UTF-8 (byte {exc.start}): wendy run fails to load it", None)
+        at.error(
+            DC.COMPOSE_UNLOADABLE,
+            f"{at.file} is not UTF-8 (byte {exc.start}): wendy run fails to load it",
+            None,
+        )
         return None
     except LoadError as exc:
-        at.error(f"wendy run fails to load {at.file}: {exc.message}", exc.line)
+        at.error(
+            DC.COMPOSE_UNLOADABLE, f"wendy run fails to load {at.file}: {exc.message}", exc.line
+        )
         return None
     if root is None or resolve(root).is_null:
-        at.error(f"{at.file} has no services: wendy run fails", None)
+        at.error(DC.COMPOSE_NO_SERVICES, f"{at.file} has no services: wendy run fails", None)
         return None
     if resolve(root).kind != MAPPING:
         at.cannot_load(at.file, root, "a mapping")
@@ -61,7 +68,7 @@ def read_compose(at: Where, data: bytes, project: str) -> list[ServiceDraft] | N
         return None
     items = [] if services is None or services.is_null else mapping_items(services)
     if not items:
-        at.error(f"{at.file} has no services: wendy run fails", None)
+        at.error(DC.COMPOSE_NO_SERVICES, f"{at.file} has no services: wendy run fails", None)
         return None
     drafts = [_service(at, name, value, line, project) for name, value, line in items]
     if any(f.severity == "error" and f.file == at.file for f in at.notes.findings):
@@ -78,19 +85,19 @@ def _top_level(at: Where, name: str, value: Node, line: int) -> None:
                 # A bare declaration only tells Docker Compose the name exists; the
                 # device makes a named volume from the service's entry anyway.
                 reason = "not read (a bare declaration: nothing is lost)"
-                at.ignore(f"volumes.{volume}", reason, at_line, warn=False)
+                at.ignore(DC.KEY_IGNORED, f"volumes.{volume}", reason, at_line, warn=False)
             else:
                 reason = (
                     "ignored on a device: the volume's settings (driver, external, ...) are lost"
                 )
-                at.ignore(f"volumes.{volume}", reason, at_line)
+                at.ignore(DC.KEY_IGNORED, f"volumes.{volume}", reason, at_line)
         return
     if name == "volumes" and value.is_null:
         harmless = True
     reason = "ignored on a device (the Wendy CLI reads only services)"
     if name == "name":
         reason = "ignored on a device: apps are named after the project directory"
-    at.ignore(name, reason, line, warn=not harmless)
+    at.ignore(DC.KEY_IGNORED, name, reason, line, warn=not harmless)
 
 
 _Reader = Callable[[Where, str, Node, ServiceDraft, str], None]
@@ -117,6 +124,7 @@ def _set_network_mode(at: Where, svc: str, node: Node, draft: ServiceDraft, _: s
     draft.network_mode = keys.read_string(at, f"services.{svc}.network_mode", node) or None
     if draft.network_mode is not None and draft.network_mode != "host":
         at.ignore(
+            DC.KEY_IGNORED,
             f"services.{svc}.network_mode",
             f'"{draft.network_mode}" is ignored on a device: only "host" matters',
             node.line,
@@ -170,12 +178,17 @@ def _service(at: Where, svc: str, value: Node, line: int, project: str) -> Servi
         elif not name.startswith("x-"):
             draft.ignored_keys.append(name)
             reason = IGNORED_SERVICE_KEYS.get(name, "not read by the Wendy CLI")
-            at.ignore(f"services.{svc}.{name}", f"ignored on a device: {reason}", key_line)
+            at.ignore(
+                DC.KEY_IGNORED, f"services.{svc}.{name}", f"ignored on a device: {reason}", key_line
+            )
     image_given = bool(draft.image)
     if not image_given and draft.build is None and not _build_failed(items):
-        at.error(f"service {svc} has neither image nor build: wendy run fails", line)
+        at.error(
+            DC.SERVICE_NO_IMAGE, f"service {svc} has neither image nor build: wendy run fails", line
+        )
     elif image_given and draft.build is not None:
         at.warn(
+            DC.IMAGE_UNUSED,
             f'services.{svc}.image "{draft.image}" is not used on a device: the service is '
             "built, and its image is named after the project and service",
             _line(items, "image"),
@@ -197,6 +210,7 @@ def _check_dependencies(at: Where, drafts: Sequence[ServiceDraft]) -> None:
         for name in draft.depends_on:
             if name not in names:
                 at.error(
+                    DC.UNKNOWN_DEPENDENCY,
                     f"services.{draft.name}.depends_on names {name}, which is not a service: "
                     f"wendy run fails ({unknown_dependency(draft.name, name)})",
                     draft.depends_line,

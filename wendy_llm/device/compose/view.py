@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.compose.keys import ServiceDraft, Where
 from wendy_llm.device.compose.read import creation_order, read_compose
 from wendy_llm.device.env_checks import (
@@ -81,6 +82,7 @@ def _services(
     for draft in drafts:
         if draft.name in cyclic:
             at.warn(
+                DC.DEPENDENCY_CYCLE,
                 f"services.{draft.name}.depends_on is part of a dependency cycle: the Wendy "
                 "CLI ignores the cycle, so which of its services is created first changes "
                 "from run to run",
@@ -109,7 +111,7 @@ def _wendy_json_lost(
         f"not read on the compose path (wendy run deploys {compose_file}): its services, "
         "entitlements, readiness and hooks never reach the device"
     )
-    notes.ignore(WENDY_JSON, reason, WENDY_JSON, 1)
+    notes.ignore(DC.WENDY_JSON_UNREAD, WENDY_JSON, reason, WENDY_JSON, 1)
     decoded = read(tree[WENDY_JSON]) if wendy is not None and wendy.ok else None
     if wendy is None or decoded is None:
         return
@@ -124,7 +126,7 @@ def _wendy_json_lost(
             # Not read, but the compose path grants the same from compose.
             every = " to every service" if service_name is None else ""
             reason = f"not read; the compose path grants the same{every} from {compose_file}"
-            at.ignore(reason, *path, warn=False)
+            at.ignore(DC.WENDY_JSON_UNREAD, reason, *path, warn=False)
             continue
         label = "an entitlement" if wanted is None else f"the {wanted.type} entitlement"
         owner = "the app" if service_name is None else f"service {service_name}"
@@ -137,10 +139,14 @@ def _wendy_json_lost(
             ": the CLI grants no GPU (whether the device's runtime gives one to an image that "
             "sets NVIDIA_VISIBLE_DEVICES is not in its code: unknown)"
         )
-        at.ignore(reason + (gpu if label.startswith("the gpu ") else ""), *path)
+        at.ignore(
+            DC.WENDY_JSON_UNREAD, reason + (gpu if label.startswith("the gpu ") else ""), *path
+        )
     for path, what in acted_on(decoded):
         at.ignore(
-            f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)", *path
+            DC.WENDY_JSON_UNREAD,
+            f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)",
+            *path,
         )
 
 
@@ -193,7 +199,9 @@ def _service(
         # a contradiction is an error of its own, a same value loses nothing.
         warn = any(d.outcome not in ("same", "differs") or d.name in routes for d in dropped)
         message = _environment_message(dropped, routes)
-        located.ignore(message, "services", draft.name, "environment", warn=warn)
+        located.ignore(
+            DC.ENVIRONMENT_DROPPED, message, "services", draft.name, "environment", warn=warn
+        )
     command = container_command(draft.command, image_command)
     _compare_entrypoint(at, draft, command)
     policy, default = restart_policy(draft.restart)
@@ -231,12 +239,14 @@ def _compare_entrypoint(at: Where, draft: ServiceDraft, command: Command) -> Non
     split_first = argv[: len(argv) - len(tokens) + 1]  # what strings.Fields made of it
     if split_first != [first]:
         at.warn(
+            DC.COMMAND_SPLIT,
             f'{what}: the device splits its first token "{first}" again on whitespace and '
             f'runs {argv}; Docker Compose runs "{first}" as one program name',
             draft.command_line,
         )
     if command.entrypoint:
         at.warn(
+            DC.ENTRYPOINT_REPLACED,
             f"{what}: the image's ENTRYPOINT {list(command.entrypoint)} does not run on a "
             f"device: the Wendy CLI's command replaces ENTRYPOINT and CMD, so the device runs "
             f"{argv}; Docker Compose keeps the ENTRYPOINT and runs "
@@ -245,6 +255,7 @@ def _compare_entrypoint(at: Where, draft: ServiceDraft, command: Command) -> Non
         )
     elif command.entrypoint is None:
         at.warn(
+            DC.ENTRYPOINT_REPLACED,
             f"{what}: the device runs {argv} with no ENTRYPOINT (the Wendy CLI's command "
             "replaces ENTRYPOINT and CMD); if the image has an ENTRYPOINT (not in the "
             "render), Docker Compose runs it with these arguments instead",
@@ -286,7 +297,7 @@ def _image(
     if built.problem is not None:
         notes.unknown(f"service {draft.name}: {spec.dockerfile}: {built.problem}")
     for arg in uninjected_args(text, spec.args):
-        notes.warn(uninjected_message(arg), spec.dockerfile, arg.line)
+        notes.warn(DC.BUILD_ARG_NOT_INJECTED, uninjected_message(arg), spec.dockerfile, arg.line)
     build = Build(
         spec.written,
         spec.directory,

@@ -18,6 +18,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Protocol
 
+from wendy_llm.codes import CodeInfo
+from wendy_llm.codes import device as DC
 from wendy_llm.device.compose.goyaml import Node
 from wendy_llm.device.model import Volume
 from wendy_llm.wendycli.compose import DEVICE_DEFAULT_RESTART, RESTART, PortMapping
@@ -27,7 +29,7 @@ _DOCKER_RESTART = re.compile(r"no|always|unless-stopped|on-failure(:[0-9]+)?")
 
 
 class _Warns(Protocol):
-    def warn(self, message: str, line: int | None) -> None: ...
+    def warn(self, code: CodeInfo, message: str, line: int | None, subject: str = "") -> None: ...
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ def compare_port(
             "Docker Compose refuses it" if docker is None else "Docker Compose publishes it"
         )
         at.warn(
+            DC.PORT_DIFFERS,
             f"{label}: the device drops it (the Wendy CLI reads each side with fmt.Sscanf "
             f"into a port 1..65535 and one side fails); {docker_says}",
             line,
@@ -70,7 +73,7 @@ def compare_port(
         return
     mapped = f"the device publishes host {device.host} -> container {device.container}"
     if docker is None:
-        at.warn(f"{label}: {mapped}; Docker Compose refuses the entry", line)
+        at.warn(DC.PORT_DIFFERS, f"{label}: {mapped}; Docker Compose refuses the entry", line)
         return
     differences = []
     if docker.ip is not None:
@@ -88,33 +91,41 @@ def compare_port(
         if (first, int(docker.container.split("-")[0])) != (device.host, device.container):
             differences.append(f"Docker Compose maps {docker.host} -> {docker.container}")
     if differences:
-        at.warn(f"{label}: {mapped}; {'; '.join(differences)}", line)
+        at.warn(DC.PORT_DIFFERS, f"{label}: {mapped}; {'; '.join(differences)}", line)
 
 
 def compare_volume(at: _Warns, what: str, volume: Volume, line: int | None) -> None:
     label = f'{what} "{volume.entry}"'
     if volume.kind == "bind":
-        at.warn(f"{label} is a bind mount: Docker Compose mounts it, the device does not", line)
+        at.warn(
+            DC.VOLUME_DIFFERS,
+            f"{label} is a bind mount: Docker Compose mounts it, the device does not",
+            line,
+        )
     elif volume.kind == "anonymous":
         at.warn(
+            DC.VOLUME_DIFFERS,
             f"{label} has no source: Docker Compose mounts an anonymous volume at "
             f"{volume.target}, the device mounts nothing",
             line,
         )
     elif volume.kind == "unusable":
         at.warn(
+            DC.VOLUME_DIFFERS,
             f"{label}: the device ignores it (the Wendy CLI splits it on every ':' into "
             "more than three parts, or a side is empty)",
             line,
         )
     elif volume.source is not None and volume.source.startswith("~"):
         at.warn(
+            DC.VOLUME_DIFFERS,
             f"{label}: Docker Compose mounts ~ paths from the host, but the Wendy CLI "
             f'takes "{volume.source}" as a named volume',
             line,
         )
     if volume.mounted and volume.mode is not None:
         at.warn(
+            DC.VOLUME_DIFFERS,
             f'{label}: the mode "{volume.mode}" is not applied (a persist entitlement has '
             "only a name and a path)",
             line,
@@ -133,6 +144,7 @@ def compare_restart(at: _Warns, what: str, value: str, line: int | None) -> None
         docker = 'Docker Compose reads "no"'
     known = ", ".join(RESTART)
     at.warn(
+        DC.RESTART_UNKNOWN,
         f'{what} "{value}" is not one the Wendy CLI knows ({known}): the device runs the '
         f"container with its default, {DEVICE_DEFAULT_RESTART}; {docker}",
         line,
@@ -146,6 +158,7 @@ def compare_command_split(at: _Warns, what: str, node: Node, device: tuple[str, 
         compose = None
     if compose is not None and compose != device:
         at.warn(
+            DC.COMMAND_SPLIT,
             f"{what} splits differently on a device: Docker Compose runs {list(compose)}, "
             f"the Wendy CLI sends {list(device)} (it groups quotes but has no backslash "
             "escapes)",

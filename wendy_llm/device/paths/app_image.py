@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.images import (
     NOTHING_KNOWN,
     built_image,
@@ -60,7 +61,7 @@ def app_image(
     if built.problem is not None:
         notes.unknown(f"{owner}: {dockerfile}: {built.problem}")
     for arg in uninjected_args(text, {}):
-        notes.warn(uninjected_message(arg), dockerfile, arg.line)
+        notes.warn(DC.BUILD_ARG_NOT_INJECTED, uninjected_message(arg), dockerfile, arg.line)
     build = Build(context, directory, dockerfile, True, built.args, built.stage, built.base_images)
     return AppImage(build, built.environment, container_command(None, built.command))
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.model import DeployPath, PostStart, Readiness, Service
 from wendy_llm.device.notes import Document, Notes, dotted
 from wendy_llm.device.paths.multi_service import multi_services
@@ -65,11 +66,11 @@ def other_paths(
     kind = f"project type {path.kind}" + (f" ({path.file})" if path.file else "")
     if path.kind == "unknown" and (WENDY_JSON not in tree or wendy is None):
         # Offered to create wendy.json or not, wendy run finds nothing to build (section 1).
-        notes.error(f"wendy run fails: {UNKNOWN_PROJECT}")
+        notes.error(DC.UNKNOWN_PROJECT, f"wendy run fails: {UNKNOWN_PROJECT}")
         return Deployment(None, f"{kind}, no {WENDY_JSON}: {UNKNOWN_PROJECT}")
     if WENDY_JSON not in tree or wendy is None:
         # The facts give the CLI's answer without a terminal only: a warning.
-        notes.warn(f"without a terminal, wendy run fails: {WENDY_JSON_NOT_FOUND}")
+        notes.warn(DC.NO_WENDY_JSON, f"without a terminal, wendy run fails: {WENDY_JSON_NOT_FOUND}")
         notes.unknown(f"what wendy run does without {WENDY_JSON} when it has a terminal")
         return Deployment(None, f"{kind} without {WENDY_JSON}: {WENDY_JSON_NOT_FOUND}")
     decoded = read(tree[WENDY_JSON]) if wendy.ok else None
@@ -77,7 +78,9 @@ def other_paths(
     if refused is not None or decoded is None:
         message, where = refused or ("it is not JSON", ())
         line = wendy.line(*where) if where else None
-        notes.error(f"wendy run refuses {WENDY_JSON}: {message}", WENDY_JSON, line)
+        notes.error(
+            DC.WENDY_JSON_REFUSED, f"wendy run refuses {WENDY_JSON}: {message}", WENDY_JSON, line
+        )
         return Deployment(None, f"wendy run refuses {WENDY_JSON}: {message}")
     config = decoded.value
     assert isinstance(config, Mapping)
@@ -104,7 +107,7 @@ def other_paths(
     if path.kind == "xcode":
         notes.unknown(f"{kind}: {XCODE_PATH}; the macOS path is not modelled")
         return Deployment(None, f"{kind}: {XCODE_PATH}")
-    notes.error(f"wendy run fails: {UNKNOWN_PROJECT}")
+    notes.error(DC.UNKNOWN_PROJECT, f"wendy run fails: {UNKNOWN_PROJECT}")
     return Deployment(None, f"{kind} and no {WENDY_JSON} services: {UNKNOWN_PROJECT}")
 
 
@@ -117,6 +120,7 @@ def _report_run_args(wendy: Document, decoded: Decoded, notes: Notes) -> None:
         return
     path = decoded.raw_path(("run", "args"))
     notes.ignore(
+        DC.RUN_ARGS_UNUSED,
         dotted(path),
         f"never added to the argv on a device ({' '.join(map(str, run['args']))}): only the "
         "macOS SwiftPM and Xcode paths read it; the container runs the image's "

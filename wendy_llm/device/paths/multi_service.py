@@ -16,6 +16,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.model import DEVICE_DEFAULT_RESTART, Service, entitlement_from
 from wendy_llm.device.notes import Document, Located, Notes
 from wendy_llm.device.paths.app_image import app_image
@@ -54,6 +55,7 @@ def multi_services(
     _report_lost(at, decoded)
     if "Dockerfile" in tree:
         notes.ignore(
+            DC.APP_SETTING_LOST,
             "Dockerfile",
             f"not built: {WENDY_JSON} has services, so wendy run builds each service's "
             "context instead (the multi-service path)",
@@ -65,7 +67,11 @@ def multi_services(
         order = creation_order(depends)
     except (DependencyCycleError, UnknownDependencyError) as exc:
         service = exc.service
-        at.error(f"wendy run fails: {exc}", *decoded.raw_path(("services", service, "dependsOn")))
+        at.error(
+            DC.SERVICES_INVALID,
+            f"wendy run fails: {exc}",
+            *decoded.raw_path(("services", service, "dependsOn")),
+        )
         return None
     found = [_service(at, tree, decoded, app_id, name, services[name], devices) for name in order]
     if any(s is None for s in found):
@@ -88,6 +94,7 @@ def _service(
     if image is None:
         where = "the project root" if directory == "." else f"{directory}/"
         at.error(
+            DC.SERVICE_NO_DOCKERFILE,
             f"service {name}: {where} has no Dockerfile: wendy run fails to build it",
             *decoded.raw_path(("services", name, "context")),
         )
@@ -139,10 +146,13 @@ def _report_lost(at: Located, decoded: Decoded) -> None:
         label = "an entitlement" if wanted is None else f"the {wanted.type} entitlement"
         fix = " (no GPU for any service)" if wanted is not None and wanted.type == "gpu" else ""
         at.ignore(
+            DC.APP_SETTING_LOST,
             f"{label} of the app is lost on a device{fix}: {why}; give it to the "
             "services that need it",
             *path,
         )
     for key, what in _LOST.items():
         if config[key] is not None:
-            at.ignore(f"{what} is lost on a device: {why}", *decoded.raw_path((key,)))
+            at.ignore(
+                DC.APP_SETTING_LOST, f"{what} is lost on a device: {why}", *decoded.raw_path((key,))
+            )

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from wendy_llm.codes import device as DC
 from wendy_llm.device.model import (
     DEVICE_DEFAULT_RESTART,
     PostStart,
@@ -99,6 +100,7 @@ def _generated_python(
     entry = python_entry(top)
     if entry not in top:
         notes.error(
+            DC.ENTRY_MISSING,
             f'{generated} ends CMD ["python", "{entry}"], and the render has no {entry} '
             "(nor main.py) at its root: the container exits at once",
             path.file,
@@ -106,6 +108,7 @@ def _generated_python(
     if "requirements.txt" not in top:
         markers = ", ".join(m for m in PYTHON_MARKERS if m in top)
         notes.warn(
+            DC.NO_REQUIREMENTS,
             f"{generated} installs dependencies only from requirements.txt, which the render "
             f"does not hold ({markers} is not read): nothing is installed",
             path.file,

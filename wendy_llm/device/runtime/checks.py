@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import runtime as RC
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import runtime_of, service_facts
@@ -119,6 +120,12 @@ def path_findings(
             f"start. Run it as {directory}/{program}, or symlink it into /usr/local/bin"
         )
         if certain:
-            notes.error(message, file, line)
+            subject = f"services.{service.name}: {program}"
+            notes.error(RC.PATH_SHADOWED, message, file, line, subject=subject)
         else:
-            notes.warn(message + " (unless the base image's unseen ENTRYPOINT runs it)", file, line)
+            notes.warn(
+                RC.PATH_SHADOWED_MAYBE,
+                message + " (unless the base image's unseen ENTRYPOINT runs it)",
+                file,
+                line,
+            )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from wendy_llm.codes import runtime as RC
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.dockerfacts import DockerFacts
@@ -64,6 +65,7 @@ def _shm(service: Service, scripts: Sequence[Script], notes: Notes) -> None:
         return
     where = service.build.dockerfile if service.build else None
     notes.warn(
+        RC.SMALL_SHM,
         f"service {service.name} runs {what}, and its /dev/shm is {SHM_MIB} MiB on a device, "
         f"which nothing in wendy.json or compose can raise ({SPEC}); vLLM and PyTorch ask Docker "
         "users for --ipc=host or a larger --shm-size: workers that share tensors through "
@@ -85,6 +87,7 @@ def _not_execd(service: Service, script: Script, notes: Notes) -> None:
     if last.program in own:
         return  # a function of the script: what it runs is not judged here
     notes.warn(
+        RC.NOT_EXECD,
         f"service {service.name}: the entry script's last command ({last.text}) is not exec'd "
         f"and the script traps no TERM: the shell stays PID 1 and keeps the SIGTERM a stop "
         f"sends, so {last.program} is killed {STOP_GRACE_SECONDS} s later ({SPEC}); "
@@ -110,6 +113,7 @@ def _user(service: Service, facts: DockerFacts, notes: Notes) -> None:
         return
     where = service.build.dockerfile if service.build else None
     notes.warn(
+        RC.USER_IGNORED,
         f"service {service.name}: USER {user.value} is ignored on a device, which runs every "
         f"process as root ({SPEC}); the build makes files or a home for {name} (line "
         f"{', '.join(str(n) for n in sorted(set(made)))}), which the process does not run as "

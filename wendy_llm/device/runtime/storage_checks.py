@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import runtime as RC
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import service_facts
@@ -91,6 +92,7 @@ def _mapping(
     verb = "points" if len(files) == 1 else "point"
     pointing = f"; {', '.join(files)} {verb} at {port.host}" if files else ""
     notes.warn(
+        RC.HOST_PORT_UNUSED,
         f"service {service.name}: ports {quoted(entry)}: the agent publishes no port and runs host "
         f"networking, so on a device the service is reachable on {port.container} (the "
         f"container side) and nothing listens on {port.host} ({SPEC}){pointing}",
@@ -131,12 +133,14 @@ def _no_network(
     if not needs:
         return
     notes.error(
+        RC.NO_NETWORK,
         f"service {service.name} has no network entitlement, so on a device it runs in a "
         f"network namespace of its own with only loopback: no internet, no other service "
         f"({SPEC}); its render needs one: {'; '.join(needs)}. Give it ports or network_mode: "
         "host (compose), or a network entitlement (wendy.json)",
         file,
         service.line,
+        subject=f"services.{service.name}",
     )
 
 
@@ -157,6 +161,7 @@ def _persist(tree: Mapping[str, bytes], service: Service, notes: Notes, file: st
             ]
             if hidden:
                 notes.warn(
+                    RC.PERSIST_HIDES,
                     f"service {service.name}: persist volume {mount.name} is bind-mounted over "
                     f"{mount.path} from {mount.host_folder} (empty the first time, not filled "
                     f"from the image) ({SPEC}); what the Dockerfile puts there "
@@ -168,6 +173,7 @@ def _persist(tree: Mapping[str, bytes], service: Service, notes: Notes, file: st
         _noexec(tree, service, mount.path, notes)
         if prefix.lower() not in mount.name.lower():
             notes.warn(
+                RC.VOLUME_SHARED,
                 f"service {service.name}: volume {mount.name} does not carry the app's name "
                 f"({prefix}): persist volumes are shared by name by every app of the device "
                 f"({VOLUME_ROOT}/{mount.name}), so another app naming it sees the same folder "
@@ -186,9 +192,11 @@ def _noexec(tree: Mapping[str, bytes], service: Service, path: str, notes: Notes
     for program, file, line in runs:
         if program.startswith(root):
             notes.error(
+                RC.NOEXEC_PERSIST,
                 f"service {service.name} runs {program}, which is under the persist path {path}: "
                 f"the agent mounts it noexec ({SPEC}), so it cannot be executed on a device",
                 file,
                 line,
+                subject=f"services.{service.name}: {program}",
             )
             return

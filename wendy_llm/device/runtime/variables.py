@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from wendy_llm.codes import runtime as RC
 from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.scripts import Script, calls, logical_lines
@@ -164,7 +165,10 @@ def variable_findings(service: Service, scripts: Sequence[Script], notes: Notes)
                 continue
             seen.add(name)
             notes.warn(
-                _message(service, name, near, wendy, name in args, bases, defaulted), file, line
+                RC.VARIABLE_UNSET,
+                _message(service, name, near, wendy, name in args, bases, defaulted),
+                file,
+                line,
             )
 
 

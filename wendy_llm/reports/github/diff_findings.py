@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from wendy_llm.codes.stored import BASELINE_DIFF_POLICY
 from wendy_llm.compare.diff import PolicyResult, TemplateDiff
-from wendy_llm.validate.findings import CheckResult, Finding, Report
+from wendy_llm.validate.findings import CheckResult, Report, error
 
-#: The check id of these findings (not one of ``check``'s: ``diff`` is its own command).
-CHECK = "diff"
+#: The check these findings belong to: the comparison with a base.
+CHECK = BASELINE_DIFF_POLICY.check
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
@@ -47,16 +48,14 @@ def diff_report(diff: TemplateDiff, result: PolicyResult) -> Report:
         found = []
         for change in pick.files:
             line = first_changed_line(change.diff) if change.status == "changed" else None
-            finding = Finding(
-                check=CHECK,
-                severity="error",
-                message=f"{change.path} is {change.status} against {diff.base.describe()}, "
+            finding = error(
+                BASELINE_DIFF_POLICY,
+                f"{change.path} is {change.status} against {diff.base.describe()}, "
                 "and the policy expects every pick unchanged",
-                file=change.path,
-                line=line if change.status != "added" else 1,
-                template=diff.template_id,
-                pick=pick.slug,
-            )
+                change.path,
+                line if change.status != "added" else 1,
+                subject=change.path,
+            ).at(diff.template_id, pick.slug)
             found.append(
                 finding if change.variant is None else finding.with_variant(change.variant)
             )

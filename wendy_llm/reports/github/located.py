@@ -65,7 +65,10 @@ class LocatedFinding:
         number (a moved line keeps it), no pick (a pick added keeps it)."""
         f = self.finding
         path = self.location.path if self.location is not None else ""
-        subject = f.message.split(":", 1)[0] if ":" in f.message else f.message
+        # The finding's subject (a YAML/JSON path, a Dockerfile instruction: what the
+        # suppressions key on); a finding without one falls back to its message's head.
+        head = f.message.split(":", 1)[0] if ":" in f.message else f.message
+        subject = f.subject or head
         raw = "\0".join((f.template, path, self.rule, f.variant or "", subject))
         return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 

@@ -34,6 +34,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wendy_llm.codes import Check, CodeInfo
+from wendy_llm.codes.template import (
+    CATALOG_DECODE,
+    CATALOG_JSON,
+    CATALOG_LANGUAGE,
+    CATALOG_LANGUAGE_EMPTY,
+    CATALOG_LANGUAGE_MISSING,
+    CATALOG_LANGUAGE_UNLISTED,
+    CATALOG_LITE_MISSING,
+    CATALOG_LITE_WRONG,
+    CATALOG_NO_DESCRIPTION,
+    CATALOG_NOWHERE,
+    CATALOG_REPEATED,
+    CATALOG_UNKNOWN_TARGETS,
+    CATALOG_UNLISTED,
+    CATALOG_UNSEEN_FOLDER,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.gojson import GoJsonSyntaxError, decode
 from wendy_llm.render.manifest.jsonpos import JsonPath, value_positions
@@ -50,7 +67,7 @@ from wendy_llm.wendycli.catalog import (
 from wendy_llm.wendycli.wendy_json import APP_CONFIG
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 
-CHECK = "catalog"
+CHECK = Check.CATALOG
 
 
 @dataclass
@@ -115,7 +132,7 @@ def unseen_folder_findings(folders: Sequence[UnseenFolder]) -> list[Finding]:
             "gate never checks it (docs/checks.md, template folders); add one, or move the "
             "files out of <language>/<name>/"
         )
-        out.append(error(CHECK, message, f"{folder.id}/"))
+        out.append(error(CATALOG_UNSEEN_FOLDER, message, f"{folder.id}/"))
     return out
 
 
@@ -132,11 +149,11 @@ class _Judge:
         found = self.positions.get(raw)
         return None if found is None else found[0]
 
-    def error(self, message: str, path: JsonPath = ()) -> Finding:
-        return error(CHECK, message, self.file, self.line(path))
+    def error(self, code: CodeInfo, message: str, path: JsonPath = ()) -> Finding:
+        return error(code, message, self.file, self.line(path))
 
-    def warning(self, message: str, path: JsonPath = ()) -> Finding:
-        return warning(CHECK, message, self.file, self.line(path))
+    def warning(self, code: CodeInfo, message: str, path: JsonPath = ()) -> Finding:
+        return warning(code, message, self.file, self.line(path))
 
 
 def catalog_findings(
@@ -157,12 +174,14 @@ def catalog_findings(
     try:
         catalog = load_catalog(text)
     except GoJsonSyntaxError as exc:
-        out.repository.append(error(CHECK, f"JSON: {exc.message}", file, exc.line))
+        out.repository.append(error(CATALOG_JSON, f"JSON: {exc.message}", file, exc.line))
         out.unreadable = True
         return out
     judge = _Judge(catalog, value_positions(text), file)
     if catalog.decoded.errors:
-        out.repository += [judge.error(str(e), e.path) for e in catalog.decoded.errors]
+        out.repository += [
+            judge.error(CATALOG_DECODE, str(e), e.path) for e in catalog.decoded.errors
+        ]
         out.unreadable = True
         return out
     for template_id in template_ids:
@@ -181,17 +200,17 @@ def _template(
             f"{language}/{name} is not listed in {judge.file}: "
             f"`wendy init --template {name}` refuses it"
         )
-        return [judge.error(message, ("templates",))]
+        return [judge.error(CATALOG_UNLISTED, message, ("templates",))]
     found: list[Finding] = []
     if not entry.offers(language):
         message = (
             f"{language}/{name}: {judge.file} lists {name} for {', '.join(entry.languages or ())}"
             f", not {language}: wendy init does not offer it in {language}"
         )
-        found.append(judge.error(message, (*entry.path, "languages")))
+        found.append(judge.error(CATALOG_LANGUAGE, message, (*entry.path, "languages")))
     if not entry.description.strip():
         message = f"{language}/{name}: the {judge.file} entry of {name} has no description"
-        found.append(judge.error(message, entry.path))
+        found.append(judge.error(CATALOG_NO_DESCRIPTION, message, entry.path))
     return (
         found
         + _unknown_targets(judge, entry, language)
@@ -208,7 +227,7 @@ def _unknown_targets(judge: _Judge, entry: Entry, language: str) -> list[Finding
         f"neither {known}, the only targets wendy init knows: its picker never offers "
         f"{entry.name}, which only `wendy init --template {entry.name}` reaches"
     )
-    return [judge.warning(message, (*entry.path, "targets"))]
+    return [judge.warning(CATALOG_UNKNOWN_TARGETS, message, (*entry.path, "targets"))]
 
 
 def _targets(
@@ -224,14 +243,14 @@ def _targets(
             f"{judge.file} targets do not include {WENDY_LITE} ({entry.describe_targets()}): "
             "wendy init offers it where it cannot run"
         )
-        return [judge.error(message, where)]
+        return [judge.error(CATALOG_LITE_MISSING, message, where)]
     if other and entry.for_wendy_lite:
         shown = ", ".join(f"{slug} ({platforms[slug] or 'no platform'})" for slug in other)
         message = (
             f"{template} is offered for {WENDY_LITE} by {judge.file}, but renders apps that "
             f"are not {WENDY_LITE} apps (picks: {shown})"
         )
-        return [judge.error(message, where)]
+        return [judge.error(CATALOG_LITE_WRONG, message, where)]
     return []
 
 
@@ -243,21 +262,23 @@ def _repository(judge: _Judge, template_ids: Sequence[str]) -> list[Finding]:
     for entry in judge.catalog.entries:
         if entry.name in seen:
             message = f"{entry.name} is listed more than once; wendy init uses the first entry"
-            found.append(warning(CHECK, message, judge.file, judge.line(entry.path)))
+            found.append(warning(CATALOG_REPEATED, message, judge.file, judge.line(entry.path)))
         seen.add(entry.name)
         where = list(entry.languages or folders)
         present = [lang for lang in where if (lang, entry.name) in existing]
         if not present:
             places = ", ".join(f"{lang}/{entry.name}/" for lang in where) or "no language folder"
             message = f"{judge.file} lists {entry.name}, which exists in no language ({places})"
-            found.append(judge.error(message, entry.path))
+            found.append(judge.error(CATALOG_NOWHERE, message, entry.path))
         elif entry.languages is not None:
             for lang in sorted(set(entry.languages) - set(present)):
                 message = (
                     f"{judge.file} lists {entry.name} for {lang}, but {lang}/{entry.name}/ "
                     "is not a template"
                 )
-                found.append(judge.error(message, (*entry.path, "languages")))
+                found.append(
+                    judge.error(CATALOG_LANGUAGE_MISSING, message, (*entry.path, "languages"))
+                )
     keys = judge.catalog.languages
     if keys is not None:
         for lang in folders:
@@ -266,8 +287,8 @@ def _repository(judge: _Judge, template_ids: Sequence[str]) -> list[Finding]:
                     f"the language folder {lang}/ holds templates, but {judge.file}'s "
                     "languages do not list it"
                 )
-                found.append(judge.error(message, ("languages",)))
+                found.append(judge.error(CATALOG_LANGUAGE_UNLISTED, message, ("languages",)))
         for lang in sorted(set(keys) - set(folders)):
             message = f"{judge.file}'s languages list {quoted(lang)}, which holds no template"
-            found.append(judge.error(message, ("languages",)))
+            found.append(judge.error(CATALOG_LANGUAGE_EMPTY, message, ("languages",)))
     return found

@@ -44,6 +44,12 @@ from typing import TypeVar
 
 from wendy_llm import options
 from wendy_llm.atomic import remove_tree
+from wendy_llm.codes.tools import (
+    COMPOSE_NO_CONTEXT,
+    COMPOSE_NO_DOCKERFILE,
+    COMPOSE_NOT_MAPPING,
+    COMPOSE_PORT_CLASH,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.render.files.tree import DIR_MODE, FILE_MODE
 from wendy_llm.validate.checks.confined import outside_reads
@@ -299,7 +305,7 @@ def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -
     base = str(PurePosixPath(path).parent)
     findings: list[Finding] = []
     if not isinstance(parsed.data, Mapping):
-        return [error(CHECK, "the compose file is not a mapping", path, 1)]
+        return [error(COMPOSE_NOT_MAPPING, "the compose file is not a mapping", path, 1)]
     seen_ports: dict[tuple[str, int, str], str] = {}
     for name, service in compose_model.services(parsed.data).items():
         build = compose_model.build_of(service)
@@ -311,11 +317,12 @@ def static_findings(parsed: Parsed, tree: Mapping[str, bytes], dirs: set[str]) -
             if other is not None and other != name:
                 findings.append(
                     error(
-                        CHECK,
+                        COMPOSE_PORT_CLASH,
                         f"services {quoted(other)} and {quoted(name)} both publish host port "
                         f"{port.port}/{port.protocol}",
                         path,
                         parsed.line("services", name, "ports", port.index),
+                        subject=f"host port {port.port}/{port.protocol}",
                     )
                 )
             seen_ports.setdefault(key, name)
@@ -339,11 +346,17 @@ def _build_findings(
             "does not exist in the render "
             f"(no files under {context}/)"
         )
-        return [error(CHECK, message, parsed.path, line)]
+        return [
+            error(COMPOSE_NO_CONTEXT, message, parsed.path, line, subject=f"services.{name}.build")
+        ]
     if build.dockerfile is None or PurePosixPath(build.dockerfile).is_absolute():
         return []
     dockerfile = compose_model.normalise_path(build.dockerfile, context)
     if dockerfile not in tree:
         message = f"service {quoted(name)}: no Dockerfile at {dockerfile} in the render"
-        return [error(CHECK, message, parsed.path, line)]
+        return [
+            error(
+                COMPOSE_NO_DOCKERFILE, message, parsed.path, line, subject=f"services.{name}.build"
+            )
+        ]
     return []

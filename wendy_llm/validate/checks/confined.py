@@ -34,12 +34,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.tools import COMPOSE_OUTSIDE
 from wendy_llm.errors import quoted
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Parsed, parse_yaml
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "compose"
+CHECK = Check.COMPOSE
 
 WHY = (
     "wendy init copies only the template's directory, so a user's project never has it, "
@@ -156,7 +158,15 @@ def outside_reads(parsed: Parsed, tree: Mapping[str, bytes]) -> list[Finding]:
                 message = (
                     f"{item.key}: {quoted(item.path)} is outside the rendered app ({why}); {WHY}"
                 )
-                findings.append(error(CHECK, message, current.path, current.line(*item.at)))
+                findings.append(
+                    error(
+                        COMPOSE_OUTSIDE,
+                        message,
+                        current.path,
+                        current.line(*item.at),
+                        subject=item.key,
+                    )
+                )
                 continue
             target = compose_model.normalise_path(item.path, item.base)
             if item.compose and target in tree and target not in seen:

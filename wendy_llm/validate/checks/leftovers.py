@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.tools import RENDER_LEFTOVER
 from wendy_llm.errors import quoted
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "render"
+CHECK = Check.RENDER
 _ACTION = re.compile(rb"\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -39,5 +41,5 @@ def unrendered_actions(tree: Mapping[str, bytes], names: Collection[str]) -> lis
                 "so every project made from it gets the literal text (an escaped action, or a "
                 "file wendy init copies without rendering)"
             )
-            found.append(error(CHECK, message, path, line))
+            found.append(error(RENDER_LEFTOVER, message, path, line))
     return found

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.stored import LINT_CODES
 from wendy_llm.validate.findings import Finding, warning
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
     from wendy_llm.render.template import Template
 
-CHECK = "lint"
+CHECK = Check.LINT
 
 
 def lint_findings(
@@ -30,6 +32,6 @@ def lint_findings(
 ) -> list[Finding]:
     """``values`` are the sample values the picks render with (no default of their own)."""
     return [
-        warning(CHECK, f"{item.code}: {item.message}", item.file, item.line)
+        warning(LINT_CODES[item.code], f"{item.code}: {item.message}", item.file, item.line)
         for item in template.lint(renderer=renderer, values=values)
     ]

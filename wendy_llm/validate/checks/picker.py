@@ -33,6 +33,22 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.codes import Check
+from wendy_llm.codes.template import (
+    DEFAULT_NOT_OPTION,
+    EXPERIMENTAL_COMMENT,
+    OPTION_FIELD_MISSING,
+    OPTION_NO_COLON,
+    OPTION_REPEATED,
+    PICKER_JSON,
+    PICKER_NOT_UTF8,
+    RENDERED_NOT_TAG,
+    SENTINEL_HAS_COLON,
+    SENTINEL_IS_FALLBACK,
+    SENTINEL_NOT_OPTION,
+    SENTINEL_RENDERED,
+    SENTINEL_UNKNOWN_QUESTION,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.validate.documents.locate import LineIndex
 from wendy_llm.validate.documents.parse import json_line_index
@@ -43,7 +59,7 @@ from wendy_llm.validate.rules.subject import RuleDocument
 from wendy_llm.validate.rules.values import describe_value
 from wendy_llm.validate.schema import json_path
 
-CHECK = "picker"
+CHECK = Check.PICKER
 PICKER_FILE = "template.schema.json"
 
 
@@ -56,10 +72,14 @@ def lint_picker(
         picker = json_loads(decoded)
     except json.JSONDecodeError as exc:
         return [
-            error(CHECK, f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}", path)
+            error(
+                PICKER_JSON,
+                f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}",
+                path,
+            )
         ]
     except UnicodeDecodeError as exc:
-        return [error(CHECK, f"not UTF-8 (byte {exc.start})", path)]
+        return [error(PICKER_NOT_UTF8, f"not UTF-8 (byte {exc.start})", path)]
     lines = json_line_index(decoded)
     fields = rules.option_fields if rules is not None else DEFAULT_OPTION_FIELDS
     sentinels = dict(rules.sentinels) if rules is not None else {}
@@ -80,7 +100,7 @@ def lint_picker(
             where = rules.path if rules is not None else path
             line = rules.lines.line(["sentinels", qid]) if rules is not None else None
             message = f"sentinels: {quoted(qid)} is not a question of {path}"
-            findings.append(error(CHECK, message, where, line))
+            findings.append(error(SENTINEL_UNKNOWN_QUESTION, message, where, line))
     return findings
 
 
@@ -109,20 +129,27 @@ def _lint_question(
         where = f"{qid}: option {quoted(value)}"
         if value in values:
             findings.append(
-                error(CHECK, f"{where} appears more than once", path, at("options", o_index))
+                error(
+                    OPTION_REPEATED,
+                    f"{where} appears more than once",
+                    path,
+                    at("options", o_index),
+                )
             )
         values.append(value)
         for name in fields:
             item = option.get(name)
             if not isinstance(item, str) or not item.strip():
                 message = f"{where} has no {quoted(name)} (every option needs {', '.join(fields)})"
-                findings.append(error(CHECK, message, path, at("options", o_index)))
+                findings.append(error(OPTION_FIELD_MISSING, message, path, at("options", o_index)))
         label = str(option.get("label", ""))
         comments = str(option.get("comments", ""))
         experimental = "experimental" in (label + " " + comments).lower()
         if "comments" in fields and experimental and not comments.startswith("Experimental:"):
             message = f'{where} is experimental, so its comments must start with "Experimental:"'
-            findings.append(error(CHECK, message, path, at("options", o_index, "comments")))
+            findings.append(
+                error(EXPERIMENTAL_COMMENT, message, path, at("options", o_index, "comments"))
+            )
     findings += _default_findings(question, qid, values, path, at("default"))
     if sentinel is not None:
         findings += _colon_findings(sentinel, qid, values, path, at)
@@ -172,7 +199,7 @@ def _sentinel_fallback_findings(
             f"{sentinel.question}: {what}, so `wendy init` without an answer picks it; "
             "the default must be an ordinary option"
         )
-        findings.append(error(CHECK, message, path, line))
+        findings.append(error(SENTINEL_IS_FALLBACK, message, path, line))
     return findings
 
 
@@ -189,7 +216,12 @@ def _default_findings(
     else:
         return []
     return [
-        error(CHECK, f"{qid}: the default {quoted(item)} is not one of the options", path, line)
+        error(
+            DEFAULT_NOT_OPTION,
+            f"{qid}: the default {quoted(item)} is not one of the options",
+            path,
+            line,
+        )
         for item in wanted
         if item not in values
     ]
@@ -209,18 +241,23 @@ def _colon_findings(
                 f"{qid}: option {quoted(value)} has no colon, so it is not an Ollama tag; "
                 "only a declared sentinel may lack one"
             )
-            findings.append(error(CHECK, message, path, at("options", o_index, "value")))
+            findings.append(error(OPTION_NO_COLON, message, path, at("options", o_index, "value")))
     for value in sentinel.values:
         if value not in values:
             message = f"{qid}: the sentinel {quoted(value)} is not one of the options"
-            findings.append(error(CHECK, message, path, at("options")))
+            findings.append(error(SENTINEL_NOT_OPTION, message, path, at("options")))
         elif ":" in value:
             message = (
                 f"{qid}: the sentinel {quoted(value)} has a colon, "
                 "so it could pass for an Ollama tag"
             )
             findings.append(
-                error(CHECK, message, path, at("options", values.index(value), "value"))
+                error(
+                    SENTINEL_HAS_COLON,
+                    message,
+                    path,
+                    at("options", values.index(value), "value"),
+                )
             )
     return findings
 
@@ -248,11 +285,11 @@ def check_sentinel_renders(
                         f"{shown} is {quoted(value)}, a sentinel of {qid}, not an Ollama tag: "
                         "the sentinel must never reach an Ollama pull"
                     )
-                    findings.append(error(CHECK, message, file, line))
+                    findings.append(error(SENTINEL_RENDERED, message, file, line, subject=shown))
                 elif not isinstance(value, str) or ":" not in value:
                     # JSON's spelling, as topology shows values: `null`, not a Python type.
                     message = (
                         f"{shown} is {describe_value(value)}, which is not an Ollama tag (no colon)"
                     )
-                    findings.append(error(CHECK, message, file, line))
+                    findings.append(error(RENDERED_NOT_TAG, message, file, line, subject=shown))
     return findings

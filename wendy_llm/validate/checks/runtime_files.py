@@ -19,6 +19,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Mapping
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.device import READ_ONLY_ETC
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.model import DeviceView, Service
 from wendy_llm.validate.checks.shell import is_shell_script
@@ -26,7 +28,7 @@ from wendy_llm.validate.dockerfiles.etcwrites import RUNTIME_READ_ONLY, script_w
 from wendy_llm.validate.dockerfiles.exec import shell_commands
 from wendy_llm.validate.findings import Finding, error
 
-CHECK = "device"
+CHECK = Check.DEVICE
 #: The network modes that share the host's namespace (an empty mode is host).
 HOST_MODES = (None, "", "host")
 
@@ -50,7 +52,7 @@ def runtime_etc_findings(view: DeviceView, tree: Mapping[str, bytes]) -> list[Fi
                     f"binds {write.path} read-only (docs/checks.md, run-time files): this "
                     f"entry script {write.how} it (`{write.command}`) and fails there"
                 )
-                found.setdefault((script, line), error(CHECK, message, script, line))
+                found.setdefault((script, line), error(READ_ONLY_ETC, message, script, line))
     return [found[key] for key in sorted(found)]
 
 

@@ -35,6 +35,8 @@ from pathlib import Path, PurePosixPath
 from typing import TypeVar
 
 from wendy_llm import options
+from wendy_llm.codes import Check
+from wendy_llm.codes.tools import BASH_SYNTAX, SHELLCHECK
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.tools.cache import ResultCache, tool_salt
@@ -47,7 +49,7 @@ from wendy_llm.validate.tools.programs import (
     tool_temp_dir,
 )
 
-CHECK = "shell"
+CHECK = Check.SHELL
 #: The options each tool is run with (part of the cache key).
 SHELLCHECK_OPTIONS = ("--norc", "-S", "warning", "-f", "json1")
 BASH_OPTIONS = ("-n",)
@@ -161,7 +163,7 @@ class ShellValidator:
             for path, key in scripts:
                 with self._lock:
                     problems = self._cache[key]
-                findings += [error(CHECK, p.message, path, p.line) for p in problems]
+                findings += [_finding(p, path) for p in problems]
             out[name] = findings
         return out
 
@@ -232,6 +234,17 @@ class ShellValidator:
                         continue
                     results[key].append(problem)
         return results
+
+
+def _finding(problem: _Problem, path: str) -> Finding:
+    """ShellCheck's problems are SH001, its own code the subject; bash's are SH002."""
+    found = _SC_CODE.match(problem.message)
+    if found is not None:
+        return error(SHELLCHECK, problem.message, path, problem.line, subject=found.group(1))
+    return error(BASH_SYNTAX, problem.message, path, problem.line, subject="bash -n")
+
+
+_SC_CODE = re.compile(r"ShellCheck (SC\d+)")
 
 
 def _encode(problems: list[_Problem]) -> list[dict[str, object]]:

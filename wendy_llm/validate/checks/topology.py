@@ -32,6 +32,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from wendy_llm.codes import Check
+from wendy_llm.codes.builds import (
+    TOP_RULE_FAILED,
+    TOP_RULE_UNCHECKABLE,
+    TOP_SELECTS_NOTHING,
+    TOP_UNKNOWN_PICK,
+    TOP_UNKNOWN_VARIABLE,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.rules.assertions import (
@@ -58,7 +66,7 @@ from wendy_llm.validate.rules.values import (
 )
 from wendy_llm.validate.schema import json_path
 
-CHECK = "topology"
+CHECK = Check.TOPOLOGY
 
 
 def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
@@ -84,7 +92,7 @@ def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
         which = ", ".join(quoted(n) for n in names)
         noun = "rule" if len(names) == 1 else "rules"
         message = f"{noun} {which} cannot be checked: {problem}"
-        findings.append(error(CHECK, message, file, line))
+        findings.append(error(TOP_RULE_UNCHECKABLE, message, file, line, subject=problem))
     return findings
 
 
@@ -93,14 +101,16 @@ class _Where:
 
     def __init__(self, rule: Rule, assertion: AnyAssertion, rules_path: str) -> None:
         self.prefix = f"rule {quoted(rule.name)}: "
+        self.subject = f"rule {rule.name}"
         self.suffix = f" ({assertion.message})" if assertion.message else ""
         self.rules_path = rules_path
         self.line = assertion.line
 
     def fail(self, text: str, file: str | None = None, line: int | None = None) -> Finding:
         if file is None:
-            return error(CHECK, f"{self.prefix}{text}{self.suffix}", self.rules_path, self.line)
-        return error(CHECK, f"{self.prefix}{text}{self.suffix}", file, line)
+            file, line = self.rules_path, self.line
+        message = f"{self.prefix}{text}{self.suffix}"
+        return error(TOP_RULE_FAILED, message, file, line, subject=self.subject)
 
 
 def _evaluate(
@@ -289,14 +299,20 @@ def rule_coverage(
         for slug in rule.picks.named_slugs():
             if slug not in slugs:
                 message = f"{where} names the pick {quoted(slug)}, which the template does not have"
-                findings.append(error(CHECK, message, rules.path, rule.line))
+                findings.append(
+                    error(TOP_UNKNOWN_PICK, message, rules.path, rule.line, subject=where)
+                )
         for name in [*rule.picks.when, *rule.picks.unless]:
             if name not in known_vars:
                 message = (
                     f"{where} selects on {quoted(name)}, which is not a variable of the template"
                 )
-                findings.append(error(CHECK, message, rules.path, rule.line))
+                findings.append(
+                    error(TOP_UNKNOWN_VARIABLE, message, rules.path, rule.line, subject=where)
+                )
         if not any(rule.picks.selects(slug, values) for slug, values in picks):
             message = f"{where} selects no pick, so it checks nothing"
-            findings.append(error(CHECK, message, rules.path, rule.line))
+            findings.append(
+                error(TOP_SELECTS_NOTHING, message, rules.path, rule.line, subject=where)
+            )
     return findings

@@ -35,13 +35,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from wendy_llm.codes import Check, CodeInfo
+from wendy_llm.codes.tools import (
+    WENDY_JSON_APP_ID,
+    WENDY_JSON_CLI_WARNS,
+    WENDY_JSON_DECODE,
+    WENDY_JSON_INVALID,
+    WENDY_JSON_REPEATED,
+    WENDY_JSON_SAME_APP_ID,
+    WENDY_JSON_SYNTAX,
+    WENDY_JSON_UNKNOWN_KEY,
+)
 from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.gojson import Decoded, GoJsonSyntaxError
 from wendy_llm.render.manifest.jsonpos import JsonPath, format_json_path, value_positions
-from wendy_llm.validate.findings import Finding, error, note, warning
-from wendy_llm.wendycli.wendy_json import FILE, judge
+from wendy_llm.validate.findings import Finding, error, finding, note, warning
+from wendy_llm.wendycli.wendy_json import FILE, Problem, judge
 
-CHECK = "wendy-json"
+CHECK = Check.WENDY_JSON
 
 LineOf = Callable[[JsonPath], int | None]
 
@@ -56,7 +67,7 @@ def validate_wendy_json(tree: Mapping[str, bytes], app_id: str) -> list[Finding]
         judged = judge(text)
     except GoJsonSyntaxError as exc:
         where = "" if exc.line is None else f" (line {exc.line}, column {exc.column})"
-        return [error(CHECK, f"JSON: {exc.message}{where}", FILE, exc.line)]
+        return [error(WENDY_JSON_SYNTAX, f"JSON: {exc.message}{where}", FILE, exc.line)]
     positions = value_positions(text)
     decoded = judged.decoded
 
@@ -68,7 +79,7 @@ def validate_wendy_json(tree: Mapping[str, bytes], app_id: str) -> list[Finding]
         return None if found is None else found[0]
 
     findings = [
-        (error if p.severity == "error" else warning)(CHECK, str(p), FILE, line(p.path))
+        finding(_problem_code(p, decoded), str(p), FILE, line(p.path), subject=_subject(p.path))
         for p in judged.problems
     ]
     findings += _repeated(decoded, line)
@@ -79,6 +90,16 @@ def validate_wendy_json(tree: Mapping[str, bytes], app_id: str) -> list[Finding]
     return findings
 
 
+def _problem_code(problem: Problem, decoded: Decoded) -> CodeInfo:
+    if decoded.errors:
+        return WENDY_JSON_DECODE  # the decoder refused a value: every problem is one
+    return WENDY_JSON_INVALID if problem.severity == "error" else WENDY_JSON_CLI_WARNS
+
+
+def _subject(path: JsonPath) -> str:
+    return format_json_path(path)
+
+
 def _at(path: JsonPath, key: str) -> str:
     return format_json_path((*path, key))
 
@@ -86,7 +107,7 @@ def _at(path: JsonPath, key: str) -> str:
 def _repeated(decoded: Decoded, line: LineOf) -> list[Finding]:
     return [
         warning(
-            CHECK,
+            WENDY_JSON_REPEATED,
             f"{_at(path, key)}: set more than once; the Wendy CLI accepts it and decodes "
             "each into the same value (a plain value takes the last; objects, maps and "
             "lists of objects merge field by field)",
@@ -101,7 +122,7 @@ def _ignored(decoded: Decoded, line: LineOf) -> list[Finding]:
     out = []
     for path, key in decoded.ignored:
         message = f"{_at(path, key)}: not a key the Wendy CLI reads (it ignores it)"
-        out.append(note(CHECK, message, FILE, line((*path, key))))
+        out.append(note(WENDY_JSON_UNKNOWN_KEY, message, FILE, line((*path, key))))
     return out
 
 
@@ -112,7 +133,7 @@ def _app_id(rendered: str, app_id: str, line: int | None) -> list[Finding]:
         f"appId: {quoted(rendered)} does not contain the app id {quoted(app_id)}: every project "
         "made from this template gets the same appId (render it from {{.APP_ID}})"
     )
-    return [warning(CHECK, message, FILE, line)]
+    return [warning(WENDY_JSON_APP_ID, message, FILE, line)]
 
 
 def app_id_line(tree: Mapping[str, bytes]) -> tuple[str, int | None] | None:
@@ -145,7 +166,7 @@ def same_app_id(
         f"{quoted(app_ids[0])} or {quoted(app_ids[1])}: every project made from this template "
         "gets the same appId on a device (render it from {{.APP_ID}})"
     )
-    return [warning(CHECK, message, FILE, first[1])]
+    return [warning(WENDY_JSON_SAME_APP_ID, message, FILE, first[1])]
 
 
 def is_app_id_finding(finding: Finding) -> bool:

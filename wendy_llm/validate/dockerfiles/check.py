@@ -38,11 +38,13 @@ import itertools
 import posixpath
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from wendy_llm import options
+from wendy_llm.codes import Check
+from wendy_llm.codes import builds as codes
 from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
@@ -50,22 +52,24 @@ from wendy_llm.docker.expand import ExpansionError, Variables, expand
 from wendy_llm.docker.model import Build, Dockerfile, Stage
 from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
-from wendy_llm.validate.dockerfiles.args import combinations, describe, variables_in
+from wendy_llm.validate.dockerfiles.args import combinations, variables_in
 from wendy_llm.validate.dockerfiles.etcwrites import BUILD_TIME_BOUND, HOSTS, run_step_writes
 from wendy_llm.validate.dockerfiles.exec import unexecutable_scripts
 from wendy_llm.validate.dockerfiles.lockcheck import lockfile_problems
+from wendy_llm.validate.dockerfiles.problems import Problem, merge_combinations, with_subjects
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Documents, parse_documents
 from wendy_llm.validate.findings import Finding, error, warning
 
-CHECK = "dockerfile"
+CHECK = Check.DOCKERFILE
 
 _STAGE_NAME = re.compile(r"^[a-z][a-z0-9-_.]*$")  # BuildKit's rule for ``AS`` names
 _NOT_ONBUILD = ("ONBUILD", "FROM", "MAINTAINER")
 _MIN_ARGS = {"ARG": 1, "ENV": 1, "LABEL": 1, "WORKDIR": 1, "USER": 1, "COPY": 2, "ADD": 2}
 
-# One problem of one build-argument combination: line, message, is it certain.
-_Problem = tuple[int, str, bool]
+# One problem of one build-argument combination: line, message, certain, kind
+# (:data:`wendy_llm.validate.dockerfiles.problems.KINDS`).
+_Problem = Problem
 
 
 def is_dockerfile(path: str) -> bool:
@@ -85,7 +89,7 @@ def validate_dockerfiles(tree: Mapping[str, bytes], docs: Documents | None = Non
         except UnicodeDecodeError as exc:
             # BuildKit reads bytes; only this check needs text.
             message = f"not UTF-8 ({exc}): checked with the bad bytes replaced"
-            findings.append(warning(CHECK, message, path))
+            findings.append(warning(codes.DF_NOT_UTF8, message, path))
             text = tree[path].decode("utf-8", "replace")
         context = contexts.get(path, str(PurePosixPath(path).parent))
         ignore_path = _dockerignore_path(paths, path, context)
@@ -133,24 +137,25 @@ def _validate_cached(
     try:
         ignore = DockerIgnore(ignore_text)
     except DockerIgnoreError as exc:
-        return (error(CHECK, f"{exc} (docker build fails)", ignore_path),)
+        return (error(codes.DF_DOCKERIGNORE, f"{exc} (docker build fails)", ignore_path),)
     # The parse the device view makes of the same text (cached there): once per text.
     dockerfile = parse_dockerfile(text)
     if isinstance(dockerfile, str):
-        return (error(CHECK, f"BuildKit cannot parse it: {dockerfile}", path),)
+        return (error(codes.DF_PARSE, f"BuildKit cannot parse it: {dockerfile}", path),)
     findings = _structure_findings(path, dockerfile)
     if not dockerfile.stages or any(f.severity == "error" for f in findings):
-        return tuple(findings)
+        return tuple(with_subjects(findings, dockerfile))
     build_context = BuildContext(paths, context, ignore)
     limit = options.DOCKERFILE_COMBINATIONS
     combos = list(itertools.islice(combinations(dockerfile), limit + 1))
     if len(combos) > limit:
         message = f"more than {limit} build-argument combinations; checked the first"
-        findings.append(warning(CHECK, message, path, dockerfile.stages[0].line))
+        findings.append(warning(codes.DF_COMBINATIONS, message, path, dockerfile.stages[0].line))
         combos = combos[:limit]
     files = _Files(dict(contents), paths)
     per_combo = [(c, _combo_problems(dockerfile.build(c), build_context, files)) for c in combos]
-    return tuple(findings + _merge_combinations(path, per_combo))
+    findings += merge_combinations(path, per_combo)
+    return tuple(with_subjects(findings, dockerfile))
 
 
 def _dockerignore_path(paths: frozenset[str], dockerfile: str, context: str) -> str | None:
@@ -184,22 +189,31 @@ def _structure_findings(path: str, dockerfile: Dockerfile) -> list[Finding]:
     found: list[Finding] = []
     for ins in dockerfile.instructions:
         if ins.keyword not in KNOWN_INSTRUCTIONS:
-            found.append(error(CHECK, f"unknown instruction: {ins.keyword}", path, ins.line))
+            found.append(
+                error(
+                    codes.DF_UNKNOWN_INSTRUCTION,
+                    f"unknown instruction: {ins.keyword}",
+                    path,
+                    ins.line,
+                )
+            )
         elif ins.keyword == "ONBUILD" and (ins.trigger in _NOT_ONBUILD or ins.trigger is None):
             message = f"{ins.trigger or 'nothing'} isn't allowed as an ONBUILD trigger"
-            found.append(error(CHECK, message, path, ins.line))
+            found.append(error(codes.DF_ONBUILD, message, path, ins.line))
         elif len(ins.args) < _MIN_ARGS.get(ins.keyword, 0):
             count = _MIN_ARGS[ins.keyword]
             message = f"{ins.keyword} requires at least {count} argument{'s' * (count > 1)}"
-            found.append(error(CHECK, message, path, ins.line))
+            found.append(error(codes.DF_ARGUMENTS, message, path, ins.line))
         elif _blank_name(ins):
-            found.append(error(CHECK, f"{ins.keyword} names can not be blank", path, ins.line))
+            found.append(
+                error(codes.DF_BLANK_NAME, f"{ins.keyword} names can not be blank", path, ins.line)
+            )
     for ins in dockerfile.preamble:
         if ins.keyword != "ARG" and ins.keyword in KNOWN_INSTRUCTIONS:
             message = f"{ins.keyword} before the first FROM (only ARG may come before it)"
-            found.append(error(CHECK, message, path, ins.line))
+            found.append(error(codes.DF_BEFORE_FROM, message, path, ins.line))
     if not dockerfile.stages:
-        return [*found, error(CHECK, "no FROM instruction", path, 1)]
+        return [*found, error(codes.DF_NO_FROM, "no FROM instruction", path, 1)]
     names: dict[str, int] = {}
     for stage in dockerfile.stages:
         found += _from_findings(path, stage, names)
@@ -216,17 +230,22 @@ def _from_findings(path: str, stage: Stage, names: dict[str, int]) -> list[Findi
     words = stage.instruction.args
     if len(words) not in (1, 3) or (len(words) == 3 and words[1].lower() != "as"):
         message = "FROM takes an image and optionally `AS name`"
-        return [error(CHECK, message, path, stage.line)]
+        return [error(codes.DF_FROM_FORM, message, path, stage.line)]
     if stage.name is None:
         return []
     if not _STAGE_NAME.match(stage.name):
         message = f"invalid stage name {quoted(words[2])}: it must start with a letter"
         return [
-            error(CHECK, f"{message} and use only letters, digits, -, _ and .", path, stage.line)
+            error(
+                codes.DF_STAGE_NAME,
+                f"{message} and use only letters, digits, -, _ and .",
+                path,
+                stage.line,
+            )
         ]
     if stage.name in names:
         message = f"stage name {quoted(stage.name)} is already used at line {names[stage.name]}"
-        return [error(CHECK, message, path, stage.line)]
+        return [error(codes.DF_STAGE_REPEATED, message, path, stage.line)]
     names[stage.name] = stage.line
     return []
 
@@ -247,8 +266,8 @@ def _combo_problems(build: Build, context: BuildContext, files: _Files) -> set[_
         try:
             _check_from(build, stage, problems)
         except ExpansionError as exc:
-            problems.add((stage.line, str(exc), True))
-    if any(certain for _, _, certain in problems):
+            problems.add((stage.line, str(exc), True, "expand"))
+    if any(certain for _, _, certain, _ in problems):
         return problems
     try:
         target = build.target()
@@ -256,11 +275,12 @@ def _combo_problems(build: Build, context: BuildContext, files: _Files) -> set[_
         for index in reachable:
             _check_sources(build, build.scopes(index), context, problems)
             _check_etc_writes(build.dockerfile.stages[index].instructions, problems)
-            problems |= lockfile_problems(build, index, context, files.contents, files.paths)
+            locks = lockfile_problems(build, index, context, files.contents, files.paths)
+            problems |= {(line, message, certain, "lockfile") for line, message, certain in locks}
         for problem in unexecutable_scripts(build, target, context):
-            problems.add((problem.line, problem.message, problem.certain))
+            problems.add((problem.line, problem.message, problem.certain, "exec"))
     except ExpansionError as exc:
-        problems.add((exc.line or 1, str(exc), True))
+        problems.add((exc.line or 1, str(exc), True, "expand"))
     return problems
 
 
@@ -270,7 +290,7 @@ def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
     last = list(build.chain(stage.index))[-1]
     if build.base(last).stage == stage.index:
         message = f"circular dependency: stage {stage.name} builds FROM itself{{combo}}"
-        problems.add((stage.line, message, True))
+        problems.add((stage.line, message, True, "from"))
         return
     names = variables_in(stage.base)
     shown = " ".join(f"{n}={build.meta.get(n) or ''}" for n in names)
@@ -278,7 +298,7 @@ def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
         return
     if not base.expansion.text:
         message = f"FROM {stage.base} expands to an empty image name for {shown}{{combo}}"
-        problems.add((stage.line, message, True))
+        problems.add((stage.line, message, True, "from"))
         return
     pattern = _literal_pattern(stage.base)
     others = [s.name for s in build.dockerfile.stages if s.name and s.index != stage.index]
@@ -289,7 +309,7 @@ def _check_from(build: Build, stage: Stage, problems: set[_Problem]) -> None:
             f"FROM {stage.base} does not resolve for {shown}: "
             f"no stage named {base.expansion.text}{{combo}}"
         )
-        problems.add((stage.line, message, True))
+        problems.add((stage.line, message, True, "from"))
 
 
 _VARIABLE = re.compile(
@@ -324,7 +344,9 @@ def _check_sources(
             try:
                 source = expand(raw, scope, build.dockerfile.escape)
             except ExpansionError as exc:
-                problems.add((ins.line, f"{ins.keyword} source {quoted(raw)}: {exc}", True))
+                problems.add(
+                    (ins.line, f"{ins.keyword} source {quoted(raw)}: {exc}", True, "expand")
+                )
                 continue
             if not source.exact or _is_remote(ins.keyword, source.text):
                 continue
@@ -334,7 +356,7 @@ def _check_sources(
                     f"{ins.keyword} source {quoted(raw)} is not in the build context "
                     f"({resolved.missing})"
                 )
-                problems.add((ins.line, message, True))
+                problems.add((ins.line, message, True, "source"))
 
 
 def _check_etc_writes(instructions: Iterable[Instruction], problems: set[_Problem]) -> None:
@@ -352,26 +374,8 @@ def _check_etc_writes(instructions: Iterable[Instruction], problems: set[_Proble
             )
             if write.path == HOSTS:
                 message += "; write it from the entrypoint at run time"
-            problems.add((ins.line, message, True))
+            problems.add((ins.line, message, True, "etc"))
 
 
 def _is_remote(keyword: str, source: str) -> bool:
     return keyword == "ADD" and ("://" in source or source.startswith("git@"))
-
-
-def _merge_combinations(
-    path: str, per_combo: Sequence[tuple[Mapping[str, str], set[_Problem]]]
-) -> list[Finding]:
-    """One finding per distinct problem; say which combinations when not all."""
-    seen: dict[_Problem, list[Mapping[str, str]]] = {}
-    for combo, problems in per_combo:
-        for problem in sorted(problems):
-            seen.setdefault(problem, []).append(combo)
-    findings = []
-    for (line, message, certain), failing in sorted(seen.items()):
-        text = message.replace("{combo}", "")
-        if len(failing) < len(per_combo) and "{combo}" not in message:
-            more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
-            text = f"{text} (with {describe(failing[0])}{more})"
-        findings.append((error if certain else warning)(CHECK, text, path, line))
-    return findings

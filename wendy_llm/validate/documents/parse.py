@@ -22,6 +22,7 @@ import yaml
 
 from wendy_llm.bounded import json_loads
 from wendy_llm.bounded_yaml import FAST_SAFE_LOADER, yaml_load, yaml_problem
+from wendy_llm.codes import PARSE_CODES
 from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.jsonpos import value_positions
 from wendy_llm.validate.documents.locate import LineIndex
@@ -103,7 +104,7 @@ def _decode(check: str, path: str, data: bytes) -> str | Finding:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return error(check, f"not UTF-8 (byte {exc.start})", path)
+        return error(PARSE_CODES[check].not_utf8, f"not UTF-8 (byte {exc.start})", path)
 
 
 def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
@@ -115,7 +116,12 @@ def parse_yaml(path: str, data: bytes, *, check: str = "compose") -> Parsed:
         value = yaml_load(text, Yaml12Loader)
     except yaml.YAMLError as exc:
         problem, line = yaml_problem(exc)
-        return Parsed(path, None, error(check, f"YAML: {problem}", path, line), LineIndex({}))
+        return Parsed(
+            path,
+            None,
+            error(PARSE_CODES[check].syntax, f"YAML: {problem}", path, line),
+            LineIndex({}),
+        )
     return Parsed(path, value, None, LineIndex.of(text))
 
 
@@ -153,12 +159,15 @@ def parse_json(
         )
     except json.JSONDecodeError as exc:
         message = f"JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        return Parsed(path, None, error(check, message, path, exc.lineno), LineIndex({}))
+        code = PARSE_CODES[check].syntax
+        return Parsed(path, None, error(code, message, path, exc.lineno), LineIndex({}))
     except _DuplicateKeyError as exc:
         key = str(exc)
         line = _repeat_line(text, json.dumps(key))
         message = f"JSON: duplicate key {quoted(key)} (the Wendy CLI would keep only the last)"
-        return Parsed(path, None, error(check, message, path, line), LineIndex({}))
+        code = PARSE_CODES[check].duplicate
+        found = error(code, message, path, line, subject=key)
+        return Parsed(path, None, found, LineIndex({}))
     return Parsed(path, value, None, json_line_index(text))
 
 

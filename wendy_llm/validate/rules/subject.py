@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from wendy_llm.codes import Check
 from wendy_llm.device import DeviceView
 from wendy_llm.device.images import env_positions, parse_dockerfile
 from wendy_llm.docker.context import is_dockerfile_name
@@ -49,7 +50,7 @@ from wendy_llm.validate.rules.selectors import Evaluator, Named, Ref
 from wendy_llm.validate.rules.values import DocumentProblem, RuleProblem, substitute
 from wendy_llm.validate.tools.compose_run import ComposeResult
 
-CHECK = "topology"
+CHECK = Check.TOPOLOGY
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm import options
+from wendy_llm.codes import Check
+from wendy_llm.codes.stored import (
+    BASELINE_DIFFERS,
+    BASELINE_FAILED,
+    BASELINE_NOT_COMPARABLE,
+    BASELINE_NOT_TEMPLATE,
+    BASELINE_PICKS_REMOVED,
+    BASELINE_RULES_UNREAD,
+    BASELINE_SAME_CHANGE,
+)
 from wendy_llm.compare.diff import (
     DiffGroup,
     PickComparison,
@@ -62,7 +72,7 @@ if TYPE_CHECKING:
     from wendy_llm.render.template import Template
     from wendy_llm.render.variants import Inputs
 
-CHECK = "baseline"
+CHECK = Check.BASELINE
 
 _HOW_TO_MOVE = (
     "The baseline only moves deliberately: {fix}; if the new output is intended, update "
@@ -120,12 +130,14 @@ def baseline_findings(
         return None
     if not (directory / MANIFEST_FILE).is_file():
         message = f"the stored baseline {shown} is not a template directory (no {MANIFEST_FILE})"
-        return BaselineResult([error(CHECK, message, shown)])
+        return BaselineResult([error(BASELINE_NOT_TEMPLATE, message, shown)])
     try:
         baseline = load_template(directory, id=template.id)
         baseline.picks()
     except WendyLlmError as exc:
-        return BaselineResult([error(CHECK, f"the stored baseline {shown}: {exc}", shown)])
+        return BaselineResult(
+            [error(BASELINE_NOT_TEMPLATE, f"the stored baseline {shown}: {exc}", shown)]
+        )
     if scope is None or sentinels is None:
         try:
             model = rules_of(rules)
@@ -152,7 +164,7 @@ def baseline_findings(
     except (EngineError, ToolchainError):
         raise
     except WendyLlmError as exc:
-        return BaselineResult([error(CHECK, str(exc), shown)])
+        return BaselineResult([error(BASELINE_FAILED, str(exc), shown)])
     command = f"wendy-llm diff --baseline {shown} --template {template.id} --expect-unchanged"
     if template.root is not None:
         # The template's directory minus its <language>/<name>: TEMPLATES_DIR.
@@ -167,7 +179,7 @@ def _rules_unread(shown: str, exc: RulesError) -> Finding:
         "load, so the files the gate compares (gate.files) are unknown; the topology check "
         "says why"
     )
-    return error(CHECK, message, exc.file, exc.line)
+    return error(BASELINE_RULES_UNREAD, message, exc.file, exc.line)
 
 
 def declared_sentinels(rules: Rules | None) -> Sentinels:
@@ -221,7 +233,7 @@ def _not_comparable(pick: PickComparison, reason: str, shown: str) -> Finding:
         f"new pick {pick.slug} ({_answers(pick.answers)}) cannot be compared with the stored "
         f"baseline {shown}: {reason}; nothing holds it to today's output"
     )
-    return warning(CHECK, message)
+    return warning(BASELINE_NOT_COMPARABLE, message)
 
 
 def _answers(answers: Mapping[str, str]) -> str:
@@ -239,7 +251,7 @@ def _removed(template_id: str, removed: list[str], shown: str) -> Finding:
             command=f"wendy-llm diff --baseline {shown} --template {template_id}",
         )
     )
-    return error(CHECK, message, shown)
+    return error(BASELINE_PICKS_REMOVED, message, shown)
 
 
 def _what_happened(group: DiffGroup, shown: str) -> str:
@@ -289,6 +301,8 @@ def _attach_diffs(
         message = "\n".join(lines)
         gist = what + (f" (variant {group.variant})" if group.variant else "")
         grouped.append(GroupedChange(template_id, group.picks, message, how, group.path, gist))
-    for finding in grouped_findings(CHECK, grouped, diffs.omitted_lines):
+    for finding in grouped_findings(
+        (BASELINE_DIFFERS, BASELINE_SAME_CHANGE), grouped, diffs.omitted_lines
+    ):
         bucket = result.picks[finding.pick] if finding.pick else result.template
         bucket.append(finding)

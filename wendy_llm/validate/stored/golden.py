@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm import options
+from wendy_llm.codes import Check
+from wendy_llm.codes.stored import GOLDEN_DIFFERS, GOLDEN_SAME_CHANGE
 from wendy_llm.golden.check import check_golden
 from wendy_llm.validate.findings import Finding
 from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from wendy_llm.render.files.tree import RenderedTree
     from wendy_llm.render.template import Template
 
-CHECK = "golden"
+CHECK = Check.GOLDEN
 
 
 def golden_findings(
@@ -78,4 +80,6 @@ def golden_findings(
         )
         for p in shown
     ]
-    return grouped_findings(CHECK, grouped, result.omitted_diff_lines)
+    return grouped_findings(
+        (GOLDEN_DIFFERS, GOLDEN_SAME_CHANGE), grouped, result.omitted_diff_lines
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wendy_llm.codes import CodeInfo
 from wendy_llm.validate.findings import TEMPLATE_WIDE, Finding, error
 
 
@@ -29,9 +30,13 @@ class GroupedChange:
 
 
 def grouped_findings(
-    check: str, changes: Sequence[GroupedChange], omitted_lines: int = 0
+    codes: tuple[CodeInfo, CodeInfo], changes: Sequence[GroupedChange], omitted_lines: int = 0
 ) -> list[Finding]:
-    """Findings attributed to (template, pick), pick ``""`` for template-wide ones."""
+    """Findings attributed to (template, pick), pick ``""`` for template-wide ones.
+
+    ``codes``: the change's code, and the pointers' (one per pick of a change
+    several picks show)."""
+    change_code, pointer_code = codes
     findings: list[Finding] = []
     for at, change in enumerate(changes):
         lines = [change.message, change.fix]
@@ -43,7 +48,8 @@ def grouped_findings(
             lines.insert(1, note)
         message = "\n".join(lines)
         pick = change.picks[0] if len(change.picks) == 1 else TEMPLATE_WIDE
-        findings.append(error(check, message, change.file).at(change.template, pick))
+        found = error(change_code, message, change.file, subject=change.gist)
+        findings.append(found.at(change.template, pick))
         if len(change.picks) < 2:
             continue
         pointer = (
@@ -51,6 +57,7 @@ def grouped_findings(
             f"the diff is under {change.template} (template)"
         )
         findings += [
-            error(check, pointer, change.file).at(change.template, slug) for slug in change.picks
+            error(pointer_code, pointer, change.file, subject=change.gist).at(change.template, slug)
+            for slug in change.picks
         ]
     return findings

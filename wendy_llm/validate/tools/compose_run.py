@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from wendy_llm.bounded import json_loads
+from wendy_llm.codes import CODES, Check
+from wendy_llm.codes.tools import COMPOSE_EXIT, COMPOSE_NO_MODEL, COMPOSE_REFUSED, COMPOSE_WARNED
 from wendy_llm.validate.documents.compose_normal import normalise_model
-from wendy_llm.validate.findings import Finding, error, warning
+from wendy_llm.validate.findings import Finding, error, finding, warning
 from wendy_llm.validate.tools.programs import ToolProcesses, run_tool
 
 
@@ -34,7 +36,7 @@ class ComposeResult:
     models: dict[str, object | None] = field(default_factory=dict)
 
 
-CHECK = "compose"
+CHECK = Check.COMPOSE
 
 #: A project name for the isolated run; Compose requires one it can derive
 #: or is given, and a fixed one keeps messages identical across runs.
@@ -56,7 +58,14 @@ class ComposeOutcome:
 
     def to_json(self) -> dict[str, object]:
         findings = [
-            {"severity": f.severity, "message": f.message, "line": f.line} for f in self.findings
+            {
+                "severity": f.severity,
+                "message": f.message,
+                "line": f.line,
+                "code": f.code,
+                "subject": f.subject,
+            }
+            for f in self.findings
         ]
         return {"findings": findings, "model": self.model}
 
@@ -72,9 +81,26 @@ class ComposeOutcome:
                 raise TypeError("not a finding")
             if severity not in ("error", "warning"):
                 raise ValueError(f"unknown severity {severity!r}")
-            make = error if severity == "error" else warning
-            found.append(make(CHECK, message, None, line))
+            code = CODES.get(str(item.get("code")))
+            if code is None or code.check != CHECK or code.severity != severity:
+                # An outcome stored before findings had codes: Compose's own words.
+                code = COMPOSE_REFUSED if severity == "error" else COMPOSE_WARNED
+            subject = item.get("subject")
+            if not isinstance(subject, str):  # stored before findings had subjects
+                subject = _subject(message.split(": ", 1)[-1])
+            found.append(finding(code, message, None, line, subject=subject))
         return cls(tuple(found), value.get("model"))
+
+
+def _subject(message: str) -> str:
+    """What Compose refused, in Compose's own words (its first line, line and column
+    numbers and the run's temporary paths out): Compose's wording is the identity
+    of its refusal, which wendy-llm's rewording never changes."""
+    first = (message.splitlines() or [""])[0]
+    return _NUMBERS.sub(r"\1 N", first)
+
+
+_NUMBERS = re.compile(r"\b(line|column|col)\s+\d+", re.IGNORECASE)
 
 
 def isolated_env(home: Path) -> dict[str, str]:
@@ -136,7 +162,9 @@ def run_compose(
         try:
             model = normalise_model(json_loads(result.stdout), project_dir, root, PROJECT_NAME)
         except json.JSONDecodeError:
-            findings.append(error(CHECK, "docker-compose config printed no readable model"))
+            findings.append(
+                error(COMPOSE_NO_MODEL, "docker-compose config printed no readable model")
+            )
     stderr = result.stderr
     for prefix in reversed(prefixes):
         stderr = stderr.replace(prefix, "")
@@ -153,18 +181,37 @@ def run_compose(
         if said:
             message = "\n".join(said)
             findings.append(
-                error(CHECK, f"docker-compose config: {message}", None, _line_of(message))
+                error(
+                    COMPOSE_REFUSED,
+                    f"docker-compose config: {message}",
+                    None,
+                    _line_of(message),
+                )
             )
             said = []
         if match is not None:
             message = _unescape(match.group("msg"))
             severity_is_warning = match.group("level") in ("warning", "info")
             if severity_is_warning:
-                findings.append(warning(CHECK, f"docker-compose: {message}", None))
+                findings.append(
+                    warning(
+                        COMPOSE_WARNED,
+                        f"docker-compose: {message}",
+                        None,
+                        subject=_subject(message),
+                    )
+                )
             else:
-                findings.append(error(CHECK, f"docker-compose: {message}", None, _line_of(message)))
+                findings.append(
+                    error(
+                        COMPOSE_REFUSED,
+                        f"docker-compose: {message}",
+                        None,
+                        _line_of(message),
+                    )
+                )
     if result.returncode != 0 and not any(f.severity == "error" for f in findings):
         findings.append(
-            error(CHECK, f"docker-compose config exited with status {result.returncode}")
+            error(COMPOSE_EXIT, f"docker-compose config exited with status {result.returncode}")
         )
     return ComposeOutcome(tuple(findings), model)

@@ -1,0 +1,1 @@
+"""Commands about the finding codes (``explain``), kept apart so cli/ stays small."""
