@@ -77,6 +77,16 @@ def expand(word: str, variables: Variables, escape: str = "\\") -> Expansion:
     return Expansion(text, tuple(dict.fromkeys(lexer.unknown)))
 
 
+def exact_word(word: str, variables: Variables, escape: str = "\\") -> str | None:
+    """``word`` expanded, or None where it cannot be, or where it depends on a
+    variable nobody can know (a check that needs a fact takes no guess)."""
+    try:
+        expansion = expand(word, variables, escape)
+    except ExpansionError:
+        return None
+    return expansion.text if expansion.exact else None
+
+
 class _Lexer:
     def __init__(self, word: str, variables: Variables, escape: str) -> None:
         self.text = word

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from wendy_llm.docker.context import BuildContext
-from wendy_llm.docker.expand import ExpansionError, Variables, expand
+from wendy_llm.docker.expand import Variables, exact_word
 from wendy_llm.docker.model import Build
 from wendy_llm.docker.syntax import Instruction
 from wendy_llm.validate.dockerfiles.exec import shell_commands
@@ -87,11 +87,7 @@ def _apply(
     ins: Instruction, scope: Variables, escape: str, image: _Image, ctx: BuildContext
 ) -> None:
     def word(text: str) -> str | None:
-        try:
-            expansion = expand(text, scope, escape)
-        except ExpansionError:
-            return None
-        return expansion.text if expansion.exact else None
+        return exact_word(text, scope, escape)
 
     if ins.keyword == "WORKDIR" and ins.args:
         workdir = word(ins.args[0])
