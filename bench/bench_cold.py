@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from machine import load_average
 from realshape import build_real_shaped
 
 from wendy_llm.engine.toolchain import helper_path
@@ -119,13 +120,6 @@ def command_seconds(binary: str, cwd: Path) -> tuple[float, float]:
     return time.perf_counter() - started, _children_cpu() - cpu
 
 
-def _load() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_cold", description=__doc__)
     parser.add_argument("--runs", type=int, default=3, help="runs of each (default 3)")
@@ -152,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 floors[name].append(floor_seconds(projects[name]))
                 for who, binary in binaries.items():
                     times.setdefault((name, who), []).append(command_seconds(binary, where))
-        load = _load()
+        load = load_average()
     status = 0
     print(f"cores available: {available_cores()}; load average after: {load}")
     for name in sides:

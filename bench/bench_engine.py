@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from machine import load_average
+
 from wendy_llm.engine.client import Renderer, RenderJob
 from wendy_llm.engine.toolchain import CACHE_ENV_VAR, build_helper, cache_dir, find_go, helper_path
 from wendy_llm.render.template import load_template as load_template_dir
@@ -170,7 +172,7 @@ def measure(scale: float, *, empty_gocache: bool) -> Figures:
     text, _ = load_template()
     helper_path()  # build outside the timings
     single, batched, process, in_go, round_trip = measure_steady(text, scale)
-    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    load = load_average()
     warm = measure_warm_start(text, data_maps(1)[0])
     cold = measure_cold_start(empty_gocache=False)
     cold_empty = measure_cold_start(empty_gocache=True) if empty_gocache else None

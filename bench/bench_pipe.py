@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gobuild import build_go_program
+from machine import load_average
 
 GO_SOURCE = Path(__file__).resolve().parent / "pingpong"
 FRAME = (130).to_bytes(4, "big") + bytes(130)
@@ -124,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="wendy-bench-") as tmp:
         binary = build_pingpong(Path(tmp))
         figures = measure(binary, max(50, int(5000 * args.scale)))
-    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    load = load_average()
     print(f"pipe: a {len(FRAME)}-byte frame and a {ANSWER_BYTES}-byte answer (load average {load})")
     for mode, micros in figures.items():
         print(f"  round trip, {mode:<13} {micros:8.1f} us")

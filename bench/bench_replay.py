@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from machine import load_average
 from realshape import build_real_shaped
 
 from wendy_llm.engine.toolchain import helper_path
@@ -74,9 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ids = build_history(root, args.commits)
         cache = ResultCache(Path(tmp) / "cold-cache")
         report = replay(f"HEAD~{args.commits}..HEAD", root, cache=cache)
-        load = (
-            Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
-        )
+        load = load_average()
     judged = sum(len(c.judged) for c in report.commits)
     rest = report.seconds - report.base_seconds
     rate = len(report.commits) / rest if rest > 0 else float("inf")
@@ -89,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"replay of {len(report.commits)} commits: {rest:.1f} s, {rate:.2f} commits/s "
         f"({'within' if rate >= TARGET_COMMITS_PER_SECOND else 'UNDER'} the "
         f"{TARGET_COMMITS_PER_SECOND:g}/s target); whole run {report.seconds:.1f} s; "
-        f"{report.introduced} introduced, {report.fixed} fixed; load average {' '.join(load)}"
+        f"{report.introduced} introduced, {report.fixed} fixed; load average {load}"
     )
     cores = subprocess.run(["nproc"], capture_output=True, text=True, check=False).stdout.strip()
     print(f"cores: {cores or 'unknown'}")

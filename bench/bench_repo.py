@@ -21,6 +21,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from machine import load_average
 from realshape import build_real_shaped, repository_size
 
 from wendy_llm.engine.toolchain import helper_path
@@ -36,13 +37,6 @@ TARGET_RATIO = 2.0
 
 def _picks(report: Report) -> int:
     return len({(r.template, r.pick) for r in report.results if r.pick and r.pick != "(template)"})
-
-
-def _load() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(max(1, args.runs)):
             for name, run in sides.items():
                 reports[name].append(run())
-        load = _load()
+        load = load_average()
     medians = {n: statistics.median(r.timings["total"] for r in rs) for n, rs in reports.items()}
     for name, found in reports.items():
         middle = sorted(found, key=lambda r: r.timings["total"])[len(found) // 2]

@@ -3,14 +3,29 @@ repository of a test's making: the gate's own tests and the adoption's share it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import yaml
-from _cli_helpers import REPO, cli_env
+from _cli_helpers import REPO, VENV_BIN, cli_env
 
 ACTION = REPO / "action.yml"
+
+
+def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
+    """actionlint on one workflow file (the dev dependency's binary)."""
+    # actionlint runs ShellCheck on every `run:` script when it finds it on
+    # PATH: the venv's bin comes first so that it does.
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [str(VENV_BIN / "actionlint"), "-no-color", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def workflow_step(name: str) -> str:

@@ -3,28 +3,15 @@ actionlint, and the recommended one is hardened as GitHub's guide says."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
-from _cli_helpers import REPO, VENV_BIN
+from _action_helpers import actionlint
+from _cli_helpers import REPO
 
 CI_DOC = REPO / "docs" / "ci.md"
-
-
-def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
-    # The venv's bin first, so that actionlint finds ShellCheck for run: scripts.
-    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    return subprocess.run(
-        [str(VENV_BIN / "actionlint"), "-no-color", str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
 
 
 SECURITY_DOC = REPO / "docs" / "security.md"

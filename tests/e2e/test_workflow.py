@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from _action_helpers import actionlint
 from _cli_helpers import REPO, VENV_BIN, cli_env, copy_llm_project
 
 WORKFLOW = REPO / ".github" / "workflows" / "template-gate.yml"
@@ -32,19 +33,6 @@ HOOK_KEYS = {
     "require_serial", "description", "language_version", "minimum_pre_commit_version",
     "args", "stages",
 }  # fmt: skip
-
-
-def actionlint(path: Path) -> subprocess.CompletedProcess[str]:
-    # actionlint runs ShellCheck on every `run:` script when it finds it on
-    # PATH: the venv's bin comes first so that it does.
-    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    return subprocess.run(
-        [str(VENV_BIN / "actionlint"), "-no-color", str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
 
 
 def load_workflow() -> dict[Any, Any]:

@@ -73,6 +73,13 @@ class CodeInfo:
         if not (self.code.startswith(prefix) and len(digits) == 3 and digits.isdigit()):
             raise ValueError(f"{self.code}: a {self.check} code is {prefix} and three digits")
 
+    def as_severity(self, severity: str) -> CodeInfo:
+        """This entry, checked to be of ``severity`` (an ``error(...)`` call given a
+        warning's code is a programming error, caught the first time it runs)."""
+        if self.severity != severity:
+            raise ValueError(f"{self.code} is a {self.severity}, not a {severity}")
+        return self
+
 
 def entry(
     code: str,

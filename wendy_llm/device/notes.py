@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from wendy_llm.codes import CodeInfo
-from wendy_llm.device.model import DeviceFinding, Ignored
+from wendy_llm.device.model import DeviceFinding, Ignored, Severity
 
 
 class Document(Protocol):
@@ -46,6 +46,20 @@ class Notes:
         self.ignored: list[Ignored] = []
         self.not_modelled: list[str] = []
 
+    @staticmethod
+    def _finding(
+        severity: Severity,
+        code: CodeInfo,
+        message: str,
+        file: str | None,
+        line: int | None,
+        subject: str,
+    ) -> DeviceFinding:
+        """A finding of ``code``, which must be of ``severity``."""
+        return DeviceFinding(
+            severity, message, file, line, code.as_severity(severity).code, subject
+        )
+
     def _add(self, finding: DeviceFinding) -> None:
         # Two services built from one Dockerfile would report its lines twice.
         if finding not in self.findings:
@@ -60,7 +74,9 @@ class Notes:
         *,
         subject: str = "",
     ) -> None:
-        self._add(DeviceFinding("error", message, file, line, _code("error", code), subject))
+        self._add(
+            DeviceFinding("error", message, file, line, code.as_severity("error").code, subject)
+        )
 
     def warn(
         self,
@@ -71,7 +87,9 @@ class Notes:
         *,
         subject: str = "",
     ) -> None:
-        self._add(DeviceFinding("warning", message, file, line, _code("warning", code), subject))
+        self._add(
+            DeviceFinding("warning", message, file, line, code.as_severity("warning").code, subject)
+        )
 
     def ignore(
         self,
@@ -92,12 +110,6 @@ class Notes:
     def unknown(self, what: str) -> None:
         if what not in self.not_modelled:
             self.not_modelled.append(what)
-
-
-def _code(severity: str, code: CodeInfo) -> str:
-    if code.severity != severity:
-        raise ValueError(f"{code.code} is a {code.severity}, not a {severity}")
-    return code.code
 
 
 class Located:

@@ -96,12 +96,6 @@ def finding(
     )
 
 
-def _of(severity: Severity, code: CodeInfo) -> CodeInfo:
-    if code.severity != severity:
-        raise ValueError(f"{code.code} is a {code.severity}, not a {severity}")
-    return code
-
-
 def error(
     code: CodeInfo,
     message: str,
@@ -111,7 +105,7 @@ def error(
     subject: str = "",
 ) -> Finding:
     """An error finding (``code`` must be an error's)."""
-    return finding(_of("error", code), message, file, line, subject=subject)
+    return finding(code.as_severity("error"), message, file, line, subject=subject)
 
 
 def warning(
@@ -123,7 +117,7 @@ def warning(
     subject: str = "",
 ) -> Finding:
     """A warning finding (``code`` must be a warning's)."""
-    return finding(_of("warning", code), message, file, line, subject=subject)
+    return finding(code.as_severity("warning"), message, file, line, subject=subject)
 
 
 def note(
@@ -135,7 +129,7 @@ def note(
     subject: str = "",
 ) -> Finding:
     """A note: shown, never failing a run, not even with ``--strict``."""
-    return finding(_of("note", code), message, file, line, subject=subject)
+    return finding(code.as_severity("note"), message, file, line, subject=subject)
 
 
 @dataclass(frozen=True)
