@@ -139,3 +139,19 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(args))
     return code, out.getvalue(), err.getvalue()
+
+
+#: A wendy.json the Wendy CLI refuses: an entitlement type it does not know.
+LIDAR_WENDY_JSON = (
+    '{"appId": "{{.APP_ID}}", "platform": "linux", "entitlements": [{"type": "lidar"}]}\n'
+)
+
+
+def repo_with_a_refused_wendy_json(root: Path) -> Path:
+    """A repository whose one template (node/mini) renders a wendy.json the CLI
+    refuses, with its golden fixtures recorded (the caller unsets CI first)."""
+    root = init_repo(root)
+    extra = {"wendy.json": LIDAR_WENDY_JSON}
+    write_files(root / "node/mini", template_files(["a:1", "b:2"], extra=extra))
+    assert run_cli("golden", "--update", "-q", str(root))[0] == 0
+    return root

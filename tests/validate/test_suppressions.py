@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 from _cli_helpers import validate_report
-from _golden_helpers import init_repo, run_cli, template_files, write_files
+from _golden_helpers import (
+    repo_with_a_refused_wendy_json,
+    run_cli,
+)
 
 from wendy_llm.codes.tools import COMPOSE_REFUSED, WENDY_JSON_INVALID
 from wendy_llm.errors import SuppressionsError
@@ -255,20 +258,12 @@ def test_every_report_shows_the_suppressed_counts_per_template() -> None:
 
 # --- the command ------------------------------------------------------------------
 
-BAD_WENDY_JSON = (
-    '{"appId": "{{.APP_ID}}", "platform": "linux", "entitlements": [{"type": "lidar"}]}\n'
-)
-
 
 def test_the_command_records_reads_and_refuses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = init_repo(tmp_path / "repo")
-    write_files(
-        root / "node/mini", template_files(["a:1", "b:2"], extra={"wendy.json": BAD_WENDY_JSON})
-    )
     monkeypatch.delenv("CI", raising=False)
-    assert run_cli("golden", "--update", "-q", str(root))[0] == 0
+    root = repo_with_a_refused_wendy_json(tmp_path / "repo")
     code, out, _ = run_cli("check", "-q", str(root))
     assert code == 1 and "lidar" in out
     file = root / SUPPRESSIONS_FILE

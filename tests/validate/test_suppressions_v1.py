@@ -13,7 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
-from _golden_helpers import init_repo, run_cli, template_files, write_files
+from _golden_helpers import (
+    repo_with_a_refused_wendy_json,
+    run_cli,
+)
 
 from wendy_llm.codes.tools import WENDY_JSON_INVALID
 from wendy_llm.errors import SuppressionsError
@@ -29,9 +32,6 @@ from wendy_llm.wendycli import wendy_json as cli_wendy_json
 
 CAMERA = "cpp/opencv-camera"
 LIDAR = 'entitlements[1].type: unknown entitlement type "lidar"'
-BAD_WENDY_JSON = (
-    '{"appId": "{{.APP_ID}}", "platform": "linux", "entitlements": [{"type": "lidar"}]}\n'
-)
 
 
 def v1_text(count: int, check: str = "wendy-json", message: str = LIDAR) -> str:
@@ -85,12 +85,8 @@ def test_pruning_a_version_1_file_rewrites_it_as_version_2() -> None:
 def test_a_reworded_message_keeps_a_recorded_suppression(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = init_repo(tmp_path / "repo")
-    write_files(
-        root / "node/mini", template_files(["a:1", "b:2"], extra={"wendy.json": BAD_WENDY_JSON})
-    )
     monkeypatch.delenv("CI", raising=False)
-    assert run_cli("golden", "--update", "-q", str(root))[0] == 0
+    root = repo_with_a_refused_wendy_json(tmp_path / "repo")
     code, _, err = run_cli("check", "-q", "--suppress-all", str(root))
     assert code == 0, err
     [entry] = load_suppressions(root / SUPPRESSIONS_FILE).entries
@@ -113,12 +109,8 @@ def test_a_reworded_message_keeps_a_recorded_suppression(
 def test_the_command_prunes_a_version_1_file_into_version_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = init_repo(tmp_path / "repo")
-    write_files(
-        root / "node/mini", template_files(["a:1", "b:2"], extra={"wendy.json": BAD_WENDY_JSON})
-    )
     monkeypatch.delenv("CI", raising=False)
-    assert run_cli("golden", "--update", "-q", str(root))[0] == 0
+    root = repo_with_a_refused_wendy_json(tmp_path / "repo")
     message = 'entitlements[0].type: unknown entitlement type "lidar" (known: '
     code, out, _ = run_cli("check", "-q", str(root))
     first = next(line for line in out.splitlines() if message in line)
