@@ -205,10 +205,10 @@ class Renderer:
         raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
 
     @checked
-    def evaluate(self, calls: Sequence[bytes]) -> list[Record]:
+    def evaluate(self, calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
         """Answer Go function calls (``wire.encode_call``) in one round trip.
 
-        Each answer is a ``(kind, payload)`` record: ``KIND_OK`` and the
+        Each answer is a ``(kind, payload)`` record (``wire.Record``): ``KIND_OK`` and the
         result, or ``KIND_CALL_ERROR`` and Go's error text.  Callers use
         :mod:`wendy_llm.engine.gofuncs`, which decodes and caches them.
         """

@@ -27,7 +27,8 @@ from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.config import Settings
 from wendy_llm.repo.layout import Layout, display_path, find_layout, iter_template_dirs
 
-TemplatesOrRoot: TypeAlias = "str | os.PathLike[str] | Sequence[Template] | Layout"
+#: What a golden run is given: a templates directory, templates loaded, or a layout.
+TemplatesOrRoot: TypeAlias = str | os.PathLike[str] | Sequence[Template] | Layout
 
 
 @dataclass(frozen=True)
