@@ -13,6 +13,7 @@ import types
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.arguments import ArgumentTypeError as ArgumentTypeError
+    from wendy_llm.arguments import ArgumentValueError as ArgumentValueError
     from wendy_llm.codes.model import Severity as Severity
     from wendy_llm.compare.diff import FileChange as FileChange
     from wendy_llm.compare.diff import PickComparison as PickComparison
@@ -119,6 +120,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "AppIdError": "wendy_llm.errors",
     "ArgumentTypeError": "wendy_llm.arguments",
+    "ArgumentValueError": "wendy_llm.arguments",
     "CANONICAL_APP_ID": "wendy_llm.render.picks",
     "CheckResult": "wendy_llm.validate.findings",
     "CheckSelectionError": "wendy_llm.errors",

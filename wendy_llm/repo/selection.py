@@ -174,14 +174,17 @@ def templates_dir_argument(templates_root: Path) -> str | None:
     return display_path(templates_root)
 
 
-def refresh_commands(templates_root: Path | None, golden_root: Path) -> Callable[[str | None], str]:
-    """``template id (or None: all) -> the exact command that rewrites its fixtures``.
+def refresh_commands(
+    templates_root: Path | None, golden_root: Path, *, mode: str = "--update"
+) -> Callable[[str | None], str]:
+    """``template id (or None: all) -> the exact command that rewrites its fixtures``
+    (``mode="--check"``: that checks them).
 
     ``TEMPLATES_DIR`` and ``--golden-dir`` appear only when a run from the
     current directory without them would look elsewhere, so the command
     can be pasted as it is.
     """
-    words = ["wendy-llm", "golden", "--update"]
+    words = ["wendy-llm", "golden", mode]
     argument = None if templates_root is None else templates_dir_argument(templates_root)
     if argument is not None:
         words.append(argument)
