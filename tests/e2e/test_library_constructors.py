@@ -136,7 +136,7 @@ def test_a_batch_of_things_that_are_not_jobs_is_named() -> None:
             renderer.render_many(batch)  # type: ignore[arg-type]
         assert info.value.argument == "jobs"
     changed = wendy_llm.RenderJob("{{.A}}", {"A": 1}, "b.txt")
-    changed.text = 7  # type: ignore[misc]  # Final for type checkers only
+    changed.text = 7  # type: ignore[misc,assignment]  # Final for type checkers only
     with pytest.raises(wendy_llm.TemplateParseError, match=r"b\.txt"):
         renderer.render_many([job, changed])
     with pytest.raises(wendy_llm.DataTypeError, match="must be a mapping"):
