@@ -13,10 +13,14 @@ checked element by element when they are lists, tuples, sets or dicts (a
 generator is never consumed); :func:`checked_except` leaves some arguments
 to the function, which checks them with better messages (the overrides: a
 ``ValuesError`` naming the variable). A hint this module cannot read is not
-checked, never guessed.  Neither ``inspect`` nor ``typing`` is imported
-(the command line renders through decorated methods and must not pay for
-them): a call is bound from the function's code object, and the hints are
-read on its first call.
+checked, never guessed.  A value of the right type the argument cannot
+take (``Renderer(timeout=0)``, none of a ``Literal``'s values) is an
+:class:`ArgumentValueError`.  :func:`check_fields` checks a dataclass's
+fields the same way, from the ``__post_init__`` of the values a caller
+makes (``Side``, ``Policy``, ``FileScope``).  Neither ``inspect`` nor
+``typing`` is imported (the command line renders through decorated methods
+and must not pay for them): a call is bound from the function's code
+object, and the hints are read on its first call.
 """
 
 from __future__ import annotations
