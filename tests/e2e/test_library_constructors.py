@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,14 @@ EXAMPLES: dict[str, dict[str, object]] = {
     },
     "RenderJob": {"text": "{{.A}}", "data": {"A": 1}, "name": "compose.yml"},
     "ToolRunner": {"workers": 2},
+    "ResultCache": {"directory": Path("cache"), "code_salt": None},
+    "Inputs": {"app_id": "my-app", "overrides": {"PORT": "9080"}, "samples": {}},
+    "Layout": {
+        "root": Path("."),
+        "templates_root": Path("templates"),
+        "golden_dir": Path("golden"),
+        "settings": wendy_llm.Settings(),
+    },
 }
 
 #: Right type, wrong value: each must be refused as an ArgumentValueError naming the field.
