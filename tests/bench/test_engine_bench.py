@@ -68,3 +68,4 @@ def test_before_compares_the_paths_of_two_packages_side_by_side(
     assert [line.split(":")[0].strip() for line in lines[1:]] == [str(root), str(root)]
     for line in lines[1:]:
         assert float(line.split("(b)")[1].split()[0]) > 0 and "load averages:" in line
+        assert float(line.split("Python CPU")[1].split()[0]) > 0
