@@ -131,16 +131,8 @@ def _check(name: str, argument: str, value: object, hint: object) -> None:
     if allowed and isinstance(value, tuple({type(a) for a in allowed})):
         # The right type, the wrong value: one of a Literal's values is asked for.
         listed = ", ".join(repr(a) for a in allowed)
-        raise ArgumentValueError(
-            f"{name}: {argument} must be one of {listed}, not {value!r}",
-            function=name,
-            argument=argument,
-        )
-    raise ArgumentTypeError(
-        f"{name}: {argument} must be {_shown(hint)}, not {_what(value)}",
-        function=name,
-        argument=argument,
-    )
+        raise value_error(name, argument, f"must be one of {listed}, not {value!r}")
+    raise type_error(name, argument, value, _shown(hint))
 
 
 def _literal_values(hint: object) -> tuple[object, ...]:
