@@ -14,13 +14,25 @@ plus the helper's cold start (a build into an empty cache) and warm start
 take turns, which filters out scheduler noise on shared machines.
 
 Run: ``python bench/run.py`` (``make bench``) or ``python bench/bench_engine.py``.
+
+``--before DIR`` (repeatable) compares (a) and (b) with the package of
+another checkout side by side in one run: each round runs every package's
+paths in a fresh interpreter (``DIR`` first on ``PYTHONPATH``, the same
+template, helper cache and machine), in turn, and the medians of the rounds'
+figures are printed with the load average of each, and the CPU time Python
+spends per batched render (steadier than wall time on a loaded machine).
+``git worktree add /tmp/before REV`` (or ``git archive REV wendy_llm | tar
+-x -C /tmp/before``) makes a ``DIR``.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -135,6 +147,60 @@ def measure_steady(
     return best[0], best[1], best[2], best[3], best[4]
 
 
+def measure_paths(text: str, scale: float, rounds: int = 7) -> tuple[float, float, float]:
+    """Seconds per render of (a) single and (b) batched renders, and the CPU
+    time this (Python) process spends per batched render, the best round of
+    each: the paths a package's Python code decides (``--before``).  The CPU
+    time is the steadier figure on a loaded machine: waiting for a core is
+    not in it."""
+    single_maps = data_maps(max(50, int(2000 * scale)))
+    jobs = [
+        RenderJob(text, data, TEMPLATE_NAME) for data in data_maps(max(500, int(20000 * scale)))
+    ]
+    batches = [jobs[i : i + BATCH] for i in range(0, len(jobs), BATCH)]
+    best = [float("inf")] * 3
+    with Renderer() as renderer:
+        renderer.render(text, single_maps[0], TEMPLATE_NAME)  # start the helper
+        for _ in range(rounds):
+            single = timed(lambda: single_renders(renderer, text, single_maps)) / len(single_maps)
+            cpu = time.process_time()
+            batched = timed(lambda: batched_renders(renderer, batches)) / len(jobs)
+            figures = (single, batched, (time.process_time() - cpu) / len(jobs))
+            best = [min(b, f) for b, f in zip(best, figures, strict=True)]
+    return best[0], best[1], best[2]
+
+
+def paths_of(package_dir: Path, scale: float) -> dict[str, object]:
+    """(a) and (b) of the package in ``package_dir``, in a fresh interpreter."""
+    env = {**os.environ, "PYTHONPATH": str(package_dir)}
+    command = [sys.executable, __file__, "--paths-json", "--scale", str(scale)]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    figures: dict[str, object] = json.loads(out)
+    return figures
+
+
+def side_by_side(packages: Sequence[Path], scale: float, rounds: int) -> list[str]:
+    """Each package's (a) and (b): the median of ``rounds`` runs taken in turn."""
+    runs: dict[Path, list[dict[str, object]]] = {p: [] for p in packages}
+    for _ in range(rounds):
+        for package in packages:
+            runs[package].append(paths_of(package, scale))
+    lines = [f"engine: (a) single and (b) batched renders, median of {rounds} rounds taken in turn"]
+    for package in packages:
+        found = runs[package]
+        single, batched, cpu = (
+            statistics.median(float(str(r[key])) for r in found)
+            for key in ("single_us", "batched_us", "batched_cpu_us")
+        )
+        each = ", ".join(f"{float(str(r['batched_us'])):.1f}" for r in found)
+        loads = "; ".join(str(r["load_average"]) for r in found)
+        lines.append(
+            f"  {found[0]['package']}: (a) {single:7.1f} us/render  (b) {batched:6.1f} us/render"
+            f"  (b) Python CPU {cpu:5.2f} us/render  (b per round: {each}; load averages: {loads})"
+        )
+    return lines
+
+
 def measure_cold_start(*, empty_gocache: bool) -> float:
     """Seconds to build the helper into an empty cache directory."""
     go = find_go()
@@ -236,7 +302,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="skip the cold build with an empty Go build cache (it compiles the stdlib)",
     )
+    parser.add_argument(
+        "--before",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="compare (a) and (b) with the package in DIR (a checkout), side by side",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="--before: runs of each package (default 2)"
+    )
+    parser.add_argument("--paths-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    text, _ = load_template()
+    if args.paths_json:  # one package's paths, for --before
+        single, batched, batched_cpu = measure_paths(text, args.scale)
+        import wendy_llm  # lazy: the package this interpreter found, named in the report
+
+        where = Path(wendy_llm.__file__).resolve().parent.parent
+        print(
+            json.dumps(
+                {
+                    "package": str(where),
+                    "single_us": single * 1e6,
+                    "batched_us": batched * 1e6,
+                    "batched_cpu_us": batched_cpu * 1e6,
+                    "load_average": load_average(),
+                }
+            )
+        )
+        return 0
+    if args.before:
+        for line in side_by_side([*args.before, ROOT], args.scale, args.rounds):
+            print(line)
+        return 0
     if os.environ.get(CACHE_ENV_VAR):
         print(f"engine: using {CACHE_ENV_VAR}={os.environ[CACHE_ENV_VAR]}")
     _, source = load_template()

@@ -91,8 +91,10 @@ def main(out_dir: Path) -> int:
         print(f"vs baseline: {diff.counts()}; exempt {exempt}; policy holds: {verdict.holds}")
 
         # The same comparison against a git revision, read through git (the
-        # work tree is not touched).
-        at_head, revision = template_at_revision(REPO, "HEAD", LLM, template_id="python/llm")
+        # work tree is not touched); the path is the repository's, and the
+        # template is python/llm there as load_template names it.
+        at_head, revision = template_at_revision(REPO, "HEAD", "templates/python/llm")
+        assert at_head.id == template.id == "python/llm"
         since = diff_template(
             "python/llm",
             at_head,

@@ -308,6 +308,7 @@ LAYER_TEST_FOLDERS = (
     "reports",
     "history",
     "cli",
+    "pytest_plugin",
 )
 #: Folders for what spans the layers.
 SPANNING_TEST_FOLDERS = {
@@ -320,7 +321,7 @@ SPANNING_TEST_FOLDERS = {
 def folder_of_module(module: str) -> str:
     """The tests/ folder of a package module (``wendy_llm.render.files.tree`` -> ``render``)."""
     parts = module.split(".")[1:]
-    if not parts or parts[0] in ("cli", "pytest_plugin", "__main__"):
+    if not parts or parts[0] in ("cli", "__main__"):  # pytest_plugin: a folder of its own
         return "cli"
     return "base" if parts[0] in BASE_MODULES else parts[0]
 
@@ -386,8 +387,12 @@ def test_a_misplaced_test_module_is_named(tmp_path: Path) -> None:
     (tmp_path / "tests" / "engine" / "test_ok.py").write_text("from wendy_llm import Renderer\n")
     (tmp_path / "tests" / "engine" / "test_no.py").write_text("from wendy_llm.render import x\n")
     (tmp_path / "tests" / "misc" / "test_x.py").write_text("")
+    for folder in ("cli", "pytest_plugin"):  # the plugin: a package of its own (issue 37)
+        (tmp_path / "tests" / folder).mkdir()
+        (tmp_path / "tests" / folder / "test_p.py").write_text("import wendy_llm.pytest_plugin\n")
     names = {"Renderer": "wendy_llm.engine.client"}
     assert misplaced_tests(tmp_path / "tests", names) == [
+        "tests/cli/test_p.py: imports nothing of the cli layer: move it beside what it tests",
         "tests/engine/test_no.py: imports nothing of the engine layer: "
         "move it beside what it tests",
         "tests/misc/test_x.py: tests/misc/ mirrors no folder of wendy_llm/",

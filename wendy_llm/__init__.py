@@ -13,6 +13,8 @@ import types
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
     from wendy_llm.arguments import ArgumentTypeError as ArgumentTypeError
+    from wendy_llm.arguments import ArgumentValueError as ArgumentValueError
+    from wendy_llm.codes.model import Severity as Severity
     from wendy_llm.compare.diff import FileChange as FileChange
     from wendy_llm.compare.diff import PickComparison as PickComparison
     from wendy_llm.compare.diff import Policy as Policy
@@ -21,9 +23,15 @@ if TYPE_CHECKING:
     from wendy_llm.compare.diff import TemplateDiff as TemplateDiff
     from wendy_llm.compare.diff import diff_template as diff_template
     from wendy_llm.compare.diff import evaluate_policy as evaluate_policy
+    from wendy_llm.compare.model import ComparedWith as ComparedWith
     from wendy_llm.compare.model import DiffGroup as DiffGroup
+    from wendy_llm.compare.model import FileStatus as FileStatus
+    from wendy_llm.compare.model import PickStatus as PickStatus
     from wendy_llm.compare.model import ShownDiffs as ShownDiffs
+    from wendy_llm.compare.model import SideKind as SideKind
+    from wendy_llm.compare.pairing import Sentinels as Sentinels
     from wendy_llm.compare.scope import FileScope as FileScope
+    from wendy_llm.compare.sides import Key as Key
     from wendy_llm.engine.client import Renderer as Renderer
     from wendy_llm.engine.client import RenderJob as RenderJob
     from wendy_llm.engine.client import shared_renderer as shared_renderer
@@ -70,6 +78,7 @@ if TYPE_CHECKING:
     from wendy_llm.golden import check_golden as check_golden
     from wendy_llm.golden import update_golden as update_golden
     from wendy_llm.golden.check import CheckedTemplate as CheckedTemplate
+    from wendy_llm.golden.fixture_files import ProblemKind as ProblemKind
     from wendy_llm.record import Record as Record
     from wendy_llm.render.files.readdir import SkippedEntry as SkippedEntry
     from wendy_llm.render.files.source import OverrideValue as OverrideValue
@@ -82,6 +91,7 @@ if TYPE_CHECKING:
     from wendy_llm.render.template import Template as Template
     from wendy_llm.render.template import template_from_files as template_from_files
     from wendy_llm.render.variants import Inputs as Inputs
+    from wendy_llm.repo.config import Keys as Keys
     from wendy_llm.repo.config import Settings as Settings
     from wendy_llm.repo.config import load_settings as load_settings
     from wendy_llm.repo.gitsource import Revision as Revision
@@ -95,9 +105,11 @@ if TYPE_CHECKING:
     from wendy_llm.repo.rule_selection import RuleSelection as RuleSelection
     from wendy_llm.repo.rule_selection import Selector as Selector
     from wendy_llm.repo.selection import TemplateFailure as TemplateFailure
+    from wendy_llm.repo.selection import TemplatesOrRoot as TemplatesOrRoot
     from wendy_llm.validate.findings import CheckResult as CheckResult
     from wendy_llm.validate.findings import Finding as Finding
     from wendy_llm.validate.findings import Report as Report
+    from wendy_llm.validate.findings import Status as Status
     from wendy_llm.validate.run import run_check as run_check
     from wendy_llm.validate.tools.cache import ResultCache as ResultCache
     from wendy_llm.validate.tools.pool import ToolRunner as ToolRunner
@@ -108,16 +120,19 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "AppIdError": "wendy_llm.errors",
     "ArgumentTypeError": "wendy_llm.arguments",
+    "ArgumentValueError": "wendy_llm.arguments",
     "CANONICAL_APP_ID": "wendy_llm.render.picks",
     "CheckResult": "wendy_llm.validate.findings",
     "CheckSelectionError": "wendy_llm.errors",
     "CheckedTemplate": "wendy_llm.golden.check",
+    "ComparedWith": "wendy_llm.compare.model",
     "DataTypeError": "wendy_llm.errors",
     "DiffError": "wendy_llm.errors",
     "DiffGroup": "wendy_llm.compare.model",
     "EngineError": "wendy_llm.errors",
     "FileChange": "wendy_llm.compare.diff",
     "FileScope": "wendy_llm.compare.scope",
+    "FileStatus": "wendy_llm.compare.model",
     "Finding": "wendy_llm.validate.findings",
     "GitError": "wendy_llm.errors",
     "Glob": "wendy_llm.repo.globs",
@@ -128,6 +143,8 @@ _EXPORTS: dict[str, str] = {
     "GoldenUpdate": "wendy_llm.golden",
     "GoldenUpdateRefused": "wendy_llm.errors",
     "Inputs": "wendy_llm.render.variants",
+    "Key": "wendy_llm.compare.sides",
+    "Keys": "wendy_llm.repo.config",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
     "LintWarning": "wendy_llm.render.lints.checks",
@@ -143,8 +160,10 @@ _EXPORTS: dict[str, str] = {
     "Pick": "wendy_llm.render.picks",
     "PickComparison": "wendy_llm.compare.diff",
     "PickError": "wendy_llm.errors",
+    "PickStatus": "wendy_llm.compare.model",
     "Policy": "wendy_llm.compare.diff",
     "PolicyResult": "wendy_llm.compare.diff",
+    "ProblemKind": "wendy_llm.golden.fixture_files",
     "Record": "wendy_llm.record",
     "RenderError": "wendy_llm.errors",
     "RenderExecError": "wendy_llm.errors",
@@ -160,11 +179,15 @@ _EXPORTS: dict[str, str] = {
     "RuleSelection": "wendy_llm.repo.rule_selection",
     "RulesError": "wendy_llm.errors",
     "Selector": "wendy_llm.repo.rule_selection",
+    "Sentinels": "wendy_llm.compare.pairing",
     "Settings": "wendy_llm.repo.config",
     "SettingsError": "wendy_llm.errors",
+    "Severity": "wendy_llm.codes.model",
     "ShownDiffs": "wendy_llm.compare.model",
     "Side": "wendy_llm.compare.diff",
+    "SideKind": "wendy_llm.compare.model",
     "SkippedEntry": "wendy_llm.render.files.readdir",
+    "Status": "wendy_llm.validate.findings",
     "SuppressionsError": "wendy_llm.errors",
     "Template": "wendy_llm.render.template",
     "TemplateDiff": "wendy_llm.compare.diff",
@@ -175,6 +198,7 @@ _EXPORTS: dict[str, str] = {
     "TemplateLoadError": "wendy_llm.errors",
     "TemplateParseError": "wendy_llm.errors",
     "TemplateUpdate": "wendy_llm.golden",
+    "TemplatesOrRoot": "wendy_llm.repo.selection",
     "ToolRunner": "wendy_llm.validate.tools.pool",
     "ToolchainError": "wendy_llm.errors",
     "TreeWriteError": "wendy_llm.errors",

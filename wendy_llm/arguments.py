@@ -13,14 +13,19 @@ checked element by element when they are lists, tuples, sets or dicts (a
 generator is never consumed); :func:`checked_except` leaves some arguments
 to the function, which checks them with better messages (the overrides: a
 ``ValuesError`` naming the variable). A hint this module cannot read is not
-checked, never guessed.  Neither ``inspect`` nor ``typing`` is imported
-(the command line renders through decorated methods and must not pay for
-them): a call is bound from the function's code object, and the hints are
-read on its first call.
+checked, never guessed.  A value of the right type the argument cannot
+take (``Renderer(timeout=0)``, none of a ``Literal``'s values) is an
+:class:`ArgumentValueError`.  :func:`check_fields` checks a dataclass's
+fields the same way, from the ``__post_init__`` of the values a caller
+makes (``Side``, ``Policy``, ``FileScope``).  Neither ``inspect`` nor
+``typing`` is imported (the command line renders through decorated methods
+and must not pay for them): a call is bound from the function's code
+object, and the hints are read on its first call.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -54,6 +59,32 @@ class ArgumentTypeError(WendyLlmError, TypeError):
         self.argument = argument
 
 
+class ArgumentValueError(WendyLlmError, ValueError):
+    """A public function, method or constructor was given an argument of the
+    right type but a value it cannot take (``Renderer(timeout=0)``, a glob
+    that does not parse, a ``Side`` kind that is none of its kinds).
+    ``function`` names the call (``Renderer()``), ``argument`` the parameter.
+    Also a ``ValueError``, what Python's own conventions would raise."""
+
+    def __init__(self, message: str, *, function: str, argument: str) -> None:
+        super().__init__(message)
+        self.function = function
+        self.argument = argument
+
+
+def value_error(function: str, argument: str, problem: str) -> ArgumentValueError:
+    """``Renderer(): timeout must be positive, got 0``, as an error to raise."""
+    return ArgumentValueError(
+        f"{function}: {argument} {problem}", function=function, argument=argument
+    )
+
+
+def type_error(function: str, argument: str, value: object, wanted: str) -> ArgumentTypeError:
+    """``RenderedTree(): files must be Mapping[...], not int``, as an error to raise."""
+    message = f"{function}: {argument} must be {wanted}, not {_what(value)}"
+    return ArgumentTypeError(message, function=function, argument=argument)
+
+
 _UNCHECKED = object()  # an annotation that could not be resolved
 _CALLABLE: object = CallableABC
 _CONCRETE = (list, tuple, set, frozenset, dict, str, bytes, bytearray)
@@ -72,7 +103,8 @@ def checked_except(*own: str) -> Callable[[F], F]:
 
 
 def _wrap(function: F, *, own: frozenset[str]) -> F:
-    name = f"{function.__qualname__}()"
+    # A constructor is named as it is called: Renderer(), not Renderer.__init__().
+    name = f"{function.__qualname__.removesuffix('.__init__')}()"
     parameters = _Parameters(function)
     hints: dict[str, object] = {}
 
@@ -83,19 +115,60 @@ def _wrap(function: F, *, own: frozenset[str]) -> F:
             hints.update(_hints(function))
             hints.setdefault("", None)  # read once, even when nothing resolves
         for argument, value in bound.items():
-            if argument in own:
-                continue
-            hint = hints.get(argument, _UNCHECKED)
-            if hint is _UNCHECKED or _accepts(value, hint):
-                continue
-            raise ArgumentTypeError(
-                f"{name}: {argument} must be {_shown(hint)}, not {_what(value)}",
-                function=name,
-                argument=argument,
-            )
+            if argument not in own:
+                _check(name, argument, value, hints.get(argument, _UNCHECKED))
         return function(*args, **kwargs)
 
     return cast("F", wrapper)
+
+
+def _check(name: str, argument: str, value: object, hint: object) -> None:
+    """Raise the argument error of ``value`` given for ``argument`` of ``name``,
+    unless its hint takes it."""
+    if hint is _UNCHECKED or _accepts(value, hint):
+        return
+    allowed = _literal_values(hint)
+    if allowed and isinstance(value, tuple({type(a) for a in allowed})):
+        # The right type, the wrong value: one of a Literal's values is asked for.
+        listed = ", ".join(repr(a) for a in allowed)
+        raise value_error(name, argument, f"must be one of {listed}, not {value!r}")
+    raise type_error(name, argument, value, _shown(hint))
+
+
+def _literal_values(hint: object) -> tuple[object, ...]:
+    """The values of a ``Literal`` hint (of an optional one too), else ()."""
+    typing = sys.modules.get("typing")
+    if typing is not None and _origin(hint) is typing.Literal:
+        return tuple(getattr(hint, "__args__", ()))
+    if isinstance(hint, types.UnionType) or (typing is not None and _origin(hint) is typing.Union):
+        return tuple(v for arg in getattr(hint, "__args__", ()) for v in _literal_values(arg))
+    return ()
+
+
+_FIELD_HINTS: dict[type, dict[str, object]] = {}
+
+
+def check_fields(instance: object) -> None:
+    """Check a public dataclass's fields against their hints, from its
+    ``__post_init__``: ``Side("bogus", ...)`` is an argument error naming
+    ``kind``, never a value accepted silently.  For the values a caller makes
+    and passes in (a policy, a scope, a side), not the results the library
+    makes by the thousand, which would pay for it on every check."""
+    cls = type(instance)
+    hints = _FIELD_HINTS.get(cls)
+    if hints is None:
+        fields: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
+        namespace = _namespace(cls.__module__)
+        hints = {}
+        for klass in reversed(cls.__mro__):
+            for field, annotation in vars(klass).get("__annotations__", {}).items():
+                if field in fields and fields[field].init:
+                    with contextlib.suppress(Exception):  # unreadable: not checked
+                        hints[field] = _resolve(annotation, namespace)
+        _FIELD_HINTS[cls] = hints
+    name = f"{cls.__name__}()"
+    for field, hint in hints.items():
+        _check(name, field, getattr(instance, field), hint)
 
 
 class _Parameters:
@@ -143,7 +216,7 @@ class _Parameters:
 
 def _hints(function: Callable[..., Any]) -> dict[str, object]:
     """Each parameter's annotation, resolved; those that cannot be are left out."""
-    namespace = _namespace(function)
+    namespace = _namespace(function.__module__)
     found: dict[str, object] = {}
     for parameter, annotation in getattr(function, "__annotations__", {}).items():
         if parameter == "return":
@@ -155,7 +228,7 @@ def _hints(function: Callable[..., Any]) -> dict[str, object]:
     return found
 
 
-def _namespace(function: Callable[..., Any]) -> dict[str, object]:
+def _namespace(module_name: str) -> dict[str, object]:
     namespace: dict[str, object] = {"os": os}
     typing = sys.modules.get("typing")  # its names, when a module has loaded it
     if typing is not None:
@@ -165,7 +238,7 @@ def _namespace(function: Callable[..., Any]) -> dict[str, object]:
             for key, value in list(vars(module).items()):
                 if isinstance(value, type) or _origin(value) is not None:
                     namespace.setdefault(key, value)
-    namespace.update(getattr(sys.modules.get(function.__module__), "__dict__", {}))
+    namespace.update(getattr(sys.modules.get(module_name), "__dict__", {}))
     return namespace
 
 

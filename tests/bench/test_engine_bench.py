@@ -53,3 +53,19 @@ def test_the_pipe_benchmark_times_every_way_of_waiting(capsys: pytest.CaptureFix
     for mode in ("sleep", "go awake", "python awake", "both awake"):
         line = next(line for line in out.splitlines() if f"round trip, {mode} " in line)
         assert float(line.split()[-2]) > 0, line
+
+
+def test_before_compares_the_paths_of_two_packages_side_by_side(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--before DIR``: another checkout's package (here, this very one)
+    measured in turn with this one, each in a fresh interpreter."""
+    root = Path(bench_engine.__file__).resolve().parents[1]
+    argv = ["--scale", "0.001", "--rounds", "1", "--before", str(root)]
+    assert bench_engine.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("engine: (a) single and (b) batched renders, median of 1 round")
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [str(root), str(root)]
+    for line in lines[1:]:
+        assert float(line.split("(b)")[1].split()[0]) > 0 and "load averages:" in line
+        assert float(line.split("Python CPU")[1].split()[0]) > 0

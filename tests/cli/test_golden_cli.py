@@ -210,8 +210,11 @@ def test_ci_refuses_to_update_unless_forced(project: Path, monkeypatch: pytest.M
         code, out, err = run_cli("golden", "--update")
         assert code == 2 and out == ""
         assert f"refusing to write fixtures: CI={value} is set" in err
-        assert "--force" in err and "make golden" in err
+        assert "--force" in err and "make golden" not in err  # commands users have
+        assert "Run `wendy-llm golden --update` locally" in err
         assert not (project / "golden/py/mini").exists()
+    err = run_cli("golden", "--update", "--golden-dir", "elsewhere", "--template", "py/mini")[2]
+    assert "`wendy-llm golden --check --golden-dir elsewhere --template py/mini` in CI" in err
     monkeypatch.setenv("CI", "true")
     code, out, _ = run_cli("golden", "--update", "--force")
     assert code == 0 and (project / "golden/py/mini/golden.json").exists()

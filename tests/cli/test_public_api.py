@@ -108,68 +108,7 @@ def test_the_version_is_the_installed_distributions(monkeypatch: pytest.MonkeyPa
     assert wendy_llm._version() == "0+unknown"  # a source tree never installed
 
 
-def _type_hints(function: object) -> dict[str, object]:
-    """``function``'s hints, its module's TYPE_CHECKING-only names included."""
-    import os
-    import typing
-
-    namespace: dict[str, object] = {"os": os}
-    namespace.update((name, getattr(typing, name)) for name in typing.__all__)
-    for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("wendy_llm"):
-            namespace.update(
-                (k, v)
-                for k, v in vars(module).items()
-                if isinstance(v, type) or typing.get_origin(v) is not None  # classes, aliases
-            )
-    return typing.get_type_hints(function, localns=namespace)
-
-
-def _named_types(hint: object) -> set[type]:
-    import typing
-
-    found = {hint} if isinstance(hint, type) else set()
-    for arg in typing.get_args(hint):
-        found |= _named_types(arg)
-    return found
-
-
-def _signature_types(name: str) -> dict[type, str]:
-    """Every class a public name's signature names (a class: its constructor,
-    public methods and properties), and where."""
-    import inspect
-
-    obj = getattr(wendy_llm, name)
-    members: list[tuple[str, object]] = [(name, obj)]
-    if inspect.isclass(obj):
-        members = [(f"{name}()", obj.__init__)]
-        for attr, member in vars(obj).items():
-            if attr.startswith("_"):
-                continue
-            function = member.fget if isinstance(member, property) else member
-            if inspect.isfunction(function):
-                members.append((f"{name}.{attr}", function))
-        if hasattr(obj, "__dataclass_fields__"):
-            members.append((f"{name} fields", obj))
-    found: dict[type, str] = {}
-    for where, member in members:
-        if not callable(member):
-            continue
-        for hint in _type_hints(member).values():
-            for cls in _named_types(hint):
-                found.setdefault(cls, where)
-    return found
-
-
-def test_every_type_a_public_signature_names_is_exported() -> None:
-    missing = {
-        f"{cls.__module__}.{cls.__qualname__} (in {where})"
-        for name in wendy_llm.__all__
-        if name[0].isupper() or callable(getattr(wendy_llm, name))
-        for cls, where in _signature_types(name).items()
-        if cls.__module__.startswith("wendy_llm") and cls.__name__ not in wendy_llm.__all__
-    }
-    assert not missing, sorted(missing)
+# Every type a public signature names is exported: tests/cli/test_public_types.py.
 
 
 def test_test_tooling_is_not_in_the_package() -> None:

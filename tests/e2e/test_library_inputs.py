@@ -2,16 +2,19 @@
 fails only with a ``WendyLlmError`` (issue 31): never an ``AttributeError``
 or a bare ``TypeError`` from deep inside.
 
-The callables: every function in ``wendy_llm.__all__`` and the public
-methods of the objects a caller holds (a ``Template``, a ``Renderer``, a
-``Layout``, a ``RenderedTree``). Each example gives every required
-parameter, and some optional ones, a value of a type no signature asks for
-(None where it is allowed is the one valid value it may draw). Record types
-(exceptions, dataclasses of results) are not called: constructing them is
-not a public operation that can fail; nor are the ``Mapping`` methods a
-``RenderedTree`` inherits (``tree.get([])`` is a ``TypeError`` as for any
-dict: the standard container contract). The walk runs in an empty directory,
-so a call that does get through finds no repository to work on.
+The callables: every function in ``wendy_llm.__all__``, the constructor of
+every class there (a dataclass's fields are its parameters; issue 37), and
+the public methods of the objects a caller holds (a ``Template``, a
+``Renderer``, a ``Layout``, a ``RenderedTree``). Each example gives every
+required parameter, and some optional ones, a value of a type no signature
+asks for (None where it is allowed is the one valid value it may draw).
+Exceptions are not constructed (their arguments are a message and its
+fields, never checked); nor are the ``Mapping`` methods a ``RenderedTree``
+inherits called (``tree.get([])`` is a ``TypeError`` as for any dict: the
+standard container contract). The walk runs in an empty directory, so a
+call that does get through finds no repository to work on. That the values
+a caller makes and passes in refuse a wrong field, naming it, is
+tests/e2e/test_library_constructors.py.
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ def public_callables() -> dict[str, Callable[..., object]]:
         value = getattr(wendy_llm, name)
         if inspect.isfunction(value):
             found[name] = value
+        elif inspect.isclass(value) and not issubclass(value, BaseException):
+            found[f"{name}()"] = value
     for kind, instance in objects().items():
         for attribute, member in inspect.getmembers(type(instance)):
             if attribute.startswith("_") or not inspect.isfunction(member):
@@ -82,6 +87,7 @@ def test_the_walk_covers_the_documented_calls() -> None:
     documented = {"load_template", "run_check", "check_golden", "update_golden", "find_layout"}
     documented |= {"Template.values", "Template.render", "Template.pick", "Template.lint"}
     documented |= {"Renderer.render", "Renderer.render_many", "RenderedTree.write"}
+    documented |= {"Renderer()", "RenderJob()", "FileScope()", "Side()", "Policy()", "Finding()"}
     assert documented <= set(CALLABLES)
 
 

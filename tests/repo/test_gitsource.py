@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 from _golden_helpers import commit_all, git, init_repo, template_files, write_files
 
 from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision, quoted
-from wendy_llm.repo.gitsource import read_tree, repo_root, resolve_revision, template_at_revision
+from wendy_llm.repo.gitsource import (
+    paths_at_revision,
+    read_tree,
+    repo_root,
+    resolve_revision,
+    template_at_revision,
+)
+from wendy_llm.repo.loading import load_template
 
 
 @pytest.fixture
@@ -129,3 +137,29 @@ def test_template_at_revision_needs_a_manifest(tmp_path: Path) -> None:
     commit_all(repo, "no manifest")
     with pytest.raises(NoTemplateAtRevision, match=r"exists but has no template\.json"):
         template_at_revision(repo, "HEAD", repo / "templates/py/bare")
+
+
+def test_template_at_revision_reads_from_the_repository_and_names_as_load_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37: the path is the repository's, wherever the caller runs, and
+    the id is ``load_template``'s (``py/mini``, not ``mini``)."""
+    repo = init_repo(tmp_path / "r")
+    for name in ("mini", "other"):
+        write_files(repo / "templates/py" / name, template_files(["a:1"]))
+    commit_all(repo, "two templates")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no templates/ here: a cwd-relative read would fail
+    template, _ = template_at_revision(repo, "HEAD", "templates/py/mini")
+    assert template.id == load_template(repo / "templates/py/mini").id == "py/mini"
+    assert "py/mini/template.json" in paths_at_revision(repo, "HEAD", "templates")[0]
+    # A template the work tree no longer holds (its repository still has
+    # others, so the same layout) keeps its id.
+    shutil.rmtree(repo / "templates/py/mini")
+    template, _ = template_at_revision(repo, "HEAD", repo / "templates/py/mini")
+    assert template.id == "py/mini"
+    # Outside a layout's <language>/<name>: the directory's name, as wendy init names it.
+    write_files(repo / "loose/thing", template_files(["a:1"]))
+    commit_all(repo, "loose")
+    assert template_at_revision(repo, "HEAD", "loose/thing")[0].id == "thing"

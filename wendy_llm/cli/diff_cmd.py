@@ -165,7 +165,8 @@ def _revision_plan(args: argparse.Namespace, where: Layout) -> _Plan:
     if args.template:
         ids = [str(args.template).strip("/")]
     else:
-        names, _ = paths_at_revision(repo, args.base, where.templates_root)
+        # Absolute: a relative path is read from the repository, and ours are the cwd's.
+        names, _ = paths_at_revision(repo, args.base, where.templates_root.absolute())
         at_base = where.template_ids_in(names)
         here = [t.id for t in where.select()]
         ids = [i for i in at_base if i in here]
@@ -178,7 +179,7 @@ def _revision_plan(args: argparse.Namespace, where: Layout) -> _Plan:
         )
     for template_id in ids:
         head, head_side = _head(where, template_id)
-        head_dir = where.templates_root / template_id
+        head_dir = (where.templates_root / template_id).absolute()
         base, rev = template_at_revision(repo, args.base, head_dir, template_id=template_id)
         base_side = Side("revision", args.base, head_side.path, rev.commit)
         plan.pairs.append(_Pair(template_id, base, head, base_side, head_side))

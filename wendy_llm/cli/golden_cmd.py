@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 
 from wendy_llm.cli import output
 from wendy_llm.cli.args import (
@@ -20,8 +21,14 @@ from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.repo.layout import BASELINE_DIR, DIRECTORY_RULE, display_path, iter_template_dirs
-from wendy_llm.repo.selection import TemplateFailure
+from wendy_llm.repo.layout import (
+    BASELINE_DIR,
+    DIRECTORY_RULE,
+    Layout,
+    display_path,
+    iter_template_dirs,
+)
+from wendy_llm.repo.selection import TemplateFailure, refresh_commands
 from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
 
@@ -32,7 +39,7 @@ DESCRIPTION = (
 )
 EPILOG = f"""\
 examples:
-  wendy-llm golden --update                      # = make golden: rewrite every fixture
+  wendy-llm golden --update                      # rewrite every fixture
   wendy-llm golden --check                       # compare every pick with golden/
   wendy-llm golden --check --template python/llm --pick gemma4-e2b
   wendy-llm golden --check --json > golden.json  # machine-readable problems
@@ -119,6 +126,15 @@ def _list_baselines(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(where: Layout, args: argparse.Namespace, mode: str) -> str:
+    """``wendy-llm golden MODE`` as the user would run it here, for the same
+    directories and templates: advice that works where it is read, with no
+    Makefile target of this repository's (issue 37)."""
+    words = shlex.split(refresh_commands(where.templates_root, where.golden_dir, mode=mode)(None))
+    templates = [word for template in args.templates or () for word in ("--template", template)]
+    return shlex.join([*words, *templates])
+
+
 def _failures(failed: tuple[TemplateFailure, ...]) -> int:
     """Templates that could not be rendered: input errors, each named (exit 2)."""
     return name_failures([failure.message for failure in failed])
@@ -130,8 +146,9 @@ def _update(args: argparse.Namespace) -> int:
             "--pick only applies to --check: an update rewrites a template's fixtures as a "
             "whole, because which files are shared depends on every pick"
         )
-    refuse_update_in_ci(os.environ, force=args.force)
     where = layout(args)
+    update, check = (_command(where, args, mode) for mode in ("--update", "--check"))
+    refuse_update_in_ci(os.environ, force=args.force, local_command=update, check_command=check)
     with Progress("golden", "rendering every pick", enabled=not args.quiet):
         result = update_golden(where, where.golden_dir, template_ids=args.templates)
     if args.json:

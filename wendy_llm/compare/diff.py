@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wendy_llm import options
+from wendy_llm.arguments import check_fields
 from wendy_llm.compare.classify import classify, compare_files, compare_renders
 from wendy_llm.compare.model import (
     PICK_STATUSES,
@@ -96,6 +97,9 @@ class Policy:
     expect_unchanged: bool = False
     allow_changed: frozenset[str] = frozenset()
     forbid_removed: bool = False
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # a caller's value: expect_unchanged="yes" is refused
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wendy_llm import options
+from wendy_llm.arguments import check_fields
 from wendy_llm.compare.changes import group_changes
 from wendy_llm.compare.scope import FileScope
 from wendy_llm.compare.textdiff import cap_total, total_budget
@@ -35,6 +36,9 @@ class Side:
     label: str  # the revision as typed, or the directory
     path: str  # the template directory (in the repository, for revisions)
     commit: str | None = None
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # a caller's value: Side("bogus", ...) is refused, naming kind
 
     def describe(self) -> str:
         if self.kind == "revision":

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from wendy_llm.arguments import check_fields, value_error
 from wendy_llm.errors import DiffError
 from wendy_llm.repo.globs import Glob, GlobError, parse_glob
 
@@ -30,8 +31,13 @@ class FileScope:
     patterns: tuple[Glob, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        check_fields(self)  # a caller's value: FileScope("*.yml") is no tuple of globs
         if len(self.patterns) != len(self.globs):
-            object.__setattr__(self, "patterns", tuple(parse_glob(g) for g in self.globs))
+            try:
+                patterns = tuple(parse_glob(g) for g in self.globs)
+            except GlobError as exc:
+                raise value_error("FileScope()", "globs", f"holds a bad glob: {exc}") from None
+            object.__setattr__(self, "patterns", patterns)
 
     @classmethod
     def of(cls, patterns: Sequence[Glob], source: str | None) -> FileScope:

@@ -6,17 +6,15 @@ init`` does (``missingkey=error``, default delimiters, no extra functions).
 Data reaches Go with the types the Wendy CLI holds (``8080`` an ``int``,
 ``8080.0`` a ``float64``: docs/wendy-init-semantics.md, section 4); any
 other type raises :class:`DataTypeError` naming the key path. Templates are
-``str`` or ``bytes`` (anything else: :class:`TemplateParseError`); output is
-``bytes``; the other methods' arguments are checked (:mod:`wendy_llm.arguments`).
-
+``str`` or ``bytes`` (anything else: :class:`TemplateParseError`, when the
+:class:`RenderJob` is made); output is ``bytes``; other arguments and the
+settings are checked (argument errors: :mod:`wendy_llm.arguments`).
 Timeouts: ``timeout`` applies to each render on its own: results stream back
 as they finish, and a batch fails with :class:`RenderTimeout` only when no
 render finished (and no request bytes moved) for ``timeout`` seconds; the
 helper is then killed and the next call starts a new one.
-
 Crashes: if the helper dies (or the pipe breaks) during a call, it is restarted
 and the request retried once; a second failure raises :class:`EngineError`.
-
 Output caps: a render producing more than ``max_output_bytes`` is stopped
 inside the helper, and a ``render_many`` whose outputs pass
 ``max_batch_output_bytes`` (a repeated output counts once) stops the helper
@@ -36,10 +34,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
-from wendy_llm.arguments import checked
+from wendy_llm.arguments import checked, value_error
 from wendy_llm.engine.answers import bench_ns_per_render, same_output, template_error
 from wendy_llm.engine.exchange import HelperDied, HelperTimeout, OutputOverBudget
-from wendy_llm.engine.job import refuse_odd_texts
+from wendy_llm.engine.job import check_batch, odd_job_error
 from wendy_llm.engine.process import Helper, HelperSlot
 from wendy_llm.engine.toolchain import helper_path, remembered_helper
 from wendy_llm.engine.wire import (
@@ -83,6 +81,7 @@ class Renderer:
     :func:`wendy_llm.engine.toolchain.helper_path`).
     """
 
+    @checked
     def __init__(
         self,
         *,
@@ -91,16 +90,14 @@ class Renderer:
         max_batch_output_bytes: int = options.RENDER_MAX_BATCH_OUTPUT_BYTES,
         helper: str | os.PathLike[str] | None = None,
     ) -> None:
-        if not timeout > 0:
-            raise ValueError(f"timeout must be positive, got {timeout!r}")
+        if not timeout > 0:  # NaN included
+            raise value_error("Renderer()", "timeout", f"must be positive, got {timeout!r}")
         if not 0 < max_output_bytes <= MAX_OUTPUT_LIMIT:
-            raise ValueError(
-                f"max_output_bytes must be between 1 and {MAX_OUTPUT_LIMIT}, got {max_output_bytes}"
-            )
+            problem = f"must be between 1 and {MAX_OUTPUT_LIMIT}, got {max_output_bytes}"
+            raise value_error("Renderer()", "max_output_bytes", problem)
         if not max_batch_output_bytes > 0:
-            raise ValueError(
-                f"max_batch_output_bytes must be positive, got {max_batch_output_bytes}"
-            )
+            problem = f"must be positive, got {max_batch_output_bytes}"
+            raise value_error("Renderer()", "max_batch_output_bytes", problem)
         self.timeout = float(timeout)
         self.max_output_bytes = max_output_bytes
         self.max_batch_output_bytes = max_batch_output_bytes
@@ -117,8 +114,7 @@ class Renderer:
         self, text: str | bytes, data: Mapping[str, object], name: str = "template"
     ) -> bytes:
         """Render one template; raise its :class:`TemplateError` on failure."""
-        jobs = (RenderJob(text, data, name),)
-        refuse_odd_texts(jobs)  # the hot path: no wendy_llm.arguments here
+        jobs = (RenderJob(text, data, name),)  # which checks the text and the name
         max_output = self.max_output_bytes
         records = self._request(
             lambda helper: iter(((encode_request(jobs, max_output, helper.kept), 1),)),
@@ -131,12 +127,12 @@ class Renderer:
             raise result
         return result
 
-    @checked
     def render_many(self, jobs: Sequence[RenderJob]) -> list[bytes | TemplateError]:
         """Render a batch in one round trip; template errors are returned in place."""
+        # Hot path: jobs were checked when made; a non-job is named if encoding fails.
+        check_batch("Renderer.render_many()", jobs)
         if not jobs:
             return []
-        refuse_odd_texts(jobs)
         max_output = self.max_output_bytes
 
         def requests(helper: Helper) -> Iterator[tuple[bytearray, int]]:
@@ -148,9 +144,12 @@ class Renderer:
                 yield encode_request(chunk, max_output, helper.kept), len(chunk)
                 start, size = start + size, options.RENDER_BATCH_JOBS
 
-        records = self._request(
-            requests, lambda done: f"rendering {jobs[min(done, len(jobs) - 1)].name}"
-        )
+        try:
+            records = self._request(
+                requests, lambda done: f"rendering {jobs[min(done, len(jobs) - 1)].name}"
+            )
+        except (AttributeError, TypeError) as exc:
+            raise odd_job_error("Renderer.render_many()", jobs, exc) from None
         return self._results(jobs, records)
 
     def _results(
@@ -182,7 +181,8 @@ class Renderer:
         is measured against (``make bench``).
         """
         if not 0 < iterations < 1 << 32:
-            raise ValueError(f"iterations must be between 1 and 2**32-1, got {iterations}")
+            problem = f"must be between 1 and 2**32-1, got {iterations}"
+            raise value_error("Renderer.benchmark_in_go()", "iterations", problem)
         max_output = self.max_output_bytes
 
         def request(helper: Helper) -> Iterator[tuple[bytearray, int]]:
@@ -205,10 +205,10 @@ class Renderer:
         raise EngineError(f"the Go helper answered with an unknown record kind {kind}")
 
     @checked
-    def evaluate(self, calls: Sequence[bytes]) -> list[Record]:
+    def evaluate(self, calls: Sequence[bytes]) -> list[tuple[int, bytes]]:
         """Answer Go function calls (``wire.encode_call``) in one round trip.
 
-        Each answer is a ``(kind, payload)`` record: ``KIND_OK`` and the
+        Each answer is a ``(kind, payload)`` record (``wire.Record``): ``KIND_OK`` and the
         result, or ``KIND_CALL_ERROR`` and Go's error text.  Callers use
         :mod:`wendy_llm.engine.gofuncs`, which decodes and caches them.
         """

@@ -1,6 +1,6 @@
 """Golden fixtures: every pick's canonical render, committed and checked.
 
-``update_golden`` (``make golden``) regenerates the fixtures atomically;
+``update_golden`` (``wendy-llm golden --update``) regenerates the fixtures atomically;
 ``check_golden`` compares fresh renders with them and never writes.
 """
 

@@ -25,7 +25,7 @@ def refuse_update_in_ci(
     *,
     force: bool,
     force_flag: str = "--force",
-    local_command: str = "make golden",
+    local_command: str = "wendy-llm golden --update",
     check_command: str = "wendy-llm golden --check",
 ) -> None:
     """Raise :class:`GoldenUpdateRefused` when in CI and not ``force``d.

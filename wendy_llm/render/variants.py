@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from wendy_llm.arguments import check_fields
 from wendy_llm.errors import ValuesError
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.values import convert_override, template_variables
@@ -67,6 +68,9 @@ class Inputs:
     app_id: str
     overrides: Mapping[str, str] = field(default_factory=dict)
     samples: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # a caller's value (diff_template's inputs): refused when made
 
     @property
     def canonical(self) -> bool:

@@ -22,9 +22,12 @@ from wendy_llm.errors import (
     NotAGitRepository,
     NoTemplateAtRevision,
     UnknownRevision,
+    WendyLlmError,
     quoted,
 )
 from wendy_llm.render.template import Template, template_from_files
+from wendy_llm.repo.layout import find_layout
+from wendy_llm.repo.loading import template_id_of
 
 _REGULAR_MODES = {"100644", "100755"}
 _TEMPLATE_MANIFEST = "template.json"
@@ -120,11 +123,12 @@ def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
 def paths_at_revision(
     repo: str | os.PathLike[str], revision: str, directory: str | os.PathLike[str]
 ) -> tuple[list[str], Revision]:
-    """The names of every regular file under ``directory`` (a work-tree path) at
-    ``revision``, relative to it; nothing is read but the listing."""
+    """The names of every regular file under ``directory`` (a work-tree path,
+    absolute or relative to ``repo``) at ``revision``, relative to it;
+    nothing is read but the listing."""
     root = repo_root(repo)
     rev = resolve_revision(root, revision)
-    relative = _repo_relative(root, Path(directory))
+    relative = _repo_relative(root, _in_repo(repo, Path(directory)))
     prefix = "" if relative == "." else relative
     args = ["ls-tree", "-r", "-z", "--full-tree", rev.commit]
     listing = _git(root, [*args, "--", prefix] if prefix else args)
@@ -171,21 +175,43 @@ def template_at_revision(
 ) -> tuple[Template, Revision]:
     """Load the template at ``template_path`` as it is at ``revision``.
 
-    ``template_path`` is the template directory in the work tree (absolute,
-    or relative to the current directory); its place inside the repository
-    is what is read at the revision. ``template_id`` (default: the
-    directory's name) is the loaded template's id.
+    ``template_path`` is the template directory (absolute, or relative to
+    ``repo``, the repository read, wherever the caller runs); its place
+    inside the repository is what is read at the revision. ``template_id``
+    defaults to the id :func:`~wendy_llm.repo.loading.load_template` gives
+    it (``python/llm``: its ``<language>/<name>`` below the repository's
+    templates directory), else the directory's name.
     """
     root = repo_root(repo)
     rev = resolve_revision(root, revision)
-    rel = _repo_relative(root, Path(template_path))
+    absolute = _in_repo(repo, Path(template_path))
+    rel = _repo_relative(root, absolute)
     files = read_tree(root, rev, rel)
     if _TEMPLATE_MANIFEST not in files:
         raise NoTemplateAtRevision(
             f"no template at {revision} ({rev.commit[:12]}): {rel}/ exists but has no "
             f"{_TEMPLATE_MANIFEST}"
         )
-    return template_from_files(template_id or PurePosixPath(rel).name, files), rev
+    chosen = template_id or _template_id(root, absolute) or PurePosixPath(rel).name
+    return template_from_files(chosen, files), rev
+
+
+def _template_id(root: Path, directory: Path) -> str | None:
+    """The id ``load_template`` gives ``directory``; for one the work tree no
+    longer holds, its ``<language>/<name>`` below the templates directory."""
+    found = template_id_of(directory)
+    if found is not None:
+        return found
+    try:
+        relative = directory.resolve().relative_to(find_layout(start=root).templates_root)
+    except (WendyLlmError, ValueError):
+        return None
+    return relative.as_posix() if len(relative.parts) == 2 else None
+
+
+def _in_repo(repo: str | os.PathLike[str], path: Path) -> Path:
+    """``path``, absolute: a relative one is taken from ``repo``, not the current directory."""
+    return Path(os.path.normpath(path if path.is_absolute() else Path(repo).absolute() / path))
 
 
 def _repo_relative(root: Path, path: Path) -> str:

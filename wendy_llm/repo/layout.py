@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from wendy_llm.arguments import checked
+from wendy_llm.arguments import check_fields, checked
 from wendy_llm.errors import CheckSelectionError, LayoutError, TemplateLoadError, quoted
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
@@ -169,6 +169,9 @@ class Layout:
     templates_root: Path
     golden_dir: Path
     settings: Settings
+
+    def __post_init__(self) -> None:
+        check_fields(self)  # a caller's value (run_check's layout): refused when made
 
     def find_templates(self) -> list[TemplateDir]:
         """Every template (rule 4); nothing is loaded, so a broken one stops nothing."""

@@ -27,7 +27,8 @@ from wendy_llm.render.template import Template, load_template
 from wendy_llm.repo.config import Settings
 from wendy_llm.repo.layout import Layout, display_path, find_layout, iter_template_dirs
 
-TemplatesOrRoot: TypeAlias = "str | os.PathLike[str] | Sequence[Template] | Layout"
+#: What a golden run is given: a templates directory, templates loaded, or a layout.
+TemplatesOrRoot: TypeAlias = str | os.PathLike[str] | Sequence[Template] | Layout
 
 
 @dataclass(frozen=True)
@@ -173,14 +174,17 @@ def templates_dir_argument(templates_root: Path) -> str | None:
     return display_path(templates_root)
 
 
-def refresh_commands(templates_root: Path | None, golden_root: Path) -> Callable[[str | None], str]:
-    """``template id (or None: all) -> the exact command that rewrites its fixtures``.
+def refresh_commands(
+    templates_root: Path | None, golden_root: Path, *, mode: str = "--update"
+) -> Callable[[str | None], str]:
+    """``template id (or None: all) -> the exact command that rewrites its fixtures``
+    (``mode="--check"``: that checks them).
 
     ``TEMPLATES_DIR`` and ``--golden-dir`` appear only when a run from the
     current directory without them would look elsewhere, so the command
     can be pasted as it is.
     """
-    words = ["wendy-llm", "golden", "--update"]
+    words = ["wendy-llm", "golden", mode]
     argument = None if templates_root is None else templates_dir_argument(templates_root)
     if argument is not None:
         words.append(argument)

@@ -87,6 +87,7 @@ class TemplateSource:
     """A template's files and manifests, and rendering them; :class:`Template`
     adds its picks and lints."""
 
+    @checked
     def __init__(
         self,
         *,

@@ -8,8 +8,7 @@ and renamed into place, replacing a non-empty ``out_dir`` only with
 two renames rolled back on failure); on any error ``out_dir`` is untouched
 and nothing is left behind but what a killed writer leaves, which the next
 write removes (:mod:`wendy_llm.atomic`). Directories whose loss would hurt
-are never replaced (:mod:`wendy_llm.render.files.outguard`), nor a symlinked ``out_dir``.
-"""
+are never replaced (:mod:`wendy_llm.render.files.outguard`), nor a symlinked ``out_dir``."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from wendy_llm import phases
-from wendy_llm.arguments import checked
+from wendy_llm.arguments import checked, type_error
 from wendy_llm.atomic import (
     TMP,
     is_work_dir,
@@ -136,12 +135,13 @@ class RenderedTree(Mapping[str, bytes]):
     """Output path -> bytes, in walk order; ``files`` has the details.
 
     ``template_root`` is the directory the tree was rendered from, when
-    there is one: ``write`` never replaces it or a directory holding it.
-    """
+    there is one: ``write`` never replaces it or a directory holding it."""
 
     def __init__(
         self, files: Mapping[str, RenderedFile], *, template_root: Path | None = None
     ) -> None:
+        if not isinstance(files, Mapping):  # made per render: one cheap test, not the checker
+            raise type_error("RenderedTree()", "files", files, "Mapping[str, RenderedFile]")
         self._files = MappingProxyType(dict(files))
         self.template_root = template_root
 

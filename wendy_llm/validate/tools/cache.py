@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
+from wendy_llm.arguments import checked
 from wendy_llm.atomic import write_file_atomically
 from wendy_llm.engine.toolchain import cache_dir
 from wendy_llm.errors import WendyLlmError
@@ -56,6 +57,7 @@ _V = TypeVar("_V")
 class ResultCache:
     """Tool results by key, under ``directory`` (one ``<namespace>-<key>.json`` each)."""
 
+    @checked
     def __init__(self, directory: Path, *, code_salt: str | None = None) -> None:
         self.directory = directory
         self.hits = 0  # answers served from disk (for tests and the bench)

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import TypeVar
 
+from wendy_llm.arguments import checked
+
 JobT = TypeVar("JobT")  # a tool job, whatever the tool
 OutT = TypeVar("OutT")
 
@@ -40,6 +42,7 @@ class ToolRunner:
     it (or use it as a context manager) to release them.
     """
 
+    @checked
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers if workers is not None else available_cores())
         self._pool: ThreadPoolExecutor | None = None

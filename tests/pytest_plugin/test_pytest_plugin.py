@@ -16,6 +16,7 @@ import yaml
 
 import wendy_llm.engine.client
 import wendy_llm.golden
+import wendy_llm.pytest_plugin
 import wendy_llm.render.picks
 import wendy_llm.render.template
 import wendy_llm.repo.layout
@@ -336,5 +337,5 @@ def test_usage_errors_are_reported_at_collection(pytester: pytest.Pytester) -> N
 
 def test_plugin_is_registered_by_the_entry_point() -> None:
     [entry] = [e for e in entry_points(group="pytest11") if e.name == "wendy_llm"]
-    assert entry.value == "wendy_llm.pytest_plugin"
-    assert "wendy_llm.pytest_plugin" in sys.modules  # loaded into this very run
+    assert entry.value == wendy_llm.pytest_plugin.__name__
+    assert sys.modules[entry.value] is wendy_llm.pytest_plugin  # loaded into this very run
