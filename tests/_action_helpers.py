@@ -168,17 +168,17 @@ class ActionRun:
         return result
 
     def run_all(self, *, skip: tuple[str, ...] = ()) -> dict[str, int]:
-        """Every ``run:`` step in order, as the runner does: a step without an
-        ``if:`` is skipped after a failure; ``!cancelled()`` ones run anyway."""
-        codes: dict[str, int] = {}
+        """Every ``run:`` step not run yet, in order, as the runner does: a step
+        without an ``if:`` is skipped after a failure, ``!cancelled()`` ones run
+        anyway; the exit status of every step run so far, by name."""
         for step in action_steps():
             name = step["name"]
             if "run" not in step or name.startswith(skip) or name in self.results:
                 continue
             if self.failed and "!cancelled()" not in step.get("if", ""):
                 continue
-            codes[name] = self.step(name).code
-        return codes
+            self.step(name)
+        return {name: result.code for name, result in self.results.items()}
 
     def lay_installed_gate(self) -> None:
         """What actions/cache restores after an earlier run: the installation
