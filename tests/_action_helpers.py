@@ -220,19 +220,17 @@ def _read_outputs(path: Path) -> dict[str, str]:
     return outputs
 
 
-_CONTEXT = {"EVENT": "event", "BASE_REF": "base_ref", "BEFORE": "before"}
-
-
 def run_workflow(repo: Path, **env: str) -> tuple[int, int, str, ActionRun]:
     """The action on ``repo`` (a pull request unless ``EVENT`` says otherwise):
     the check's and the diff's exit status, the job summary, the run."""
-    context = {attr: env.pop(name) for name, attr in _CONTEXT.items() if name in env}
+    event = env.pop("EVENT", "pull_request")
+    base_ref, before = env.pop("BASE_REF", "main"), env.pop("BEFORE", "")
     inputs = {"sarif": env.pop("SARIF")} if "SARIF" in env else {}
     labels = ("picks-may-change",) if env.pop("PICKS_MAY_CHANGE", "false") == "true" else ()
     assert not env, f"unknown settings: {sorted(env)}"
     # A runner's temporary directory of its own per job, as on GitHub.
     temp = Path(tempfile.mkdtemp(prefix="runner-temp-", dir=repo.parent))
-    run = ActionRun(repo, temp, inputs=inputs, labels=labels, **context)
+    run = ActionRun(repo, temp, inputs, event, base_ref, before, labels)
     codes = run.run_gate()
     assert codes["Write the job summary"] == 0, run.results
     check, diff = codes["Check every pick of every template"], codes[_DIFF]
