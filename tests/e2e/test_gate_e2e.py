@@ -265,10 +265,13 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
 
 
 def test_the_workflow_passes_the_change(good: Path) -> None:
+    # (Other tests of this module write reports/ in this checkout themselves.)
+    existed, written = (good / "reports").exists(), sorted((good / "reports").rglob("*"))
     check, diff, summary, run = run_workflow(good, SARIF="reports/check.sarif")
     assert (check, diff) == (0, 0)
     # The reports are in the directory the action made, never the checkout's reports/.
-    assert not (good / "reports").exists()
+    assert (good / "reports").exists() == existed
+    assert sorted((good / "reports").rglob("*")) == written
     sarif = json.loads((run.reports / "check.sarif").read_text(encoding="utf-8"))
     assert sarif_errors(sarif) == []
     assert "### wendy-llm check: passed" in summary
