@@ -130,6 +130,11 @@ def test_the_second_run_installs_nothing(tmp_path: Path, action_at_head: Path) -
     for name in ("python", "python3", "pip", "wendy-llm"):  # what a pull request puts on PATH
         (checkout / "bin" / name).write_text(f"#!/bin/sh\ntouch '{tmp_path}/ran-{name}'\n")
         (checkout / "bin" / name).chmod(0o755)
+    # ... and what `python -m pip` or `-m wendy_llm...` would run from the checkout.
+    for module in ("pip/__main__.py", "wendy_llm/engine/toolchain.py", "sitecustomize.py"):
+        (checkout / module).parent.mkdir(parents=True, exist_ok=True)
+        mark = tmp_path / f"ran-{module.replace('/', '-')}"
+        (checkout / module).write_text(f"import pathlib\npathlib.Path({str(mark)!r}).touch()\n")
     path = {"PATH": f"{checkout / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     temp = tmp_path / "runner-temp"
 
@@ -143,6 +148,7 @@ def test_the_second_run_installs_nothing(tmp_path: Path, action_at_head: Path) -
     assert (venv / "wendy-llm-install.key").read_text().strip() == cold.outputs["prepare"]["key"]
     helpers = sorted((root / "cache").glob("wendy-helper-*"))
     assert len(helpers) == 1
+    assert sorted(tmp_path.glob("ran-*")) == []  # nothing of the pull request ran
     _restore_as_actions_cache_does(root)
     before = _snapshot(root)
 
