@@ -124,6 +124,11 @@ MARKDOWN_MAX_DIFF_CHARS: Final = 200_000
 MARKDOWN_MAX_FINDINGS: Final = 50
 #: A step summary over 1 MiB is dropped whole by GitHub: the check's stays below.
 MARKDOWN_MAX_BYTES: Final = 1_000_000
+#: The action's whole step summary (``wendy-llm summary``: every report it
+#: adds together), under the same 1 MiB; and the least a caller may ask for,
+#: which still leaves room for a report's head and the note on what was cut.
+STEP_SUMMARY_MAX_BYTES: Final = 1_000_000
+STEP_SUMMARY_MIN_BYTES: Final = 16_384
 
 # --- the terminal ----------------------------------------------------------
 #: Seconds a step runs before its progress line appears (quick runs stay

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from _action_helpers import run_step
+from _action_helpers import ActionRun
 from _cli_helpers import REPO
 
 
@@ -19,14 +19,18 @@ def test_the_baseline_step_finds_baselines_where_wendy_llm_toml_puts_them(
     shutil.copytree(REPO / "templates/python/llm", repo / "templates/python/llm")
     shutil.copytree(REPO / "golden/baseline/python/llm", repo / "fixtures/baseline/python/llm")
     (repo / "wendy-llm.toml").write_text('golden-dir = "fixtures"\n', encoding="utf-8")
-    summary = tmp_path / "summary.md"
-    step = "Compare every template with the base"
     # A push with no previous commit: no base to compare with, the baselines only.
-    code = run_step(repo, step, summary, EVENT="push", BEFORE="")
+    run = ActionRun(repo, tmp_path / "runner-temp", event="push", base_ref="", before="")
+    run.step("Prepare")
+    run.lay_installed_gate()
+    assert run.step("Find the base revision").code == 0
+    assert run.outputs["base"] == {"base": ""}
+    code = run.step("Compare every template with the base").code
     # The stored baseline is the Ollama-only template: the vLLM picks differ from it.
     assert code == 1
-    assert sorted(p.name for p in (repo / "reports").iterdir()) == [
+    assert sorted(p.name for p in run.reports.iterdir()) == [
         "baseline-python-llm.md",
         "baseline-python-llm.xml",
     ]
-    assert "fixtures/baseline/python/llm" in (repo / "reports/baseline-python-llm.md").read_text()
+    baseline = (run.reports / "baseline-python-llm.md").read_text()
+    assert "fixtures/baseline/python/llm" in baseline

@@ -219,7 +219,7 @@ def test_the_documented_adoption_ends_green(build: Build, tmp_path: Path) -> Non
     assert report["summary"].get("suppressed_per_template", {}) == suppressed_templates(root)
     # The CI gate, copied unchanged: its check and its diff against the previous commit.
     before = git(root, "rev-parse", "HEAD~1")
-    check, diff, summary = run_workflow(root, EVENT="push", BASE_REF="", BEFORE=before)
+    check, diff, summary, _ = run_workflow(root, EVENT="push", BASE_REF="", BEFORE=before)
     assert (check, diff) == (0, 0), summary
     assert "### wendy-llm check: passed" in summary
     for template_id in adopted.needed:

@@ -265,15 +265,20 @@ def test_a_dflash_render_that_still_has_the_ollama_volume(
 
 
 def test_the_workflow_passes_the_change(good: Path) -> None:
-    check, diff, summary = run_workflow(good, SARIF="reports/check.sarif")
+    # (Other tests of this module write reports/ in this checkout themselves.)
+    existed, written = (good / "reports").exists(), sorted((good / "reports").rglob("*"))
+    check, diff, summary, run = run_workflow(good, SARIF="reports/check.sarif")
     assert (check, diff) == (0, 0)
-    sarif = json.loads((good / "reports" / "check.sarif").read_text(encoding="utf-8"))
+    # The reports are in the directory the action made, never the checkout's reports/.
+    assert (good / "reports").exists() == existed
+    assert sorted((good / "reports").rglob("*")) == written
+    sarif = json.loads((run.reports / "check.sarif").read_text(encoding="utf-8"))
     assert sarif_errors(sarif) == []
     assert "### wendy-llm check: passed" in summary
     assert f"### wendy-llm diff {LLM}: policy holds" in summary  # against origin/main
     assert summary.count("policy holds") == 2  # and against the stored baseline
     assert "| `laguna-s-2.1-dflash` | exempt | sentinel OLLAMA_MODEL=laguna-s-2.1-dflash" in summary
-    reports = sorted(p.name for p in (good / "reports").iterdir())
+    reports = sorted(p.name for p in run.reports.iterdir())
     assert reports == [
         "baseline-python-llm.md", "baseline-python-llm.xml", "check.md", "check.sarif",
         "check.xml", "diff.md", "diff.xml",
@@ -285,7 +290,7 @@ def test_the_workflow_fails_the_blank_line_and_the_label_lets_only_the_base_diff
 ) -> None:
     # `check` holds the Ollama picks to the stored baseline too (its
     # `baseline` check), so it fails with the diffs on every run.
-    check, diff, summary = run_workflow(blank_line)
+    check, diff, summary, _ = run_workflow(blank_line)
     assert (check, diff) == (1, 1)
     assert summary.count(f"### wendy-llm diff {LLM}: policy FAILS") == 2
     assert (
@@ -294,13 +299,13 @@ def test_the_workflow_fails_the_blank_line_and_the_label_lets_only_the_base_diff
     )
     # The label reports the change against the base without failing it, but
     # the stored baseline still holds every Ollama pick to its render.
-    check, diff, summary = run_workflow(blank_line, PICKS_MAY_CHANGE="true")
+    check, diff, summary, _ = run_workflow(blank_line, PICKS_MAY_CHANGE="true")
     assert (check, diff) == (1, 1)
     assert f"### wendy-llm diff {LLM}: report only" in summary
     assert summary.count("policy FAILS") == 1
     # A push compares with the previous commit, without a policy.
     base = git(blank_line, "rev-parse", "HEAD~1")
-    check, diff, summary = run_workflow(blank_line, EVENT="push", BASE_REF="", BEFORE=base)
+    check, diff, summary, _ = run_workflow(blank_line, EVENT="push", BASE_REF="", BEFORE=base)
     assert (check, diff) == (1, 1)
     assert f"### wendy-llm diff {LLM}: report only" in summary
     assert summary.count("policy FAILS") == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -15,6 +16,7 @@ CI_DOC = REPO / "docs" / "ci.md"
 
 
 SECURITY_DOC = REPO / "docs" / "security.md"
+WORKFLOWS = REPO / ".github" / "workflows"
 
 
 def shown_workflows(text: str) -> list[str]:
@@ -47,3 +49,36 @@ def test_the_security_page_recommends_the_hardened_workflow() -> None:
             assert not writes or all("run" not in s for s in job["steps"]), name
     for page in (REPO / "README.md", CI_DOC):
         assert "security.md" in page.read_text(encoding="utf-8")
+
+
+def _checkouts(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        step
+        for job in workflow["jobs"].values()
+        for step in job.get("steps", [])
+        if str(step.get("uses", "")).startswith("actions/checkout@")
+    ]
+
+
+def test_every_workflow_we_show_keeps_no_token_in_the_checkout() -> None:
+    """persist-credentials: false on every actions/checkout (issue 38): else the
+    token stays in .git/config, for any step that reads the checkout to publish."""
+    shown = [
+        (page.name, block)
+        for page in (SECURITY_DOC, CI_DOC, REPO / "README.md")
+        for block in shown_workflows(page.read_text(encoding="utf-8"))
+    ]
+    shown += [(p.name, p.read_text(encoding="utf-8")) for p in WORKFLOWS.glob("*.y*ml")]
+    shown += [(p.name, p.read_text(encoding="utf-8")) for p in (REPO / "examples").rglob("*.y*ml")]
+    checkouts = [(name, step) for name, text in shown for step in _checkouts(yaml.safe_load(text))]
+    assert len(checkouts) >= 6  # the pages' workflows and this repository's own
+    for name, step in checkouts:
+        assert step.get("with", {}).get("persist-credentials") is False, name
+
+
+def test_a_checkout_that_keeps_its_token_is_seen() -> None:
+    workflow = yaml.safe_load(
+        "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: actions/checkout@v4\n"
+    )
+    [step] = _checkouts(workflow)
+    assert step.get("with", {}).get("persist-credentials") is not False

@@ -97,11 +97,11 @@ def test_the_action_passes_actionlint(tmp_path: Path) -> None:
 
 def test_actionlint_catches_a_broken_action(tmp_path: Path) -> None:
     text = ACTION.read_text(encoding="utf-8")
-    assert "${{ inputs.policy }}" in text and 'cat "$summary"' in text
+    assert "${{ inputs.policy }}" in text and '"$GATE" -I -m wendy_llm summary "$REPORTS"' in text
     broken = tmp_path / "broken.yml"
     broken.write_text(
         text.replace("${{ inputs.policy }}", "${{ inputs.polcy }}").replace(
-            'cat "$summary"', "cat $summary"
+            '"$GATE" -I -m wendy_llm summary "$REPORTS"', '"$GATE" -I -m wendy_llm summary $REPORTS'
         )
     )
     result = actionlint(action_as_workflow(load_action(broken), tmp_path / "action.yml"))
@@ -174,35 +174,71 @@ def test_the_gate_job_is_one_step_using_the_action() -> None:
 def test_the_action() -> None:
     action = load_action()
     assert action["runs"]["using"] == "composite"
-    assert {"templates", "base", "policy", "install"} <= set(action["inputs"])
+    assert {"templates", "base", "policy", "install", "policy-label"} <= set(action["inputs"])
+    assert action["inputs"]["policy-label"]["default"] == "policy-may-change"
     assert step("action", "Set up Python")["uses"] == "actions/setup-python@v5"
+    prepare = step("action", "Prepare the gate's directories")
+    assert prepare["working-directory"] == "${{ runner.temp }}"
+    assert 'reports=$(mktemp -d "$RUNNER_TEMP/wendy-llm-reports.XXXXXX")' in prepare["run"]
     install = step("action", "Install wendy-llm")
-    # The action's own checkout by default, overridable; never an index name.
-    assert 'python -m pip install "${INSTALL:-$GITHUB_ACTION_PATH}"' in install["run"]
+    # The action's own checkout by default, overridable; never an index name;
+    # into a venv under $RUNNER_TEMP, with pip and the toolchain run isolated there.
+    assert install["working-directory"] == "${{ runner.temp }}"
+    assert 'source="${INSTALL:-${GITHUB_ACTION_PATH}[helper]}"' in install["run"]
+    assert '"$venv/bin/python" -I -m pip install' in install["run"]
+    assert '"$venv/bin/python" -I -m wendy_llm.engine.toolchain' in install["run"]
     assert install["env"]["INSTALL"] == "${{ inputs.install }}"
+    base = step("action", "Find the base revision")
+    assert base["id"] == "base" and 'base="origin/$BASE_REF"' in base["run"]
+    assert base["env"]["BASE_REF"] == "${{ github.base_ref }}"
+    assert base["env"]["BASE"] == "${{ inputs.base }}"
     check = step("action", "Check every pick")
-    assert 'wendy-llm check "${where[@]}" --junit reports/check.xml' in check["run"]
+    assert '"$GATE" -I -m wendy_llm check "${where[@]}"' in check["run"]
+    assert '--junit "$REPORTS/check.xml"' in check["run"]
+    assert check["env"]["GATE"] == "${{ steps.prepare.outputs.python }}"
     assert check["env"]["SARIF"] == "${{ inputs.sarif }}"
-    assert 'sarif=(--sarif "$SARIF")' in check["run"] and '"${sarif[@]}"' in check["run"]
+    assert 'sarif=(--sarif "$REPORTS/$name")' in check["run"] and '"${sarif[@]}"' in check["run"]
     assert action["inputs"]["sarif"]["default"] == ""
     diff = step("action", "Compare every template with the base")
-    assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"
-    assert diff["env"]["BASE"] == "${{ inputs.base }}"
-    assert 'base="origin/$BASE_REF"' in diff["run"]
-    assert 'wendy-llm diff "${where[@]}" --base "$base"' in diff["run"]
+    assert diff["env"]["BASE"] == "${{ steps.base.outputs.base }}"
+    assert '"${gate[@]}" diff "${where[@]}" --base "$base"' in diff["run"]
     assert "policy=(--expect-unchanged)" in diff["run"]
-    assert 'wendy-llm golden --list-baselines "${where[@]}"' in diff["run"]
-    assert 'wendy-llm diff "${where[@]}" --baseline "$directory"' in diff["run"]
+    assert '"${gate[@]}" golden --list-baselines "${where[@]}"' in diff["run"]
+    assert '"${gate[@]}" diff "${where[@]}" --baseline "$directory"' in diff["run"]
+    labelled = "${{ contains(github.event.pull_request.labels.*.name, inputs.policy-label) }}"
+    assert check["env"]["POLICY_MAY_CHANGE"] == diff["env"]["POLICY_MAY_CHANGE"] == labelled
     summary = step("action", "Write the job summary")
-    assert '>> "$GITHUB_STEP_SUMMARY"' in summary["run"]
+    assert (
+        summary["run"]
+        .strip()
+        .endswith('"$GATE" -I -m wendy_llm summary "$REPORTS" >> "$GITHUB_STEP_SUMMARY"')
+    )
     upload = step("action", "Upload the reports")
     assert upload["uses"] == "actions/upload-artifact@v4"
-    assert upload["with"]["path"] == "reports/"
+    assert upload["with"]["path"] == "${{ steps.prepare.outputs.reports }}"
+    assert action["outputs"]["reports"]["value"] == "${{ steps.prepare.outputs.reports }}"
+    assert action["outputs"]["base"]["value"] == "${{ steps.base.outputs.base }}"
     # Reports and the summary are written even when the check failed.
     for later in (diff, summary, upload):
         assert later["if"].startswith("${{ !cancelled()")
     for each in steps("action"):
         assert "uses" in each or each["shell"] == "bash"
+
+
+def test_no_step_runs_a_program_of_the_gate_from_path() -> None:
+    # What a pull request appends to $GITHUB_PATH must not stand in for the
+    # gate: no step calls `wendy-llm`, `python` or `pip` by name.
+    # A command word: at a line's start or after ; | & ( then do, past any VAR=value.
+    by_name = re.compile(
+        r"(^\s*|[;|&(]\s*|\b(?:then|do|else)\s+)(\w+=\S*\s+)*(wendy-llm|python3?|pip3?)(\s|$)"
+    )
+    for s in steps("action"):
+        code = [line for line in s.get("run", "").splitlines() if not line.lstrip().startswith("#")]
+        for line in code:
+            assert not by_name.search(line + "\n"), (s["name"], line)
+    for called in ("  wendy-llm check", "x; python -m pip", 'A="$b" pip install x', "then python3"):
+        assert by_name.search(called), called
+    assert not by_name.search('"$venv/bin/python" -I -m pip install')
 
 
 def test_no_install_line_names_an_index_package() -> None:
@@ -362,25 +398,4 @@ def test_the_documented_install_line_installs_a_working_wendy_llm(clean_venv: Pa
     _assert_installed(clean_venv, env)
 
 
-def test_the_actions_install_step_installs_its_own_checkout(
-    clean_venv: Path, tmp_path: Path
-) -> None:
-    checkout = tmp_path / "action-checkout"
-    subprocess.run(
-        ["git", "clone", "--quiet", "--no-checkout", str(REPO), str(checkout)],
-        check=True,
-        timeout=120,
-    )
-    subprocess.run(["git", "checkout", "--quiet", _head()], cwd=checkout, check=True, timeout=120)
-    env = {**_pip_env(clean_venv), "GITHUB_ACTION_PATH": str(checkout), "INSTALL": ""}
-    script = step("action", "Install wendy-llm")["run"]
-    result = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr
-    _assert_installed(clean_venv, env)
+# The action's install step, run for real (a cold and a warm job): test_action_cache.py.

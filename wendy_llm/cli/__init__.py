@@ -35,13 +35,24 @@ EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130  # the shell's 128 + SIGINT (143 for SIGTERM: cli/interrupts.py)
 
 
-SUBCOMMANDS = ("render", "picks", "golden", "check", "diff", "plan", "replay", "explain")
+SUBCOMMANDS = (
+    "render",
+    "picks",
+    "golden",
+    "check",
+    "diff",
+    "plan",
+    "replay",
+    "explain",
+    "summary",
+)
 #: The subcommands that render templates (``picks`` only lists them).
 RENDERING = frozenset({"render", "golden", "check", "diff", "plan", "replay"})
 #: Subcommands kept in a sub-package of cli/ (the others are ``cli/<name>_cmd.py``).
 _GROUPED = {
     "replay": "wendy_llm.cli.history.replay_cmd",
     "explain": "wendy_llm.cli.codes.explain_cmd",
+    "summary": "wendy_llm.cli.github.summary_cmd",
 }
 
 

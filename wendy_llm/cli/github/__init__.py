@@ -1,0 +1,1 @@
+"""Commands for the GitHub Action's own steps (``summary``), kept apart so cli/ stays small."""
