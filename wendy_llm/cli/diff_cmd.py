@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
     rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
-    model = rules_of(rules)  # read once: its gate is the scope, its sentinels are exempt
+    model = rules_of(rules, root=where.root)  # read once: the gate is the scope, sentinels exempt
     task = f"rendering every pick of {pair.template_id} on both sides, with every input"
     with Progress("diff", task, enabled=not args.quiet):
         return diff_template(
