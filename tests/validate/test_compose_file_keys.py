@@ -13,6 +13,7 @@ from _check_helpers import COMPOSE, good_tree, with_files
 from wendy_llm.codes.tools import COMPOSE_OUTSIDE, COMPOSE_REMOTE
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.tools.compose_spec import compose_schema, file_keys
+from wendy_llm.validate.tools.programs import no_network_prefix
 
 CANARY = "canary-9d2e7b-host-label"
 
@@ -138,3 +139,19 @@ def test_a_label_file_inside_the_app_runs_compose(processes: list[list[str]]) ->
     findings = validator.validate(tree)
     assert validator.runs == 1 and processes, "Compose judged the app"
     assert [f for f in findings if f.severity == "error"] == []
+
+
+def test_compose_runs_without_a_network_where_the_machine_allows(
+    processes: list[list[str]],
+) -> None:
+    prefix = no_network_prefix()
+    if not prefix:
+        pytest.skip("this machine forbids unprivileged network namespaces (docs/security.md)")
+    inside = subprocess.run([*prefix, "cat", "/proc/net/dev"], capture_output=True, text=True)
+    interfaces = [line.split(":")[0].strip() for line in inside.stdout.splitlines()[2:]]
+    assert interfaces == ["lo"]  # no route anywhere: only the namespace's own loopback
+    processes.clear()
+    validator = ComposeValidator()
+    assert [f for f in validator.validate(good_tree()) if f.severity == "error"] == []
+    composes = [argv for argv in processes if Path(argv[len(prefix)]).name == "docker-compose"]
+    assert composes and all(argv[: len(prefix)] == list(prefix) for argv in composes)
