@@ -132,10 +132,10 @@ def iter_template_dirs(
     skipped = golden_dir.resolve() if golden_dir is not None else None
     inside_of = root if root is not None else templates_root
     for language in sorted(templates_root.iterdir()):
-        if language.is_symlink():
-            confined(language, inside_of)
         if not _is_language(language, skipped):
             continue
+        if language.is_symlink():
+            confined(language, inside_of)
         for candidate in sorted(language.iterdir()):
             template_id = f"{language.name}/{candidate.name}"
             if candidate.name.startswith(".") or not candidate.is_dir():
