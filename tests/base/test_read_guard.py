@@ -17,7 +17,7 @@ from pathlib import Path
 
 from _imports import PACKAGE_DIR
 
-from wendy_llm import safe_read
+import wendy_llm.safe_read as reader
 
 #: Module (path under wendy_llm/) -> why it may read or list files itself.
 ALLOWED: dict[str, str] = {
@@ -78,7 +78,7 @@ def test_no_module_reads_a_file_but_through_the_one_reader() -> None:
     unguarded = unguarded_reads(PACKAGE_DIR, ALLOWED)
     assert not unguarded, "read through wendy_llm.safe_read instead:\n" + "\n".join(unguarded)
     assert all((PACKAGE_DIR / where).is_file() for where in ALLOWED)
-    assert (PACKAGE_DIR / "safe_read.py").samefile(safe_read.__file__)
+    assert (PACKAGE_DIR / "safe_read.py").samefile(reader.__file__)
 
 
 def test_the_guard_names_each_kind_of_read(tmp_path: Path) -> None:
