@@ -122,7 +122,7 @@ def laid(
 ) -> Path:
     """A repository with a template, its rules file, a baseline and its fixtures."""
     repo = tmp_path / "repo"
-    templates, golden = write_template(repo)
+    _, golden = write_template(repo)
     (repo / ".git").mkdir()  # the repository's root (find_layout, rule 1)
     write_template(golden / "baseline", rules=None)  # the baseline: same files
     shutil.move(golden / "baseline" / "templates" / "py", golden / "baseline" / "py")
