@@ -80,7 +80,7 @@ def compose_schema() -> Mapping[str, Any]:
     return schema
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one node per place (expand keeps them): hashed by identity
 class Node:
     """A place in the schema: its subschemas merged through ``$ref``, ``allOf``
     and the alternatives of ``oneOf``/``anyOf``.  ``own`` are the parts that
@@ -91,6 +91,7 @@ class Node:
     own: tuple[Mapping[str, Any], ...]
     owner: str = ""
 
+    @functools.cache  # noqa: B019 (nodes live as long as the schema: the process)
     def child(self, key: str) -> tuple[Node, bool] | None:
         """The schema of ``key`` in an object here, and whether it is declared by name
         (False: a free key, matched by a pattern or ``additionalProperties``)."""
@@ -111,6 +112,7 @@ class Node:
         found = [part["items"] for part in self.parts if isinstance(part.get("items"), dict)]
         return self._at(*found) if found else None
 
+    @functools.cache  # noqa: B019 (as child)
     def string_is_path(self) -> bool:
         """Whether a string here names a file: its own description says so, or it is
         the short form of an object whose first key does and which requires none."""
@@ -139,10 +141,24 @@ class Node:
         return expand(subs, self.owner)
 
 
+#: Nodes already expanded, by the identity of their subschemas (parts of the one
+#: schema :func:`compose_schema` keeps for the process, so identities are stable):
+#: every compose file of a run walks the same few nodes.
+_EXPANDED: dict[tuple[tuple[int, ...], str], Node] = {}
+
+
 def expand(subs: tuple[Mapping[str, Any], ...], owner: str) -> Node:
     """The node of ``subs``: each ``$ref`` followed (its ``$defs`` name becomes the
     owner), ``allOf``/``oneOf``/``anyOf`` flattened; the parts reached without an
     alternative are the node's own."""
+    key = (tuple(id(sub) for sub in subs), owner)
+    node = _EXPANDED.get(key)
+    if node is None:
+        node = _EXPANDED.setdefault(key, _expand(subs, owner))
+    return node
+
+
+def _expand(subs: tuple[Mapping[str, Any], ...], owner: str) -> Node:
     defs = compose_schema()["$defs"]
     parts: list[Mapping[str, Any]] = []
     own: list[Mapping[str, Any]] = []
@@ -168,6 +184,7 @@ def root_node() -> Node:
     return expand((compose_schema(),), "")
 
 
+@functools.cache
 def names_a_file(key: str, node: Node) -> bool:
     """Whether the key ``key`` (schema ``node``) names a file Compose may read."""
     if node.owner in DEVICE_PATHS or node.may_be_boolean():  # a flag is never a path
