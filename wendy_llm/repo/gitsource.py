@@ -87,7 +87,9 @@ def resolve_revision(repo: Path, revision: str) -> Revision:
     return Revision(name=revision, commit=proc.stdout.decode().strip())
 
 
-def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
+def read_tree(
+    repo: Path, revision: Revision, path: str, *, limit: int = options.READ_MAX_BYTES
+) -> dict[str, bytes]:
     """Every regular file under ``path`` (repo-relative, posix) at ``revision``.
 
     Keys are relative to ``path``. Raises NoTemplateAtRevision when there
@@ -100,7 +102,7 @@ def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
             continue
         if prefix and not entry.name.startswith(prefix + "/"):
             continue
-        _check_size(entry, revision)
+        _check_size(entry, revision, limit)
         entries.append((entry.name[len(prefix) + 1 :] if prefix else entry.name, entry.object_id))
     if not entries:
         raise NoTemplateAtRevision(
@@ -150,7 +152,9 @@ def _check_size(entry: _Entry, revision: Revision, limit: int = options.READ_MAX
         raise ReadRefused(f"{shown}: {why}", file=entry.name, reason=why)
 
 
-def file_at_revision(repo: Path, revision: Revision, path: str) -> bytes | None:
+def file_at_revision(
+    repo: Path, revision: Revision, path: str, *, limit: int = options.READ_MAX_BYTES
+) -> bytes | None:
     """The bytes of the regular file ``path`` (repo-relative, POSIX) at ``revision``;
     None when there is nothing there.  A symbolic link, a submodule or a file
     over :data:`~wendy_llm.options.READ_MAX_BYTES` is :class:`ReadRefused`:
@@ -164,7 +168,7 @@ def file_at_revision(repo: Path, revision: Revision, path: str) -> bytes | None:
         kind = "a symbolic link" if entry.mode == _LINK_MODE else f"not a file (mode {entry.mode})"
         why = f"it is {kind} at {revision.name}: the gate reads only regular files"
         raise ReadRefused(f"{name}: {why}", file=name, reason=why)
-    _check_size(entry, revision)
+    _check_size(entry, revision, limit)
     return _read_blobs(repo, [entry.object_id])[0]
 
 
