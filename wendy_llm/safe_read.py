@@ -33,10 +33,6 @@ from pathlib import Path
 from wendy_llm import options
 from wendy_llm.errors import WendyLlmError
 
-TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
 #: What a file type is called in a refusal.
 _KINDS = {
     stat.S_IFDIR: "a directory",
@@ -183,22 +179,6 @@ def scan_dir(
     confined_dir(path, root, shown=shown)
     with os.scandir(path) as entries:
         return sorted(entries, key=lambda entry: entry.name)
-
-
-def walk_files(directory: Path, root: Path | None = None) -> Iterator[tuple[str, Path]]:
-    """Every regular file under ``directory`` (inside ``root``), as (POSIX path
-    relative to ``directory``, path), sorted; symbolic links and special files
-    are passed over, never followed."""
-
-    def visit(folder: Path, prefix: str) -> Iterator[tuple[str, Path]]:
-        for entry in scan_dir(folder, root):
-            mode = entry.stat(follow_symlinks=False).st_mode
-            if stat.S_ISDIR(mode):
-                yield from visit(Path(entry.path), f"{prefix}{entry.name}/")
-            elif stat.S_ISREG(mode):
-                yield f"{prefix}{entry.name}", Path(entry.path)
-
-    yield from visit(directory, "")
 
 
 def confined_target(path: Path, root: Path, *, shown: str | None = None) -> Path:
