@@ -194,7 +194,7 @@ def load_settings(path: Path, *, shown: str | None = None) -> Settings:
     try:  # beside it only: a settings file linked out of the repository is refused
         text = read_text(path, shown=label)
     except ReadRefused as exc:
-        raise SettingsError(str(exc), file=label) from None
+        raise SettingsError(f"{label}: cannot read it: {exc.reason}", file=label) from None
     except OSError as exc:
         raise SettingsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     except UnicodeDecodeError as exc:

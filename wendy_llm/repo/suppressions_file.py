@@ -114,7 +114,7 @@ def load_suppressions(path: Path, *, shown: str | None = None) -> Suppressions:
     except FileNotFoundError:
         return Suppressions(shown=label)
     except ReadRefused as exc:
-        raise SuppressionsError(str(exc), file=label) from None
+        raise SuppressionsError(f"{label}: cannot read it: {exc.reason}", file=label) from None
     except OSError as exc:
         raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     try:

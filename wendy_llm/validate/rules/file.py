@@ -174,7 +174,7 @@ def load_rules(path: Path, *, display: str | None = None, root: Path | None = No
     try:
         text = read_text(path, root, shown=shown)
     except ReadRefused as exc:
-        raise RulesError(str(exc), file=shown) from None
+        raise RulesError(f"{shown}: cannot read the rules file: {exc.reason}", file=shown) from None
     except OSError as exc:
         raise RulesError(
             f"{shown}: cannot read the rules file: {exc.strerror}", file=shown
