@@ -178,3 +178,31 @@ def test_golden_update_writes_nothing_through_a_linked_fixture_folder(
     assert "golden/py is a symbolic link to" in said.err or "py is a symbolic link" in said.err
     assert "no fixture is written" in said.err
     assert list((host / "empty").iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["/etc/passwd", "/proc/self/environ", "/dev/zero", "canary"])
+def test_a_compose_label_file_on_the_host_is_refused_in_every_report(
+    laid: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    monkeypatch.setenv("WENDY_PROBE_SECRET", CANARY)  # what /proc/self/environ would show
+    path = str(tmp_path / "host" / "secret.txt") if where == "canary" else where
+    compose = laid / "templates" / "py" / "mini" / "docker-compose.yml"
+    text = compose.read_text().replace("  web:\n", f"  web:\n    label_file: {path}\n", 1)
+    compose.write_text(text)
+    reports = tmp_path / "reports"
+    written = [reports / name for name in ("check.xml", "check.md", "check.sarif")]
+    argv = ["check", "--no-cache", "--junit", str(written[0]), "--markdown", str(written[1])]
+    code = main([*argv, "--sarif", str(written[2])])
+    said = capsys.readouterr()
+    assert main(["check", "--no-cache", "--json"]) == 1
+    said_json = capsys.readouterr()
+    outputs = [said.out, said.err, said_json.out, said_json.err]
+    outputs += [file.read_text() for file in written]
+    assert code == 1
+    assert "services.web.label_file" in said.out and "CMP012" in said.out
+    assert "root:x:0:0" not in "".join(outputs)  # /etc/passwd is not quoted
+    assert not [text for text in outputs if CANARY in text]
