@@ -206,3 +206,19 @@ def test_a_compose_label_file_on_the_host_is_refused_in_every_report(
     assert "services.web.label_file" in said.out and "CMP012" in said.out
     assert "root:x:0:0" not in "".join(outputs)  # /etc/passwd is not quoted
     assert not [text for text in outputs if CANARY in text]
+
+
+def test_the_action_s_baseline_steps_refuse_a_linked_baseline_folder(
+    laid: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The action lists the stored baselines, then diffs each: neither follows a link out."""
+    host = tmp_path / "host"
+    replace_with_link(laid / "golden" / "baseline" / "py" / "mini", host / "lang" / "app")
+    assert main(["golden", "--list-baselines"]) == 2
+    listed = capsys.readouterr()
+    assert "baseline/py/mini is a symbolic link to" in listed.err and CANARY not in listed.out
+    argv = ["diff", "--template", "py/mini", "--baseline", "golden/baseline/py/mini"]
+    assert main(argv) == 2
+    said = capsys.readouterr()
+    assert "golden/baseline/py/mini is a symbolic link to" in said.err
+    assert CANARY not in said.out + said.err

@@ -20,7 +20,13 @@ from wendy_llm.cli.style import Progress
 from wendy_llm.errors import GoldenError
 from wendy_llm.golden import check_golden, update_golden
 from wendy_llm.golden.guard import refuse_update_in_ci
-from wendy_llm.repo.layout import BASELINE_DIR, DIRECTORY_RULE, display_path, iter_template_dirs
+from wendy_llm.repo.layout import (
+    BASELINE_DIR,
+    DIRECTORY_RULE,
+    confined,
+    display_path,
+    iter_template_dirs,
+)
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.golden import check_text, update_text
 from wendy_llm.reports.json import dumps, golden_check_json, golden_update_json
@@ -112,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _list_baselines(args: argparse.Namespace) -> int:
     """Each stored baseline, ``<id>\t<directory>``, where the layout puts them."""
-    stored = layout(args).golden_dir / BASELINE_DIR
-    if stored.is_dir():
-        rows = [(found.id, display_path(found.path)) for found in iter_template_dirs(stored)]
+    where = layout(args)
+    stored = where.golden_dir / BASELINE_DIR
+    if stored.is_dir():  # a baseline folder linked out of the golden directory: exit 2, named
+        found = iter_template_dirs(confined(stored, where.golden_dir), root=where.golden_dir)
+        rows = [(each.id, display_path(each.path)) for each in found]
         output.emit_rows(rows)
     return 0
 
