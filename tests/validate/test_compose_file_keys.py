@@ -11,6 +11,7 @@ import pytest
 from _check_helpers import COMPOSE, good_tree, with_files
 
 from wendy_llm.codes.tools import COMPOSE_OUTSIDE, COMPOSE_REMOTE
+from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.checks.compose import ComposeValidator
 from wendy_llm.validate.tools.compose_spec import compose_schema, file_keys
 from wendy_llm.validate.tools.programs import no_network_prefix
@@ -155,3 +156,10 @@ def test_compose_runs_without_a_network_where_the_machine_allows(
     assert [f for f in validator.validate(good_tree()) if f.severity == "error"] == []
     composes = [argv for argv in processes if Path(argv[len(prefix)]).name == "docker-compose"]
     assert composes and all(argv[: len(prefix)] == list(prefix) for argv in composes)
+
+
+def test_a_compose_without_the_schema_is_a_clear_error(tmp_path: Path) -> None:
+    fake = tmp_path / "docker-compose"
+    fake.write_bytes(b"\x7fELF no schema here")
+    with pytest.raises(ValidatorToolError, match="no Compose specification schema found in it"):
+        compose_schema(fake)

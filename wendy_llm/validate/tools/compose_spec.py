@@ -29,6 +29,7 @@ import mmap
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.tools.programs import find_tool
@@ -50,9 +51,11 @@ DEVICE_PATHS = frozenset({"blkio_limit", "blkio_weight"})
 
 
 @functools.cache
-def compose_schema() -> Mapping[str, Any]:
-    """The Compose specification's JSON schema the installed ``docker-compose`` embeds."""
-    binary = find_tool("docker-compose")
+def compose_schema(binary: Path | None = None) -> Mapping[str, Any]:
+    """The Compose specification's JSON schema ``binary`` (default: the installed
+    ``docker-compose``) embeds; :class:`ValidatorToolError` when it holds none, so
+    the gate never judges a compose file without knowing which keys name files."""
+    binary = binary if binary is not None else find_tool("docker-compose")
     try:
         with (
             open(binary, "rb") as handle,
