@@ -74,6 +74,14 @@ MAX_DOCUMENT_DEPTH: Final = 100
 #: laughs must be a parse error, not an hour of CPU.
 MAX_YAML_NODES: Final = 1_000_000
 
+#: Bytes of any one file the gate reads from the repository it judges (a
+#: template's file, a fixture, a rules or settings file: safe_read.py): a
+#: pull request can commit a huge file, or a link to ``/dev/zero``, and a
+#: read without a limit would take the runner's memory.  As much as one
+#: render may produce, since a fixture holds a render's file; real files are
+#: kilobytes.
+READ_MAX_BYTES: Final = RENDER_MAX_OUTPUT_BYTES
+
 #: Bytes of ``template.json`` or ``template.schema.json``, and variables in
 #: ``template.json``: decoding takes some hundred times the bytes (300,000
 #: variables took 600 MB), and real manifests are a few kilobytes.

@@ -68,7 +68,10 @@ def test_unreadable_rules_files_say_why_in_words(tmp_path: Path) -> None:
     (tmp_path / "dir.rules.yaml").mkdir()
     with pytest.raises(RulesError) as rules:
         load_rules(tmp_path / "dir.rules.yaml", display="dir.rules.yaml")
-    assert plain(str(rules.value)) == "dir.rules.yaml: cannot read the rules file: Is a directory"
+    assert plain(str(rules.value)) == (
+        "dir.rules.yaml: cannot read the rules file: it is a directory, not a regular file: "
+        "the gate reads only regular files"
+    )
     (tmp_path / "bad.rules.yaml").write_bytes(b"gate: \xff\n")
     with pytest.raises(RulesError) as rules:
         load_rules(tmp_path / "bad.rules.yaml", display="bad.rules.yaml")

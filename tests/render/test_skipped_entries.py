@@ -118,10 +118,11 @@ def test_a_symlinked_template_json_is_an_error_that_says_so(tmp_path: Path) -> N
 
 
 def _language_root(tmp_path: Path, root: Path) -> Path:
-    """``root`` placed as ``<tmp>/lang/python/t`` so discovery finds it."""
+    """``root`` moved to ``<tmp>/lang/python/t`` so discovery finds it (a link to it
+    would lead out of the templates root, which discovery refuses)."""
     language = tmp_path / "lang" / "python"
     language.mkdir(parents=True)
-    (language / "t").symlink_to(root, target_is_directory=True)
+    root.rename(language / "t")
     return tmp_path / "lang"
 
 

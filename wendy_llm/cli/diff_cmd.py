@@ -9,6 +9,7 @@ compares one template, named by ``--template`` when there are several.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,7 @@ from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
-from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, display_path
+from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, confined, display_path
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
@@ -200,6 +201,9 @@ def _baseline_plan(args: argparse.Namespace, where: Layout) -> _Plan:
         template_id = found[0]
     head, head_side = _head(where, template_id)
     baseline = Path(args.baseline)
+    named = Path(os.path.normpath(Path(os.path.realpath(Path.cwd())) / baseline))
+    if named.is_relative_to(where.root):  # named inside the repository: it stays there
+        confined(baseline, where.root)
     if not (baseline / MANIFEST_FILE).is_file():
         raise DiffError(f"--baseline {baseline}: not a template directory (no {MANIFEST_FILE})")
     shown = display_path(baseline)
@@ -246,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
     rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
-    model = rules_of(rules)  # read once: its gate is the scope, its sentinels are exempt
+    model = rules_of(rules, root=where.root)  # read once: the gate is the scope, sentinels exempt
     task = f"rendering every pick of {pair.template_id} on both sides, with every input"
     with Progress("diff", task, enabled=not args.quiet):
         return diff_template(

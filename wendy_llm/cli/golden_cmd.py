@@ -25,6 +25,7 @@ from wendy_llm.repo.layout import (
     BASELINE_DIR,
     DIRECTORY_RULE,
     Layout,
+    confined,
     display_path,
     iter_template_dirs,
 )
@@ -119,9 +120,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _list_baselines(args: argparse.Namespace) -> int:
     """Each stored baseline, ``<id>\t<directory>``, where the layout puts them."""
-    stored = layout(args).golden_dir / BASELINE_DIR
-    if stored.is_dir():
-        rows = [(found.id, display_path(found.path)) for found in iter_template_dirs(stored)]
+    where = layout(args)
+    stored = where.golden_dir / BASELINE_DIR
+    if stored.is_dir():  # a baseline folder linked out of the golden directory: exit 2, named
+        found = iter_template_dirs(confined(stored, where.golden_dir), root=where.golden_dir)
+        rows = [(each.id, display_path(each.path)) for each in found]
         output.emit_rows(rows)
     return 0
 

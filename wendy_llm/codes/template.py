@@ -235,3 +235,11 @@ CATALOG_LANGUAGE_EMPTY = entry(
     _CATALOG,
     'languages ["python", "cobol"] and no cobol/ templates',
 )  # fmt: skip
+CATALOG_REFUSED = entry(
+    "CAT015", C, "error",
+    "meta.json is not read: a link out of the repository, not a regular file, or too large",
+    "The gate reads only regular files inside the repository it judges: a catalog linked "
+    "to a host file would be quoted in the report, a device would hang the run.",
+    "docs/security.md (Threat model)",
+    "meta.json -> /etc/passwd",
+)  # fmt: skip

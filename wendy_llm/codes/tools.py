@@ -159,6 +159,15 @@ COMPOSE_OUTSIDE = entry(
     "docs/security.md (Threat model)",
     "services: {app: {env_file: ../../secrets.env}}",
 )  # fmt: skip
+COMPOSE_REMOTE = entry(
+    "CMP014", Check.COMPOSE, "error",
+    "a compose file names a remote resource Compose would fetch",
+    "An include, extends file or build context at a URL or git address makes Compose "
+    "reach the network from the machine running the gate, to an address the template "
+    "chooses: refused before Compose runs.",
+    "docs/security.md (Threat model)",
+    "include: [https://github.com/owner/repo.git#main]",
+)  # fmt: skip
 COMPOSE_TOOL = entry(
     "CMP013", Check.COMPOSE, "error",
     "docker-compose could not be run",

@@ -160,6 +160,7 @@ def check_golden(
             max_diff_lines=max_diff_lines,
             full=full_copies,
             template_dir=display_path(template.root) if template.root is not None else None,
+            golden_root=root,
         )
     if selection.complete and wanted is None:
         current = {t.id for t in selection.templates} | selection.existing

@@ -20,6 +20,7 @@ from wendy_llm.golden.layout import MANIFEST_NAME
 from wendy_llm.golden.manifest import OUTPUT_MODE, Digests, FileRecord
 from wendy_llm.render.canonical import OutputFile
 from wendy_llm.repo.layout import display_path
+from wendy_llm.safe_read import ReadRefused, read_bytes
 
 ProblemKind = Literal["changed", "missing", "stale", "invalid"]
 
@@ -79,7 +80,7 @@ class FixtureDir:
         if relpath not in self._cache:
             target = self.directory / relpath
             ok = target.is_file() and not target.is_symlink()
-            self._cache[relpath] = target.read_bytes() if ok else None
+            self._cache[relpath] = _read(target, self.directory) if ok else None
         return self._cache[relpath]
 
     def labels(self, path: str, stored: str, slug: str | None = None) -> tuple[str, str]:
@@ -180,3 +181,11 @@ class FixtureDir:
         old_any, new_any = self.labels(change.path, change.stored)
         old_one, new_one = self.labels(change.path, change.stored, slug)
         return stored, text, tuple(relabel(change.diff, (old_any, old_one), (new_any, new_one)))
+
+
+def _read(path: Path, directory: Path) -> bytes | None:
+    """A fixture file, by the one reader (None: refused, so it matches no render)."""
+    try:
+        return read_bytes(path, directory)
+    except ReadRefused:
+        return None

@@ -26,6 +26,7 @@ from wendy_llm.golden.manifest import Digests, Fixture, GoldenManifest, build_fi
 from wendy_llm.render.canonical import PickRender
 from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.layout import display_path
+from wendy_llm.safe_read import ReadRefused, read_bytes, resolve_inside
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ def check_fixture(
     max_diff_lines: int | None = options.DIFF_MAX_LINES,
     full: bool = False,
     template_dir: str | None = None,
+    golden_root: Path | None = None,
 ) -> list[GoldenProblem]:
     """Compare one template's renders with its fixture directory.
 
@@ -73,10 +75,19 @@ def check_fixture(
     diff is cut to ``max_diff_lines``; the caller caps them all together.
     ``full``: the fixtures hold a copy of every rendered file (else lean:
     a file that is its template file is recorded by hash); ``template_dir``
-    (the template as the user types it) names the template file of a change.
+    (the template as the user types it) names the template file of a change;
+    a ``directory`` linked out of ``golden_root`` is invalid, and not read.
     """
     return _FixtureCheck(
-        template_id, directory, renders, all_picks, command, max_diff_lines, full, template_dir
+        template_id,
+        directory,
+        renders,
+        all_picks,
+        command,
+        max_diff_lines,
+        full,
+        template_dir,
+        golden_root,
     ).run()
 
 
@@ -91,9 +102,11 @@ class _FixtureCheck:
         max_diff_lines: int | None,
         full: bool,
         template_dir: str | None,
+        golden_root: Path | None = None,
     ) -> None:
         self.template_id = template_id
         self.directory = directory
+        self.golden_root = golden_root
         self.digests = Digests()  # shared by the comparisons and the expected layout
         self.full = full
         self.fixtures = FixtureDir(directory, template_dir, self.digests)
@@ -138,10 +151,11 @@ class _FixtureCheck:
                 )
             ]
         try:
-            manifest = GoldenManifest.from_json(
-                manifest_file.read_bytes(), source=display_path(manifest_file)
-            )
-        except GoldenManifestError as exc:
+            if self.golden_root is not None:  # a fixture folder linked out is never read
+                resolve_inside(self.directory, self.golden_root, shown=display_path(self.directory))
+            stored = read_bytes(manifest_file, self.directory, shown=display_path(manifest_file))
+            manifest = GoldenManifest.from_json(stored, source=display_path(manifest_file))
+        except (GoldenManifestError, ReadRefused) as exc:
             return [self.problem("invalid", str(exc), MANIFEST_NAME)]
         if manifest.template_id != self.template_id:
             return [

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wendy_llm.atomic import remove_leftovers, remove_leftovers_under
-from wendy_llm.errors import WendyLlmError
+from wendy_llm.errors import GoldenUpdateRefused, WendyLlmError
 from wendy_llm.golden.fsops import remove_tree_atomically, write_tree_atomically
 from wendy_llm.golden.layout import find_fixture_dirs, fixture_dir, list_files
 from wendy_llm.golden.manifest import Fixture, build_fixture
 from wendy_llm.render.canonical import render_picks
+from wendy_llm.repo.layout import display_path
 from wendy_llm.repo.selection import TemplateFailure, TemplatesOrRoot, select_templates
+from wendy_llm.safe_read import ReadRefused, confined_target, read_bytes
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -59,10 +61,31 @@ def _plan(target: Path, fixture: Fixture) -> tuple[list[str], list[str], list[st
     for relpath, data in fixture.files.items():
         if relpath not in existing:
             added.append(relpath)
-        elif existing[relpath].is_symlink() or existing[relpath].read_bytes() != data:
+        elif existing[relpath].is_symlink() or _stored(existing[relpath], target) != data:
             changed.append(relpath)
     removed = [relpath for relpath in existing if relpath not in fixture.files]
     return added, changed, removed
+
+
+def _stored(path: Path, target: Path) -> bytes | None:
+    """A fixture file as stored (None: one the gate does not read, which is rewritten)."""
+    try:
+        return read_bytes(path, target)
+    except ReadRefused:
+        return None
+
+
+def _confined_targets(root: Path, template_ids: Collection[str]) -> dict[str, Path]:
+    """Each template's fixture directory, refused before anything is written when a
+    folder of it is a link out of the golden directory (or it is a link itself)."""
+    targets = {}
+    for template_id in template_ids:
+        target = fixture_dir(root, template_id)
+        try:
+            targets[template_id] = confined_target(target, root, shown=display_path(target))
+        except ReadRefused as exc:
+            raise GoldenUpdateRefused(f"{exc}: no fixture is written") from None
+    return targets
 
 
 def update_golden(
@@ -102,8 +125,9 @@ def update_golden(
             continue
         fixtures.append((template.id, build_fixture(template.id, renders, full=full_copies)))
     results: list[TemplateUpdate] = []
+    targets = _confined_targets(root, [template_id for template_id, _ in fixtures])
     for template_id, fixture in fixtures:
-        target = fixture_dir(root, template_id)
+        target = targets[template_id]
         remove_leftovers(target)  # even when the fixture itself is up to date
         added, changed, removed = _plan(target, fixture)
         if added or changed or removed:

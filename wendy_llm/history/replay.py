@@ -32,7 +32,7 @@ from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.gitsource import repo_root
 from wendy_llm.repo.layout import Layout, find_layout
 from wendy_llm.repo.unseen import unseen_template_dirs
-from wendy_llm.validate.checks.catalog import catalog_findings, unseen_folder_findings
+from wendy_llm.validate.checks.catalog import read_catalog, unseen_folder_findings
 from wendy_llm.validate.findings import REPOSITORY, Finding
 from wendy_llm.validate.run import run_check
 from wendy_llm.validate.tools.cache import ResultCache
@@ -212,7 +212,7 @@ def _repository_findings(layout: Layout, template_ids: Sequence[str]) -> list[Fi
     meta = layout.meta_json()
     found: list[Finding] = []
     if meta is not None:
-        found += catalog_findings(meta.read_bytes(), template_ids, {}).repository
+        found += read_catalog(meta, template_ids, {}).repository
     unseen = unseen_template_dirs(
         layout.templates_root, settings=layout.settings, golden_dir=layout.golden_dir
     )

@@ -27,6 +27,7 @@ from wendy_llm.repo.rule_selection import (
     parse_selectors,
     per_glob,
 )
+from wendy_llm.safe_read import ReadRefused, read_text
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -190,8 +191,10 @@ def _globs(patterns: Sequence[str], lines: Mapping[Keys, int], shown: str) -> tu
 def load_settings(path: Path, *, shown: str | None = None) -> Settings:
     """Read and validate ``path``; ``shown`` names it in messages (default: as given)."""
     label = shown or str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
+    try:  # beside it only: a settings file linked out of the repository is refused
+        text = read_text(path, shown=label)
+    except ReadRefused as exc:
+        raise SettingsError(f"{label}: cannot read it: {exc.reason}", file=label) from None
     except OSError as exc:
         raise SettingsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     except UnicodeDecodeError as exc:

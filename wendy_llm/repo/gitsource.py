@@ -5,7 +5,11 @@ the revision, ``ls-tree -r -z`` lists the files with their modes, and one
 ``cat-file --batch`` streams every blob. Blobs are read raw (no checkout
 filters), which is exactly what a clone at that revision would hold.
 Symbolic links (mode 120000) and submodules (160000) are skipped, as
-``wendy init`` skips anything that is not a regular file.
+``wendy init`` skips anything that is not a regular file; a blob larger
+than :data:`~wendy_llm.options.READ_MAX_BYTES` is refused before it is read,
+as the working tree's reader (:mod:`wendy_llm.safe_read`) refuses it.  One
+file at a revision (:func:`file_at_revision`) is refused when it is a link
+or not a regular file at all.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from wendy_llm import options
 from wendy_llm.errors import (
     GitError,
     NotAGitRepository,
@@ -28,8 +33,10 @@ from wendy_llm.errors import (
 from wendy_llm.render.template import Template, template_from_files
 from wendy_llm.repo.layout import find_layout
 from wendy_llm.repo.loading import template_id_of
+from wendy_llm.safe_read import ReadRefused
 
 _REGULAR_MODES = {"100644", "100755"}
+_LINK_MODE = "120000"
 _TEMPLATE_MANIFEST = "template.json"
 
 
@@ -83,31 +90,23 @@ def resolve_revision(repo: Path, revision: str) -> Revision:
     return Revision(name=revision, commit=proc.stdout.decode().strip())
 
 
-def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
+def read_tree(
+    repo: Path, revision: Revision, path: str, *, limit: int = options.READ_MAX_BYTES
+) -> dict[str, bytes]:
     """Every regular file under ``path`` (repo-relative, posix) at ``revision``.
 
     Keys are relative to ``path``. Raises NoTemplateAtRevision when there
     is nothing there.
     """
     prefix = PurePosixPath(path).as_posix().strip("/")
-    listing = _git(repo, ["ls-tree", "-r", "-z", "--full-tree", revision.commit, "--", prefix])
-    if listing.returncode != 0:
-        raise GitError(
-            f"git ls-tree failed at {revision.name}: "
-            f"{listing.stderr.decode(errors='replace').strip()}"
-        )
     entries: list[tuple[str, str]] = []  # (relative path, blob id)
-    for record in listing.stdout.split(b"\0"):
-        if not record:
+    for entry in _listing(repo, revision, prefix):
+        if entry.mode not in _REGULAR_MODES:
             continue
-        meta, _, raw_name = record.partition(b"\t")
-        mode, kind, object_id = meta.decode().split(" ")
-        if kind != "blob" or mode not in _REGULAR_MODES:
+        if prefix and not entry.name.startswith(prefix + "/"):
             continue
-        name = os.fsdecode(raw_name)
-        if prefix and not name.startswith(prefix + "/"):
-            continue
-        entries.append((name[len(prefix) + 1 :] if prefix else name, object_id))
+        _check_size(entry, revision, limit)
+        entries.append((entry.name[len(prefix) + 1 :] if prefix else entry.name, entry.object_id))
     if not entries:
         raise NoTemplateAtRevision(
             f"no template at {revision.name} ({revision.commit[:12]}): "
@@ -118,6 +117,62 @@ def read_tree(repo: Path, revision: Revision, path: str) -> dict[str, bytes]:
             (rel for rel, _ in entries), _read_blobs(repo, [oid for _, oid in entries]), strict=True
         )
     )
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One line of ``git ls-tree -r -l``: a file of the tree at a revision."""
+
+    mode: str
+    object_id: str
+    size: int  # -1 for what is not a blob (a submodule's commit)
+    name: str
+
+
+def _listing(repo: Path, revision: Revision, prefix: str) -> list[_Entry]:
+    args = ["ls-tree", "-r", "-z", "-l", "--full-tree", revision.commit]
+    listing = _git(repo, [*args, "--", prefix] if prefix else args)
+    if listing.returncode != 0:
+        raise GitError(
+            f"git ls-tree failed at {revision.name}: "
+            f"{listing.stderr.decode(errors='replace').strip()}"
+        )
+    entries = []
+    for record in listing.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_name = record.partition(b"\t")
+        mode, kind, object_id, size = meta.decode().split()
+        blob_size = int(size) if kind == "blob" and size.isdigit() else -1
+        entries.append(_Entry(mode, object_id, blob_size, os.fsdecode(raw_name)))
+    return entries
+
+
+def _check_size(entry: _Entry, revision: Revision, limit: int = options.READ_MAX_BYTES) -> None:
+    if entry.size > limit:
+        shown = f"{entry.name} at {revision.name}"
+        why = f"it is larger than {limit} bytes, the most the gate reads of one file"
+        raise ReadRefused(f"{shown}: {why}", file=entry.name, reason=why)
+
+
+def file_at_revision(
+    repo: Path, revision: Revision, path: str, *, limit: int = options.READ_MAX_BYTES
+) -> bytes | None:
+    """The bytes of the regular file ``path`` (repo-relative, POSIX) at ``revision``;
+    None when there is nothing there.  A symbolic link, a submodule or a file
+    over :data:`~wendy_llm.options.READ_MAX_BYTES` is :class:`ReadRefused`:
+    a policy file at a revision is read as strictly as in the working tree."""
+    name = PurePosixPath(path).as_posix().strip("/")
+    found = [e for e in _listing(repo, revision, name) if e.name == name]
+    if not found:
+        return None
+    entry = found[0]
+    if entry.mode not in _REGULAR_MODES:
+        kind = "a symbolic link" if entry.mode == _LINK_MODE else f"not a file (mode {entry.mode})"
+        why = f"it is {kind} at {revision.name}: the gate reads only regular files"
+        raise ReadRefused(f"{name}: {why}", file=name, reason=why)
+    _check_size(entry, revision, limit)
+    return _read_blobs(repo, [entry.object_id])[0]
 
 
 def paths_at_revision(

@@ -48,6 +48,7 @@ from wendy_llm.repo.config import (
     load_settings,
 )
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
+from wendy_llm.safe_read import ReadRefused, resolve_inside
 from wendy_llm.wendycli.catalog import META_FILE
 
 DEFAULT_TEMPLATES_DIR = "templates"
@@ -91,11 +92,14 @@ def display_path(path: Path) -> str:
 
 
 def find_root(start: Path) -> Path | None:
-    """The nearest directory, ``start`` or above, holding the settings file or ``.git``."""
-    here = start.resolve()
+    """The nearest directory, ``start`` or above, holding the settings file or ``.git``
+    (resolved).  The path is climbed as written, not through its links: a
+    ``templates`` linked out of a checkout still belongs to the checkout,
+    whose root then refuses it."""
+    here = Path(os.path.abspath(start))
     for candidate in (here, *here.parents):
         if (candidate / SETTINGS_FILE).is_file() or (candidate / GIT_MARKER).exists():
-            return candidate
+            return candidate.resolve()
     return None
 
 
@@ -105,18 +109,39 @@ def _is_language(entry: Path, skipped: Path | None) -> bool:
     return skipped is None or entry.resolve() != skipped
 
 
+def confined(path: Path, root: Path) -> Path:
+    """``path`` when it stays inside the repository ``root`` (links resolved), else
+    a :class:`LayoutError` naming the link that leads out."""
+    try:
+        resolve_inside(path, root, shown=display_path(path))
+    except ReadRefused as exc:
+        raise LayoutError(str(exc)) from None
+    return path
+
+
 def iter_template_dirs(
-    templates_root: Path, *, settings: Settings | None = None, golden_dir: Path | None = None
+    templates_root: Path,
+    *,
+    settings: Settings | None = None,
+    golden_dir: Path | None = None,
+    root: Path | None = None,
 ) -> Iterator[TemplateDir]:
-    """Every template under ``templates_root`` by rule 4, sorted by id."""
+    """Every template under ``templates_root`` by rule 4, sorted by id.  A language
+    or template folder linked out of ``root`` (default: ``templates_root``) is a
+    :class:`LayoutError`: the gate never reads the host's folders."""
     skipped = golden_dir.resolve() if golden_dir is not None else None
+    inside_of = root if root is not None else templates_root
     for language in sorted(templates_root.iterdir()):
         if not _is_language(language, skipped):
             continue
+        if language.is_symlink():
+            confined(language, inside_of)
         for candidate in sorted(language.iterdir()):
             template_id = f"{language.name}/{candidate.name}"
             if candidate.name.startswith(".") or not candidate.is_dir():
                 continue
+            if candidate.is_symlink():
+                confined(candidate, inside_of)
             if settings is not None and settings.ignores(template_id):
                 continue
             # lexists: a symlinked template.json is an error that says so, not "no template".
@@ -179,7 +204,10 @@ class Layout:
             raise CheckSelectionError(f"templates directory {self.templates_root} does not exist")
         return list(
             iter_template_dirs(
-                self.templates_root, settings=self.settings, golden_dir=self.golden_dir
+                self.templates_root,
+                settings=self.settings,
+                golden_dir=self.golden_dir,
+                root=self.root,
             )
         )
 
@@ -226,7 +254,8 @@ class Layout:
     def meta_json(self) -> Path | None:
         """The catalog ``wendy init`` reads: beside the language folders, else at the root."""
         for directory in (self.templates_root, self.root):
-            if (directory / META_FILE).is_file():
+            # lexists: a link or a device there is refused when read, with a finding.
+            if os.path.lexists(directory / META_FILE):
                 return directory / META_FILE
         return None
 
@@ -275,8 +304,8 @@ def find_layout(
         if settings_file.is_file()
         else Settings(shown=shown)
     )
-    golden = _golden_dir(root, settings, golden_dir)
-    return Layout(root, _templates_root(root, settings, given), golden, settings)
+    golden = confined(_golden_dir(root, settings, golden_dir), root)
+    return Layout(root, confined(_templates_root(root, settings, given), root), golden, settings)
 
 
 def _templates_root(root: Path, settings: Settings, given: Path | None) -> Path:
@@ -287,8 +316,8 @@ def _templates_root(root: Path, settings: Settings, given: Path | None) -> Path:
         if not configured.is_dir():
             raise settings.error(f"{display_path(configured)} is not a directory", "templates-dir")
         return configured
-    conventional = root / DEFAULT_TEMPLATES_DIR
-    if conventional.is_dir() and next(iter_template_dirs(conventional), None) is not None:
+    conventional = confined(root / DEFAULT_TEMPLATES_DIR, root)
+    if conventional.is_dir() and next(iter_template_dirs(conventional, root=root), None):
         return conventional
     return root
 

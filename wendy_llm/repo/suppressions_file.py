@@ -35,6 +35,7 @@ from wendy_llm.atomic import write_file_atomically
 from wendy_llm.bounded import json_loads
 from wendy_llm.codes import CODES, Check, nearest
 from wendy_llm.errors import SuppressionsError
+from wendy_llm.safe_read import ReadRefused, read_bytes
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -108,10 +109,12 @@ def load_suppressions(path: Path, *, shown: str | None = None) -> Suppressions:
     """The file at ``path``; no file: no suppressions.  A bad file raises
     :class:`SuppressionsError` naming the line."""
     label = shown or str(path)
-    try:
-        raw = path.read_bytes()
+    try:  # beside it only: a suppressions file linked out of the repository is refused
+        raw = read_bytes(path, shown=label)
     except FileNotFoundError:
         return Suppressions(shown=label)
+    except ReadRefused as exc:
+        raise SuppressionsError(f"{label}: cannot read it: {exc.reason}", file=label) from None
     except OSError as exc:
         raise SuppressionsError(f"{label}: cannot read it: {exc.strerror}", file=label) from exc
     try:

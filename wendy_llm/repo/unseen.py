@@ -22,6 +22,7 @@ from wendy_llm.docker.context import is_dockerfile_name
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.repo.config import Settings
 from wendy_llm.repo.layout import NOT_LANGUAGES
+from wendy_llm.safe_read import ReadRefused, read_bytes, resolve_inside
 
 WENDY_JSON = "wendy.json"
 COMPOSE_NAMES = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
@@ -50,9 +51,13 @@ def unseen_template_dirs(
             continue
         if not language.is_dir() or (skipped is not None and language.resolve() == skipped):
             continue
+        if _leads_out(language, templates_root):
+            continue  # discovery refuses it, naming the link: never followed here
         for candidate in sorted(language.iterdir()):
             template_id = f"{language.name}/{candidate.name}"
             if candidate.name.startswith(".") or not candidate.is_dir():
+                continue
+            if _leads_out(candidate, templates_root):
                 continue
             if os.path.lexists(candidate / MANIFEST_FILE):
                 continue
@@ -80,16 +85,22 @@ def template_evidence(folder: Path) -> list[str]:
                 out.append(f"{rel} (a Dockerfile)")
             elif name in COMPOSE_NAMES:
                 out.append(f"{rel} (a compose file)")
-            elif seen < _MAX_FILES and _has_actions(path):
+            elif seen < _MAX_FILES and _has_actions(path, folder):
                 out.append(f"{rel} (template actions {{{{ ... }}}})")
             seen += 1
     return sorted(out)
 
 
-def _has_actions(path: Path) -> bool:
+def _leads_out(path: Path, root: Path) -> bool:
     try:
-        if path.is_symlink() or path.stat().st_size > _MAX_BYTES:
-            return False
-        return b"{{" in path.read_bytes()
-    except OSError:
+        resolve_inside(path, root)
+    except ReadRefused:
+        return True
+    return False
+
+
+def _has_actions(path: Path, folder: Path) -> bool:
+    try:  # the one reader: a link, a device or a large file is not read, so no evidence
+        return b"{{" in read_bytes(path, folder, limit=_MAX_BYTES)
+    except (ReadRefused, OSError):
         return False

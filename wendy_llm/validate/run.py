@@ -239,9 +239,9 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     loaded: dict[str, list[Finding]] = {}
     location = layout.rules_path(template_id)
     rules: Rules | None = None
-    if location.is_file():
+    if location.is_symlink() or location.exists():  # a link or a device: refused, a finding
         try:
-            rules = load_rules(location, display=display_path(location))
+            rules = load_rules(location, display=display_path(location), root=layout.root)
         except RulesError as exc:
             loaded[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
     run = TemplateRun(template_id, template, rules, location, samples)

@@ -15,6 +15,7 @@ from pathlib import Path
 from wendy_llm.errors import TemplateLoadError
 from wendy_llm.record import Record
 from wendy_llm.render.manifest.load import MANIFEST_FILE, PICKER_FILE
+from wendy_llm.safe_read import ReadRefused, read_bytes, scan_dir
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -58,13 +59,19 @@ def _link_reason(path: str, full: str) -> str:
 
 
 def read_template_dir(root: Path) -> tuple[dict[str, bytes], list[SkippedEntry]]:
-    """Every regular file under ``root`` (POSIX path -> bytes) and every entry skipped."""
+    """Every regular file under ``root`` (POSIX path -> bytes) and every entry skipped.
+
+    Entries are listed without following a link; ``root`` itself is the
+    caller's (the gate's discovery refuses a template folder linked out of
+    the repository: :mod:`wendy_llm.repo.layout`)."""
     files: dict[str, bytes] = {}
     skipped: list[SkippedEntry] = []
 
     def visit(directory: Path, prefix: str) -> None:
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            entries = scan_dir(directory, root)
+        except ReadRefused as exc:
+            raise TemplateLoadError(str(exc), file=str(directory)) from None
         except OSError as exc:
             raise TemplateLoadError(f"{directory}: {exc.strerror}", file=str(directory)) from None
         for entry in entries:
@@ -73,8 +80,10 @@ def read_template_dir(root: Path) -> tuple[dict[str, bytes], list[SkippedEntry]]
             if stat.S_ISDIR(mode):
                 visit(Path(entry.path), rel + "/")
             elif stat.S_ISREG(mode):
-                try:
-                    files[rel] = Path(entry.path).read_bytes()
+                try:  # the one reader: a size limit, and only inside the template
+                    files[rel] = read_bytes(Path(entry.path), root, shown=entry.path)
+                except ReadRefused as exc:
+                    raise TemplateLoadError(str(exc), file=entry.path) from None
                 except OSError as exc:
                     raise TemplateLoadError(
                         f"{entry.path}: {exc.strerror}", file=entry.path

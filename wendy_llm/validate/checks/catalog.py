@@ -46,6 +46,7 @@ from wendy_llm.codes.template import (
     CATALOG_LITE_WRONG,
     CATALOG_NO_DESCRIPTION,
     CATALOG_NOWHERE,
+    CATALOG_REFUSED,
     CATALOG_REPEATED,
     CATALOG_UNKNOWN_TARGETS,
     CATALOG_UNLISTED,
@@ -55,6 +56,7 @@ from wendy_llm.errors import quoted
 from wendy_llm.render.manifest.gojson import GoJsonSyntaxError, decode
 from wendy_llm.render.manifest.jsonpos import JsonPath, value_positions
 from wendy_llm.repo.unseen import UnseenFolder
+from wendy_llm.safe_read import ReadRefused, read_bytes
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.wendycli.catalog import (
     KNOWN_TARGETS,
@@ -112,7 +114,7 @@ def check_catalog(
         template_id: {slug: rendered_platform(tree) for slug, tree in picks.items()}
         for template_id, picks in renders.items()
     }
-    found = catalog_findings(path.read_bytes(), template_ids, platforms)
+    found = read_catalog(path, template_ids, platforms)
     if not complete:
         for template_id in renders if found.unreadable else ():
             found.templates[template_id] = list(found.repository)
@@ -154,6 +156,23 @@ class _Judge:
 
     def warning(self, code: CodeInfo, message: str, path: JsonPath = ()) -> Finding:
         return warning(code, message, self.file, self.line(path))
+
+
+def read_catalog(
+    path: Path, template_ids: Sequence[str], platforms: Mapping[str, Mapping[str, str]]
+) -> CatalogFindings:
+    """:func:`catalog_findings` of the file at ``path``, read by the one reader: a
+    ``meta.json`` linked out of its folder, not a regular file or too large is a
+    finding, and nothing of it is read."""
+    try:
+        meta = read_bytes(path, shown=META_FILE)
+    except (ReadRefused, OSError) as exc:
+        out = CatalogFindings({template_id: [] for template_id in template_ids})
+        reason = exc.reason if isinstance(exc, ReadRefused) else exc.strerror
+        out.repository.append(error(CATALOG_REFUSED, f"not read: {reason}", META_FILE))
+        out.unreadable = True
+        return out
+    return catalog_findings(meta, template_ids, platforms)
 
 
 def catalog_findings(

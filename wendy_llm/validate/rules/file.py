@@ -56,6 +56,7 @@ from wendy_llm.engine.gofuncs import format_value as go_format_value
 from wendy_llm.errors import RulesError, quoted
 from wendy_llm.render.manifest.schemawords import violation_text
 from wendy_llm.repo.globs import GlobError, parse_glob
+from wendy_llm.safe_read import ReadRefused, read_text
 from wendy_llm.validate.documents.locate import LineIndex
 from wendy_llm.validate.documents.parse import Yaml12Loader
 from wendy_llm.validate.rules.assertions import (
@@ -166,11 +167,14 @@ class Rules:
         return self.gate.globs
 
 
-def load_rules(path: Path, *, display: str | None = None) -> Rules:
-    """Read and validate a rules file (``display`` is the name used in messages)."""
+def load_rules(path: Path, *, display: str | None = None, root: Path | None = None) -> Rules:
+    """Read and validate a rules file (``display`` is the name used in messages)
+    inside ``root`` (the repository; default: the folder it is in)."""
     shown = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, root, shown=shown)
+    except ReadRefused as exc:
+        raise RulesError(f"{shown}: cannot read the rules file: {exc.reason}", file=shown) from None
     except OSError as exc:
         raise RulesError(
             f"{shown}: cannot read the rules file: {exc.strerror}", file=shown

@@ -29,6 +29,7 @@ file) must be byte for byte equal, for the canonical input and the variant.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,7 @@ from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import load_template
 from wendy_llm.repo.layout import baseline_dir, display_path, rules_path
 from wendy_llm.repo.selection import templates_dir_argument
+from wendy_llm.safe_read import ReadRefused, resolve_inside
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.rules.file import Rules, load_rules
 from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
@@ -126,8 +128,12 @@ def baseline_findings(
     rules = rules_file if rules_file is not None else rules_path(golden_root, template.id)
     directory = baseline_dir(golden_root, template.id)
     shown = display_path(directory)
-    if not directory.exists():
+    if not os.path.lexists(directory):
         return None
+    try:  # a baseline folder linked out of the golden directory is never read
+        resolve_inside(directory, golden_root, shown=shown)
+    except ReadRefused as exc:
+        return BaselineResult([error(BASELINE_NOT_TEMPLATE, str(exc), shown)])
     if not (directory / MANIFEST_FILE).is_file():
         message = f"the stored baseline {shown} is not a template directory (no {MANIFEST_FILE})"
         return BaselineResult([error(BASELINE_NOT_TEMPLATE, message, shown)])
@@ -140,7 +146,7 @@ def baseline_findings(
         )
     if scope is None or sentinels is None:
         try:
-            model = rules_of(rules)
+            model = rules_of(rules, root=golden_root if rules_file is None else None)
         except RulesError as exc:
             return BaselineResult([_rules_unread(shown, exc)])
         scope = scope if scope is not None else gate_of(model)
@@ -189,12 +195,13 @@ def declared_sentinels(rules: Rules | None) -> Sentinels:
     return {question: s.values for question, s in rules.sentinels.items()}
 
 
-def rules_of(path: Path) -> Rules | None:
-    """The rules file at ``path``, read (None when there is no file); raises
-    :class:`RulesError` for a file that does not load."""
-    if not path.is_file():
+def rules_of(path: Path, *, root: Path | None = None) -> Rules | None:
+    """The rules file at ``path`` inside ``root`` (default: its folder), read (None
+    when there is no file); raises :class:`RulesError` for a file that does not
+    load, or that is a link out of ``root``, a device or a FIFO."""
+    if not os.path.lexists(path):
         return None
-    return load_rules(path, display=display_path(path))
+    return load_rules(path, display=display_path(path), root=root)
 
 
 def gate_of(rules: Rules | None) -> FileScope:

@@ -154,6 +154,7 @@ def run_compose(
         env=env,
         timeout=timeout,
         processes=processes,
+        no_network=True,  # Compose reads files only: it has no address to reach
     )
     prefixes = sorted({f"{p}/" for p in (project_dir, project_dir.resolve())}, key=len)
     findings: list[Finding] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -51,6 +52,28 @@ def find_tool(name: str) -> Path:
     raise ValidatorToolError(
         f"{name} not found (looked in {local.parent} and on PATH); install {package}"
     )
+
+
+#: Where ``unshare`` is looked for: the system's, never a directory of the checkout.
+_SYSTEM_PATH = "/usr/bin:/bin"
+
+
+@functools.cache
+def no_network_prefix() -> tuple[str, ...]:
+    """``unshare -rn --`` when this machine lets the gate start a tool in a network
+    namespace of its own (a user namespace maps it to root there; only a
+    loopback exists), else ``()`` (checked once per process: some containers
+    and kernels forbid unprivileged user namespaces; docs/security.md)."""
+    unshare = shutil.which("unshare", path=_SYSTEM_PATH)
+    if unshare is None or not sys.platform.startswith("linux"):
+        return ()
+    try:
+        probe = subprocess.run(
+            [unshare, "-rn", "--", "true"], capture_output=True, timeout=options.TOOL_TIMEOUT_S
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return (unshare, "-rn", "--") if probe.returncode == 0 else ()
 
 
 def content_hash(*parts: bytes) -> str:
@@ -110,15 +133,23 @@ class ToolProcesses:
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
         timeout: float = options.TOOL_TIMEOUT_S,
+        no_network: bool = False,
     ) -> ToolRun:
-        """Run a validator tool to completion and capture its output as text."""
+        """Run a validator tool to completion and capture its output as text;
+        ``no_network``: in a network namespace of its own where the machine allows
+        (:func:`no_network_prefix`)."""
         name = Path(os.fspath(argv[0])).name
+        prefix = no_network_prefix() if no_network else ()
+        program = os.fspath(argv[0])
+        if prefix and not os.access(program, os.X_OK):  # unshare would start, then fail
+            reason = "Permission denied" if os.path.exists(program) else "No such file or directory"
+            raise ValidatorToolError(f"cannot run {program}: {reason}")
         with self._lock:
             if self._cancelled:
                 raise ToolsCancelled(f"{name} not run: cancelled")
             try:
                 proc = subprocess.Popen(
-                    [os.fspath(a) for a in argv],
+                    [*prefix, *(os.fspath(a) for a in argv)],
                     cwd=cwd,
                     env=None if env is None else dict(env),
                     stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -163,11 +194,12 @@ def run_tool(
     stdin: bytes | None = None,
     timeout: float = options.TOOL_TIMEOUT_S,
     processes: ToolProcesses | None = None,
+    no_network: bool = False,
 ) -> ToolRun:
     """Run a validator tool to completion and capture its output as text
     (one of ``processes``, when given, so that it can be cancelled)."""
     owner = processes if processes is not None else ToolProcesses()
-    return owner.run(argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+    return owner.run(argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout, no_network=no_network)
 
 
 #: The temporary directories the validators make, in the system's temp dir.
