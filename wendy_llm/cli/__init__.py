@@ -25,6 +25,7 @@ from wendy_llm.cli.parser import (
     RawDescriptionHelpFormatter,
     WendyArgumentParser,
 )
+from wendy_llm.cli.progress.helperbuild import announce_builds
 from wendy_llm.errors import WendyLlmError, cli_text
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -129,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed(arguments))
     args = parser.parse_args(arguments)
+    stop_announcing = announce_builds()
     try:
         with warnings.catch_warnings():
             # The library's warnings (an unknown --var with --no-strict) in the
@@ -148,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # not raise again.
         output.silence_stdout()
         return EXIT_FAILED
+    finally:
+        stop_announcing()
     return result
 
 
