@@ -223,13 +223,10 @@ if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt name stays an 
 
 
 def _version() -> str:
-    # lazy: importlib.metadata costs more than a render; only __version__ needs it.
-    from importlib.metadata import PackageNotFoundError, version
+    # lazy: only __version__ needs it (the revision stamped at build time).
+    from wendy_llm.revision import package_version
 
-    try:
-        return version("wendy-llm")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "0+unknown"
+    return package_version()
 
 
 def __dir__() -> list[str]:

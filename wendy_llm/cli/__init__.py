@@ -79,14 +79,11 @@ class _VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        # lazy: importlib.metadata costs more than a render; only --version needs it.
-        from importlib.metadata import PackageNotFoundError, version
+        # lazy: only --version needs it.
+        from wendy_llm.revision import package_version
 
-        try:
-            found = version("wendy-llm")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            found = "(not installed)"
-        output.emit(f"{parser.prog} {found}\n")  # on stdout, as argparse's own version action
+        # The exact revision (0.1.0+g<commit>): a CI log names the gate that judged.
+        output.emit(f"{parser.prog} {package_version()}\n")  # stdout, as argparse's own
         parser.exit()
 
 
