@@ -23,8 +23,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F403  (the hooks this backend does not wrap)
+from setuptools import build_meta as _setuptools  # type: ignore[import-untyped]
+from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F403
 
 STAMP = Path("wendy_llm") / "VERSION"
 

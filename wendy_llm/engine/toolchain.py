@@ -40,12 +40,10 @@ from wendy_llm import options
 from wendy_llm.atomic import remove_tree, write_file_atomically
 from wendy_llm.engine.helper import shipped
 from wendy_llm.engine.helper.announce import HelperBuild, tell
-from wendy_llm.engine.helper.sources import (
-    HELPER_SOURCE_DIR,
-    cache_key,
-    helper_sources,
-    sha256_hex,
-)
+from wendy_llm.engine.helper.sources import HELPER_SOURCE_DIR as HELPER_SOURCE_DIR
+from wendy_llm.engine.helper.sources import cache_key as cache_key
+from wendy_llm.engine.helper.sources import helper_sources as helper_sources
+from wendy_llm.engine.helper.sources import sha256_hex
 from wendy_llm.errors import ToolchainError
 
 GO_ENV_VAR = "WENDY_LLM_GO"

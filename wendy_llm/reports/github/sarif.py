@@ -26,8 +26,8 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping, Sequence
 
-from wendy_llm.revision import package_version
 from wendy_llm.reports.github.located import FALLBACK_PREFIX, LocatedFinding
+from wendy_llm.revision import package_version
 from wendy_llm.validate.codes import CODES, CodeInfo
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
