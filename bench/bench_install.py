@@ -92,6 +92,10 @@ def cold_path(work: Path, house: Path, requirements: Sequence[str]) -> dict[str,
     }
 
 
+def _one_run(run: dict[str, float]) -> str:
+    return ", ".join(f"{key} {value:.2f}" for key, value in run.items())
+
+
 def largest_packages(venv: Path, count: int = 4) -> str:
     """The ``count`` largest entries of the environment's site-packages, in MB."""
     (site,) = venv.glob("lib/python*/site-packages")
@@ -119,9 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(max(1, args.runs)):
             for name, requirements in sides.items():  # alternately: both under like load
                 runs[name].append(cold_path(root / name, house, requirements))
+                print(f"  {name}: {_one_run(runs[name][-1])}", flush=True)
         biggest = {name: largest_packages(root / name / "venv") for name in sides}
+        shipped = f"{wheel.name} ({wheel.stat().st_size / 1e6:.1f} MB)"
         load = load_average()
-    print(f"load average after: {load}; wheel {wheel.name} ({wheel.stat().st_size / 1e6:.1f} MB)")
+    print(f"load average after: {load}; platform wheel {shipped}")
     status = 0
     for name in sides:
         median = {key: statistics.median(run[key] for run in runs[name]) for key in runs[name][0]}

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import wheelhouse
 from binformat import macos_minimum
-from platform_wheels import build_all
+from platform_wheels import PLATFORMS, build_all, cross_compile
 
 from wendy_llm.engine.helper.shipped import parse_identity
 from wendy_llm.engine.helper.sources import helper_sources, source_digest
@@ -130,3 +130,12 @@ def test_the_linux_wheel_renders_and_checks_without_any_go(
     assert "Go helper" not in checked.stderr + rendered.stderr  # nothing was built
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
     assert "shippedmemo" in cached and "wendy" not in cached, cached
+
+
+def test_the_cross_compile_is_reproducible(tmp_path: Path) -> None:
+    """The same sources and Go give the same bytes (-trimpath, no VCS stamp):
+    anyone can rebuild a wheel's helper and compare its SHA-256."""
+    linux_arm64 = next(p for p in PLATFORMS if (p.goos, p.goarch) == ("linux", "arm64"))
+    (first := tmp_path / "a").mkdir()
+    (second := tmp_path / "b").mkdir()
+    assert cross_compile(linux_arm64, first) == cross_compile(linux_arm64, second)
