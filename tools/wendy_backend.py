@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from setuptools import build_meta as _setuptools  # type: ignore[import-untyped]
+
+# The hooks not wrapped below (get_requires_for_build_*) are setuptools' own.
 from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F403
 
 STAMP = Path("wendy_llm") / "VERSION"
