@@ -25,7 +25,7 @@ from typing import Any
 
 from setuptools import build_meta as _setuptools  # type: ignore[import-untyped]
 
-# The hooks not wrapped below (get_requires_for_build_*) are setuptools' own.
+# Every hook is setuptools' own; those below stamp the revision first.
 from setuptools.build_meta import *  # type: ignore[import-untyped]  # noqa: F403
 
 STAMP = Path("wendy_llm") / "VERSION"
@@ -77,6 +77,21 @@ def write_stamp(root: Path) -> str:
     if not stamp.is_file() or stamp.read_text(encoding="utf-8") != text:
         stamp.write_text(text, encoding="utf-8")
     return version
+
+
+def get_requires_for_build_wheel(*args: Any, **kwargs: Any) -> list[str]:
+    write_stamp(Path.cwd())  # setuptools reads the version (the stamp) to answer
+    return list(_setuptools.get_requires_for_build_wheel(*args, **kwargs))
+
+
+def get_requires_for_build_sdist(*args: Any, **kwargs: Any) -> list[str]:
+    write_stamp(Path.cwd())
+    return list(_setuptools.get_requires_for_build_sdist(*args, **kwargs))
+
+
+def get_requires_for_build_editable(*args: Any, **kwargs: Any) -> list[str]:
+    write_stamp(Path.cwd())
+    return list(_setuptools.get_requires_for_build_editable(*args, **kwargs))
 
 
 def build_wheel(wheel_directory: str, *args: Any, **kwargs: Any) -> str:

@@ -14,9 +14,9 @@ import pytest
 import wendy_backend
 
 import wendy_llm
-from wendy_llm import revision
 from wendy_llm.reports.github.sarif import check_sarif
 from wendy_llm.reports.json import REPORT_KINDS, schema_path, versioned
+from wendy_llm.revision import package_version
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def test_the_version_names_the_commit_checked_out_here() -> None:
     if not (REPO / ".git").exists():
         pytest.skip("not a git checkout (an unpacked sdist)")
     head = git(REPO, "rev-parse", "--short=12", "HEAD")
-    version = revision.package_version()
+    version = package_version()
     assert version.startswith(f"0.1.0+g{head}"), (
         f"{version} does not name HEAD {head}: `make install` (or `make revision`) restamps it"
     )
@@ -43,9 +43,9 @@ def test_the_version_names_the_commit_checked_out_here() -> None:
 
 def test_the_sarif_driver_and_every_json_schema_carry_the_revision() -> None:
     driver = check_sarif([])["runs"][0]["tool"]["driver"]  # type: ignore[index]
-    assert driver["version"] == revision.package_version()
+    assert driver["version"] == package_version()
     for kind in REPORT_KINDS:
-        assert versioned(kind, {})["wendy_llm_version"] == revision.package_version()
+        assert versioned(kind, {})["wendy_llm_version"] == package_version()
         schema = json.loads(schema_path(kind).read_text(encoding="utf-8"))
         assert "wendy_llm_version" in schema["properties"], kind
 
