@@ -209,11 +209,13 @@ def test_no_install_line_names_an_index_package() -> None:
     # `pip install wendy-llm` fails: wendy-llm is on no index.
     bare = re.compile(
         r"pip install\s+(?:-\S+\s+)*[\"']?wendy-llm(?:\[[^\]]*\])?(?:[=<>~!]=?[^\s\"']*)?"
-        r"[\"']?(?=\s|$)",
+        # ... but `"wendy-llm[helper] @ git+https://..."` names its source (PEP 508).
+        r"[\"']?(?=\s|$)(?!\s+@)",
         re.M,
     )
     for wrong in ("pip install wendy-llm", 'pip install -U "wendy-llm==0.1"'):
         assert bare.search(wrong), wrong  # the pattern sees what it must refuse
+    assert not bare.search('pip install "wendy-llm[helper] @ git+https://h/o/wendy-llm@v1"')
     for path in (WORKFLOW, ACTION, HOOKS, CI_DOC):
         assert not bare.search(path.read_text(encoding="utf-8")), path
 
