@@ -6,9 +6,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: install helper test lint check golden bench fuzz mutants clean
+.PHONY: install helper revision test lint check golden bench wheels fuzz mutants clean
 
-install: $(STAMP) helper
+install: $(STAMP) helper revision
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,13 +16,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# The commit checked out now, in wendy_llm/VERSION (an editable install's
+# metadata keeps the one it was installed at): `wendy-llm --version`.
+revision: $(STAMP)
+	$(PY) tools/wendy_backend.py
+
 # Builds (or finds in the cache) the Go helper, so the first render is warm.
 helper: $(STAMP)
 	$(PY) -m wendy_llm.engine.toolchain
 
 lint: install
-	$(VENV)/bin/ruff check wendy_llm tests bench examples
-	$(VENV)/bin/ruff format --check wendy_llm tests bench examples
+	$(VENV)/bin/ruff check wendy_llm tests bench examples tools
+	$(VENV)/bin/ruff format --check wendy_llm tests bench examples tools
 	$(VENV)/bin/mypy
 	$(PY) -m wendy_llm.engine.toolchain vet
 
@@ -38,6 +43,11 @@ golden: install
 bench: install
 	$(PY) bench/run.py $(ARGS)
 
+# The sdist, the pure wheel and one wheel per platform with the Go helper
+# inside (cross-compiled here), into dist/: tools/platform_wheels.py.
+wheels: install
+	$(PY) tools/platform_wheels.py --out dist $(ARGS)
+
 # Random templates, data and manifests through the library (not in CI: minutes).
 fuzz: install
 	$(PY) bench/fuzz.py $(ARGS)
@@ -46,4 +56,4 @@ mutants: install
 	PYTHONPATH=tests $(PY) -m harness.mutants $(ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist wendy_llm/VERSION

@@ -24,7 +24,8 @@ from _imports import LAZY_MARK, PACKAGE_DIR, Import, all_imports, all_modules, i
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
 #: The lowest layer: modules every other layer may import.
 BASE = tuple(
-    "errors arguments atomic bounded bounded_yaml escape options phases record safe_read".split()  # noqa: SIM905
+    "errors arguments atomic bounded bounded_yaml escape options phases record revision"
+    " safe_read".split()  # noqa: SIM905
 )
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", BASE),

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer as Renderer
     from wendy_llm.engine.client import RenderJob as RenderJob
     from wendy_llm.engine.client import shared_renderer as shared_renderer
+    from wendy_llm.engine.helper.announce import HelperBuild as HelperBuild
+    from wendy_llm.engine.helper.announce import HelperBuildListener as HelperBuildListener
+    from wendy_llm.engine.helper.announce import on_helper_build as on_helper_build
     from wendy_llm.errors import AppIdError as AppIdError
     from wendy_llm.errors import CheckSelectionError as CheckSelectionError
     from wendy_llm.errors import DataTypeError as DataTypeError
@@ -142,6 +145,8 @@ _EXPORTS: dict[str, str] = {
     "GoldenProblem": "wendy_llm.golden",
     "GoldenUpdate": "wendy_llm.golden",
     "GoldenUpdateRefused": "wendy_llm.errors",
+    "HelperBuild": "wendy_llm.engine.helper.announce",
+    "HelperBuildListener": "wendy_llm.engine.helper.announce",
     "Inputs": "wendy_llm.render.variants",
     "Key": "wendy_llm.compare.sides",
     "Keys": "wendy_llm.repo.config",
@@ -214,6 +219,7 @@ _EXPORTS: dict[str, str] = {
     "find_layout": "wendy_llm.repo.layout",
     "load_settings": "wendy_llm.repo.config",
     "load_template": "wendy_llm.repo.loading",
+    "on_helper_build": "wendy_llm.engine.helper.announce",
     "run_check": "wendy_llm.validate.run",
     "shared_renderer": "wendy_llm.engine.client",
     "template_at_revision": "wendy_llm.repo.gitsource",
@@ -247,13 +253,10 @@ if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt name stays an 
 
 
 def _version() -> str:
-    # lazy: importlib.metadata costs more than a render; only __version__ needs it.
-    from importlib.metadata import PackageNotFoundError, version
+    # lazy: only __version__ needs it (the revision stamped at build time).
+    from wendy_llm.revision import package_version
 
-    try:
-        return version("wendy-llm")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "0+unknown"
+    return package_version()
 
 
 def __dir__() -> list[str]:

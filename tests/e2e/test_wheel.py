@@ -28,7 +28,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     source = work / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "tools/wendy_backend.py"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, source / name)
     shutil.copytree(PACKAGE, source / "wendy_llm", ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(

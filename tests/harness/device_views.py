@@ -60,6 +60,7 @@ def document(slug: str) -> str:
         answers=dict(template.pick(slug).answers),
         devices=PROFILES,
     )
+    del doc["wendy_llm_version"]  # pinned: the view, not the revision that computed it
     return dumps(doc)
 
 

@@ -31,6 +31,7 @@ from wendy_llm.reports.json import (
     picks_json,
     schema_path,
 )
+from wendy_llm.revision import package_version
 from wendy_llm.validate.findings import CheckResult, Report, error, warning
 
 T = "py/t"
@@ -47,6 +48,7 @@ def test_picks() -> None:
     doc = validate_report(dumps(picks_json("llm", [("a-1", {"M": "a:1"}), ("b", {})])), "picks")
     assert doc == {
         "version": 1,
+        "wendy_llm_version": package_version(),
         "template": "llm",
         "picks": [{"slug": "a-1", "answers": {"M": "a:1"}}, {"slug": "b", "answers": {}}],
     }

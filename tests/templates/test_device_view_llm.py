@@ -14,8 +14,10 @@ import pytest
 from _cli_helpers import run_module, validate_report
 from harness.device_views import PINNED, REFRESH, TEMPLATE, document, pinned_path
 
+import wendy_llm
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import load_template
+from wendy_llm.reports.json import dumps
 from wendy_llm.validate.checks.device import build_view
 
 
@@ -78,7 +80,9 @@ def test_what_the_pins_say_about_a_device() -> None:
 def test_the_plan_command_prints_the_pinned_document() -> None:
     run = run_module("plan", str(TEMPLATE), "--pick", "laguna-s-2.1-dflash", "--json")
     assert run.code == 0, run.err
-    assert run.out == pinned_path("laguna-s-2.1-dflash").read_text(encoding="utf-8")
+    printed = json.loads(run.out)
+    assert printed.pop("wendy_llm_version") == wendy_llm.__version__  # the gate, not the view
+    assert dumps(printed) == pinned_path("laguna-s-2.1-dflash").read_text(encoding="utf-8")
 
 
 def test_every_pick_of_the_bundled_template_deploys() -> None:

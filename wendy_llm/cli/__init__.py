@@ -25,6 +25,7 @@ from wendy_llm.cli.parser import (
     RawDescriptionHelpFormatter,
     WendyArgumentParser,
 )
+from wendy_llm.cli.progress.helperbuild import announce_builds
 from wendy_llm.errors import WendyLlmError, cli_text
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
@@ -89,14 +90,11 @@ class _VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        # lazy: importlib.metadata costs more than a render; only --version needs it.
-        from importlib.metadata import PackageNotFoundError, version
+        # lazy: only --version needs it.
+        from wendy_llm.revision import package_version
 
-        try:
-            found = version("wendy-llm")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            found = "(not installed)"
-        output.emit(f"{parser.prog} {found}\n")  # on stdout, as argparse's own version action
+        # The exact revision (0.1.0+g<commit>): a CI log names the gate that judged.
+        output.emit(f"{parser.prog} {package_version()}\n")  # stdout, as argparse's own
         parser.exit()
 
 
@@ -140,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed(arguments))
     args = parser.parse_args(arguments)
+    stop_announcing = announce_builds()
     try:
         with warnings.catch_warnings():
             # The library's warnings (an unknown --var with --no-strict) in the
@@ -159,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # not raise again.
         output.silence_stdout()
         return EXIT_FAILED
+    finally:
+        stop_announcing()
     return result
 
 

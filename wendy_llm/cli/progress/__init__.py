@@ -1,0 +1,1 @@
+"""What the command line says while it waits on something slow (a Go helper build)."""
