@@ -23,10 +23,10 @@ from _imports import LAZY_MARK, PACKAGE_DIR, Import, all_imports, all_modules, i
 #: Lowest first: (layer, top-level names under ``wendy_llm`` in it).
 #: ``""`` is the package itself (``wendy_llm/__init__.py``).
 #: The lowest layer: modules every other layer may import.
-BASE = tuple(
-    "errors arguments atomic bounded bounded_yaml escape options phases record revision"
-    " safe_read".split()  # noqa: SIM905
-)
+BASE = (
+    "errors", "arguments", "atomic", "bounded", "bounded_yaml", "escape", "options", "phases",
+    "record", "revision", "safe_read",
+)  # fmt: skip
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", BASE),
     ("engine", ("engine",)),
