@@ -26,6 +26,11 @@ ALLOWED: dict[str, str] = {
     "cli/output.py": "opens /dev/null in place of a closed stdout",
     "engine/process.py": "the helper's stderr, in a memfd of its own",
     "engine/toolchain.py": "the package's own Go source and the helper cache, not the repository",
+    "engine/helper/sources.py": "the package's own Go source, for its digest",
+    "engine/helper/shipped.py": "the helper binary and its identity shipped inside the package",
+    "revision.py": "the package's own VERSION stamp",
+    "cli/github/summary_cmd.py": "the gate's own reports directory (under RUNNER_TEMP), opened "
+    "without following links, regular files only, each read bounded",
     "phases.py": "the test hook's FIFO and marker, in a directory a test names",
     "pytest_plugin/state.py": "globs for template.json to find a templates root; reads nothing",
     "render/files/tree.py": "writes a render to the user's output directory (atomically)",
