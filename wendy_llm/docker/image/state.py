@@ -82,9 +82,7 @@ class State:
                 or fnmatch.fnmatchcase(path, pattern)
                 or (recursive and path.startswith(pattern.rstrip("/") + "/"))
             ):
-                changed = dataclasses.replace(
-                    entry, executable=executable, mode_unclear=None, line=line
-                )
+                changed = dataclasses.replace(entry, executable=executable, mode_unclear=None)
                 self.entries[path] = changed
                 self.history.append(changed)
 

@@ -15,11 +15,11 @@ context's files and the contents of its small files.
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections.abc import Callable, Mapping
 
+from wendy_llm import options
 from wendy_llm.docker.context import BuildContext
 from wendy_llm.docker.expand import ExpansionError, Variables, exact_word
 from wendy_llm.docker.image.bases import base_facts
@@ -29,39 +29,39 @@ from wendy_llm.docker.image.linked import toolchain_outputs
 from wendy_llm.docker.image.runwrites import Word, apply_command, execute_effect
 from wendy_llm.docker.image.shell import shell_commands
 from wendy_llm.docker.image.state import State
-from wendy_llm.docker.model import SCRATCH, Build, Dockerfile
+from wendy_llm.docker.model import SCRATCH, Build
 from wendy_llm.docker.syntax import Instruction
 
 _ARCHIVE = re.compile(r"\.(?:tar|tgz|tbz2?|txz|tar\.(?:gz|bz2|xz|zst))$")
 Contents = tuple[tuple[str, bytes], ...]  # (tree path, bytes) of the context's small files
 
 
+_Key = tuple[str, tuple[tuple[str, str], ...], str, frozenset[str], frozenset[str], Contents]
+_MODELS: dict[_Key, ImageModel] = {}
+
+
 def image_model(
+    build: Build,
     text: str,
-    build_args: Mapping[str, str] | None,
     context: BuildContext | None,
     contents: Contents = (),
 ) -> ImageModel:
-    """The model of ``text`` built with ``build_args`` from ``context`` (cached by content)."""
-    args = tuple(sorted((build_args or {}).items()))
-    root = context.root if context else ""
+    """The model of ``build`` (the Dockerfile ``text`` with its build arguments) from
+    ``context``: built once per distinct content (every pick renders the same
+    Dockerfiles, and the Dockerfile check and the device view both ask)."""
+    root = context.root if context else "\0"  # no context: nothing is copied from one
     files = context.files if context else frozenset()
     dirs = context.dirs if context else frozenset()
-    return _cached(text, args, root, files, dirs, contents, context is not None)
+    key = (text, tuple(sorted(build.build_args.items())), root, files, dirs, contents)
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) >= options.IMAGE_MODELS_CACHED:
+            _MODELS.pop(next(iter(_MODELS)))
+        model = _MODELS[key] = _walk(build, context, contents)
+    return model
 
 
-@functools.lru_cache(maxsize=128)
-def _cached(
-    text: str,
-    args: tuple[tuple[str, str], ...],
-    root: str,
-    files: frozenset[str],
-    dirs: frozenset[str],
-    contents: Contents,
-    has_context: bool,
-) -> ImageModel:
-    context = _Context(root, files, dirs) if has_context else None
-    build = Dockerfile(text).build(dict(args))
+def _walk(build: Build, context: BuildContext | None, contents: Contents) -> ImageModel:
     stages: list[StageImage | None] = []
     for stage in build.dockerfile.stages:
         try:
@@ -69,15 +69,6 @@ def _cached(
         except ExpansionError:
             stages.append(None)
     return ImageModel(tuple(stages), build.target() if stages else 0)
-
-
-class _Context(BuildContext):
-    """A :class:`BuildContext` rebuilt from its (hashable) parts."""
-
-    def __init__(self, root: str, files: frozenset[str], dirs: frozenset[str]) -> None:
-        self.root = root
-        self.files = files
-        self.dirs = dirs
 
 
 class _Walker:
