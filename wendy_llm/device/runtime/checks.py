@@ -153,7 +153,7 @@ def _lacks(stage: StageImage, needs: str) -> str | None:
     if needs == "swift-runtime" and "swift-runtime" not in base.runtimes:
         if any(p.startswith("/usr/lib/swift") for p in stage.entries):
             return None
-        return "the Swift runtime (libswiftCore.so, Foundation)"
+        return "Swift runtime (libswiftCore.so, Foundation)"
     if needs == "glibc" and base.libc != "glibc" and not packages & {"gcompat", "libc6-compat"}:
         return "glibc" + (f" (it has {base.libc})" if base.libc else " (it has no C library)")
     if needs == "musl" and base.libc != "musl":
@@ -161,7 +161,7 @@ def _lacks(stage: StageImage, needs: str) -> str | None:
     if needs == "dotnet-runtime" and "dotnet" not in base.runtimes:
         if any("dotnet" in p for p in packages):
             return None
-        return "the .NET runtime"
+        return ".NET runtime"
     return None
 
 
@@ -171,8 +171,9 @@ def linked_findings(service: Service, programs: ServicePrograms, notes: Notes) -
     if stage is None or service.build is None:
         return
     for found in programs.resolutions:
-        entry = stage.entry(found.path) if found.path else None
-        if found.state != "found" or entry is None or entry.needs is None:
+        # A program of a directory copied from a build's output needs what the build links.
+        entry = stage.holder(found.path) if found.path else None
+        if found.state == "absent" or entry is None or entry.needs is None:
             continue
         lacks = _lacks(stage, entry.needs)
         if lacks is None:
@@ -180,7 +181,7 @@ def linked_findings(service: Service, programs: ServicePrograms, notes: Notes) -
         assert stage.base is not None
         notes.error(
             RC.RUNTIME_MISSING,
-            f"service {service.name} runs {entry.path}, built at {entry.built_at} and copied "
+            f"service {service.name} runs {found.path}, built at {entry.built_at} and copied "
             f"at line {entry.line}; the image it runs in, {stage.base_image}, has no {lacks} "
             f"({stage.base.source}): the container cannot start; {_FIXES[entry.needs]}",
             service.build.dockerfile,

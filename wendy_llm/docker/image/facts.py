@@ -34,6 +34,7 @@ class Entry:
     mode_unclear: int | None = None  # a later RUN may have changed its mode (its line)
     needs: Linkage | None = None  # a built binary's run-time dependency
     built_at: str | None = None  # where that binary was built ("Dockerfile line 5: swift build")
+    link_to: str | None = None  # a symbolic link's target (``ln -s``)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,24 @@ class StageImage:
 
     def entry(self, path: str) -> Entry | None:
         return self.entries.get(path)
+
+    def holder(self, path: str) -> Entry | None:
+        """The entry at ``path``, or the nearest directory above it that the model holds."""
+        while True:
+            entry = self.entries.get(path)
+            if entry is not None or path in ("/", ""):
+                return entry
+            path = path.rsplit("/", 1)[0] or "/"
+
+    def followed(self, path: str) -> Entry | None:
+        """The entry at ``path``, a symbolic link followed to its target when the model
+        holds that (up to a few links)."""
+        entry = self.entries.get(path)
+        for _ in range(8):
+            if entry is None or entry.link_to is None or entry.link_to not in self.entries:
+                return entry
+            entry = self.entries[entry.link_to]
+        return entry
 
     def opaque_over(self, path: str) -> Opaque | None:
         """The opaque directory ``path`` lies in, if any."""

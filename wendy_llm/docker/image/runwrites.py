@@ -151,8 +151,9 @@ def _copy_entries(
             path = posixpath.normpath(posixpath.join(landing, rel)) if rel else landing
             kind = "link" if how == "RUN ln" else entry.kind
             mode = entry.executable if executable is None else executable
+            link = entry.path if how == "RUN ln" else entry.link_to
             state.put(dataclasses.replace(
-                entry, path=path, kind=kind, line=line, how=how, executable=mode
+                entry, path=path, kind=kind, line=line, how=how, executable=mode, link_to=link
             ))  # fmt: skip
     return sources
 

@@ -23,7 +23,7 @@ from wendy_llm import options
 from wendy_llm.docker.context import BuildContext
 from wendy_llm.docker.expand import ExpansionError, Variables, exact_word
 from wendy_llm.docker.image.bases import base_facts
-from wendy_llm.docker.image.facts import Entry, ImageModel, Opaque, Run, StageImage
+from wendy_llm.docker.image.facts import Entry, EntryKind, ImageModel, Opaque, Run, StageImage
 from wendy_llm.docker.image.installers import Reader, apply_installers
 from wendy_llm.docker.image.linked import toolchain_outputs
 from wendy_llm.docker.image.runwrites import Word, apply_command, execute_effect
@@ -236,7 +236,9 @@ class _Walker:
         )
         how = f"COPY --from={ref} {source}"
         if not found:
-            found = [Entry(path, "file", ins.line, how, True, None)]
+            # Unseen content (a build's output): a directory of it keeps what it needs.
+            kind: EntryKind = "dir" if output is not None and output.path == path else "file"
+            found = [Entry(path, kind, ins.line, how, True, None)]
         for entry in found:
             rel = entry.path[len(path) :].lstrip("/")
             target = posixpath.normpath(posixpath.join(land, rel)) if rel else land

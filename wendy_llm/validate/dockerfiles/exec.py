@@ -183,9 +183,9 @@ def _resolve_command(word: str, image: StageImage) -> Entry | None:
     """The model's entry for a command word: a path (from the WORKDIR), or a bare name
     in the default ``PATH``."""
     if "/" in word:
-        return image.entry(posixpath.normpath(posixpath.join(image.workdir, word)))
+        return image.followed(posixpath.normpath(posixpath.join(image.workdir, word)))
     for directory in _PATH_DIRS:
-        entry = image.entry(f"{directory}/{word}")
+        entry = image.followed(f"{directory}/{word}")
         if entry is not None:
             return entry
     return None
