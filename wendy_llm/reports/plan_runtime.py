@@ -75,7 +75,15 @@ def runtime_lines(runtime: Runtime) -> list[str]:
             f"writes outside a persist path: {p.writes}",
         ],
     )
-    out += _field("programs", [_program(r) for r in runtime.programs])
+    # Every program of the argv; a script's commands when the model can say something.
+    shown = [r for r in runtime.programs if r.file_line is None or r.state != "unknown"]
+    lines = [_program(r) for r in shown]
+    hidden = len(runtime.programs) - len(shown)
+    if hidden:
+        lines.append(
+            f"{hidden} more command(s) of its scripts: unknown (not made by the Dockerfile)"
+        )
+    out += _field("programs", lines)
     if runtime.programs:
         out.append(f"   {'':<{_LABEL}}(over the agent's PATH in the image model; {runtime.spec})")
     return out

@@ -40,6 +40,8 @@ from wendy_llm.docker.image.facts import Entry, StageImage
 from wendy_llm.docker.image.installers import UNKNOWN
 from wendy_llm.wendycli.runtime import DEFAULT_PATH_DIRS
 
+#: A word that can name a program (not an option, a number, a pattern or a variable).
+_COMMAND_NAME = re.compile(r"^(?!\d+$)[A-Za-z0-9_./][A-Za-z0-9_.+@/-]*$")
 #: Said of a CMD an unseen base image's ENTRYPOINT may run otherwise.
 UNSEEN_ENTRYPOINT = " (a CMD: the base image's unseen ENTRYPOINT may run it otherwise)"
 _SHELL = re.compile(r"^(?:ba|da|a|z|k)?sh$")
@@ -163,7 +165,7 @@ class _Resolver:
         main: bool = False,
         path: bool = False,
     ) -> Resolution | None:
-        if not name or "$" in name or name in _BUILTINS:
+        if not _COMMAND_NAME.match(name) or name in _BUILTINS:
             return None
         resolution = self._resolve(name, named_in, file, line, main=main, path=path)
         self.out.append(resolution)
@@ -190,7 +192,7 @@ class _Resolver:
         for call in calls(text):
             if call.program in ('"$@"', "$@") and rest:
                 self.argv(tuple(rest), f'exec "$@" of {source} (the CMD)', source)
-            elif call.program not in own:
+            elif call.program not in own and not _loop_variable(call.program, call.text):
                 named = f"{source}:{call.line}"
                 self.program(call.program, named, source, call.line, main=call.execs)
 
@@ -301,6 +303,11 @@ class _Ask:
     def made(self, state: ResolutionState, entry: Entry) -> Resolution:
         note = f"{entry.how} at line {entry.line}"
         return self.answer(state, entry.path, entry.line, entry.certain, note)
+
+
+def _loop_variable(word: str, text: str) -> bool:
+    """``for NAME in ...``: the script reader takes the loop's variable for a command."""
+    return re.search(rf"\b(?:for|select)\s+{re.escape(word)}\b", text) is not None
 
 
 def _normal(name: str) -> str:
