@@ -32,11 +32,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from wendy_llm import options
 from wendy_llm.device.model import Service
 from wendy_llm.device.runtime.model import Resolution, ResolutionState
 from wendy_llm.device.runtime.scripts import Script, calls, functions
 from wendy_llm.device.runtime.serviceimage import service_model
-from wendy_llm.docker.image.facts import Entry, StageImage
+from wendy_llm.docker.image.facts import Entry, ImageModel, StageImage
 from wendy_llm.docker.image.installers import UNKNOWN
 from wendy_llm.wendycli.runtime import DEFAULT_PATH_DIRS
 
@@ -305,18 +306,44 @@ class _Ask:
         return self.answer(state, entry.path, entry.line, entry.certain, note)
 
 
+_LOOP = re.compile(r"\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b")
+
+
 def _loop_variable(word: str, text: str) -> bool:
     """``for NAME in ...``: the script reader takes the loop's variable for a command."""
-    return re.search(rf"\b(?:for|select)\s+{re.escape(word)}\b", text) is not None
+    return ("for" in text or "select" in text) and word in _LOOP.findall(text)
 
 
 def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+_Key = tuple[ImageModel, tuple[str, ...], str, str | None]
+_RESOLVED: dict[_Key, ServicePrograms] = {}
+
+
 def service_programs(service: Service, tree: Mapping[str, bytes]) -> ServicePrograms:
-    """How ``service``'s argv resolves on a device, and the scripts it runs."""
+    """How ``service``'s argv resolves on a device, and the scripts it runs.
+
+    Memoised per image model (itself one per content) and argv: every check of a
+    service asks, and every pick of a template renders the same services.
+    """
     model = service_model(service, tree)
+    if isinstance(model, ImageModel):
+        argv, named_in = command_of(service, model.built)
+        dockerfile = service.build.dockerfile if service.build is not None else None
+        key = (model, argv, named_in, dockerfile)
+        if key not in _RESOLVED:
+            if len(_RESOLVED) >= options.IMAGE_MODELS_CACHED:
+                _RESOLVED.pop(next(iter(_RESOLVED)))
+            _RESOLVED[key] = _programs(service, tree, model)
+        return _RESOLVED[key]
+    return _programs(service, tree, model)
+
+
+def _programs(
+    service: Service, tree: Mapping[str, bytes], model: ImageModel | str
+) -> ServicePrograms:
     stage = model if isinstance(model, str) else model.built
     why = (
         model

@@ -9,6 +9,7 @@ wins).  Memoised by content with every other reader of the same model.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Mapping
 
@@ -37,20 +38,28 @@ def service_model(service: Service, tree: Mapping[str, bytes]) -> ImageModel | s
         return f"{build.dockerfile} does not parse"
     context_dir = "" if build.directory in ("", ".") else build.directory.strip("/")
     ignore_path = _dockerignore(tree, build.dockerfile, context_dir)
+    prefix = f"{context_dir}/" if context_dir else ""
+    inside = {p: d for p, d in tree.items() if p.startswith(prefix)}
     try:
-        ignore = DockerIgnore(tree[ignore_path].decode("utf-8", "replace") if ignore_path else "")
+        context = _context(frozenset(inside), context_dir, ignore_text(tree, ignore_path))
     except DockerIgnoreError:
         return f"{ignore_path} is refused by docker build"
-    context = BuildContext(frozenset(tree), context_dir, ignore)
-    prefix = f"{context_dir}/" if context_dir else ""
-    contents = tuple(
-        sorted((p, d) for p, d in tree.items() if p.startswith(prefix) and len(d) < _SMALL)
-    )
+    contents = tuple(sorted((p, d) for p, d in inside.items() if len(d) < _SMALL))
     args = {a.name: a.value for a in build.args if a.value is not None}
     try:
         return image_model(dockerfile.build(args), text, context, contents)
     except ExpansionError as exc:
         return f"{build.dockerfile}: {exc}"
+
+
+def ignore_text(tree: Mapping[str, bytes], path: str | None) -> str:
+    return tree[path].decode("utf-8", "replace") if path else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _context(paths: frozenset[str], root: str, ignore: str) -> BuildContext:
+    """A build context, once per file list and ``.dockerignore`` (every pick has one)."""
+    return BuildContext(paths, root, DockerIgnore(ignore))
 
 
 def _dockerignore(tree: Mapping[str, bytes], dockerfile: str, context: str) -> str | None:

@@ -140,9 +140,13 @@ class StageImage:
         return current
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ImageModel:
-    """Every stage of one Dockerfile built with given build arguments and context."""
+    """Every stage of one Dockerfile built with given build arguments and context.
+
+    Compared (and hashed) by identity: one object per distinct content (the walk's
+    memo), which the readers of the model key their own memos on.
+    """
 
     stages: tuple[StageImage | None, ...]  # None: a stage whose FROM cannot be expanded
     target: int  # the stage built
