@@ -46,7 +46,7 @@ def venv_files(
 def test_a_venv_console_script_from_a_requirements_file_run_by_bare_name_fails() -> None:
     found = view(COMPOSE, venv_files())
     (error,) = coded(found, "DEV046")
-    assert (error.file, error.line) == ("api/Dockerfile", None) or error.file == "api/Dockerfile"
+    assert (error.file, error.line) == ("api/Dockerfile", 8)
     assert "runs uvicorn by bare name" in error.message
     assert "api/Dockerfile:4 adds to the image's PATH" in error.message
     assert "requirements.txt:2 (pip install -r) at line 6" in error.message
@@ -72,6 +72,7 @@ def test_a_console_script_named_unlike_its_package_is_likely_missing() -> None:
     )
     found = view(COMPOSE, venv_files(dockerfile))
     (warning,) = coded(found, "DEV047")
+    assert (warning.file, warning.line) == ("api/Dockerfile", 8)
     assert "runs http by bare name" in warning.message
     assert "received httpie at line 6: likely a console script" in warning.message
     fixed = dockerfile.replace('CMD ["http"', 'CMD ["/app/venv/bin/http"')

@@ -102,4 +102,6 @@ def _program(r: Resolution) -> str:
     where = f" at {r.path}" if r.path else ""
     likely = "" if r.certain or r.state in ("found", "unknown") else " (likely)"
     named = f"{r.file}:{r.file_line}" if r.file and r.file_line else r.named_in
+    if r.named_in.startswith("its "):
+        named = r.named_in + (f" at {named}" if r.file and r.file_line else "")
     return f"{r.program} [{named}]: {_STATES[r.state]}{where}{likely}: {r.note}"

@@ -74,9 +74,10 @@ def _where(service: Service, found: Resolution) -> tuple[str | None, int | None]
 
 
 def _how(found: Resolution) -> str:
-    if found.file is not None and found.file_line is not None:
-        return f"{found.file}:{found.file_line}"
-    return found.named_in.removesuffix(UNSEEN_ENTRYPOINT)
+    """Where the render names the program: the argv as written, or a script's line."""
+    if found.named_in.startswith("its ") or found.file is None or found.file_line is None:
+        return found.named_in.removesuffix(UNSEEN_ENTRYPOINT)
+    return f"{found.file}:{found.file_line}"
 
 
 def path_findings(service: Service, programs: ServicePrograms, notes: Notes) -> None:

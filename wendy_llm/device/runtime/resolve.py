@@ -132,8 +132,11 @@ class _Resolver:
     why: str
     out: list[Resolution] = field(default_factory=list)
     scripts: list[Script] = field(default_factory=list)
+    origin: tuple[str | None, int | None] = (None, None)  # where the argv is written
 
-    def argv(self, argv: tuple[str, ...], named_in: str, file: str | None) -> None:
+    def argv(
+        self, argv: tuple[str, ...], named_in: str, file: str | None, line: int | None = None
+    ) -> None:
         words = list(argv)
         while words and posixpath.basename(words[0]) in _WRAPPERS:
             wrapper = posixpath.basename(words.pop(0))
@@ -143,15 +146,15 @@ class _Resolver:
         if not words:
             return
         program, rest = words[0], words[1:]
-        found = self.program(program, named_in, file, None, main=True)
+        found = self.program(program, named_in, file, line, main=True)
         if _SHELL.match(posixpath.basename(program)) and rest:
             if rest[0] == "-c" and len(rest) > 1:
                 unseen = UNSEEN_ENTRYPOINT if named_in.endswith(UNSEEN_ENTRYPOINT) else ""
                 how = f"its shell-form command {rest[1]!r}{unseen}"
                 for call in calls(rest[1]):
-                    self.program(call.program, how, file, None, main=call.execs)
+                    self.program(call.program, how, file, line, main=call.execs)
             elif not rest[0].startswith("-"):
-                script = self.program(rest[0], f"script run by {program}", file, None, path=True)
+                script = self.program(rest[0], f"script run by {program}", file, line, path=True)
                 self.follow(script, rest[1:], shebang=False)
             return
         self.follow(found, rest, shebang=True)
@@ -192,7 +195,7 @@ class _Resolver:
         own = functions(text)
         for call in calls(text):
             if call.program in ('"$@"', "$@") and rest:
-                self.argv(tuple(rest), f'exec "$@" of {source} (the CMD)', source)
+                self.argv(tuple(rest), f'its CMD, run by exec "$@" of {source}', *self.origin)
             elif call.program not in own and not _loop_variable(call.program, call.text):
                 named = f"{source}:{call.line}"
                 self.program(call.program, named, source, call.line, main=call.execs)
@@ -354,8 +357,16 @@ def _programs(
     argv, named_in = command_of(service, resolver.stage)
     if argv:
         file = service.build.dockerfile if service.build is not None else None
-        resolver.argv(argv, named_in, file)
+        resolver.origin = (file, _command_line(service, resolver.stage))
+        resolver.argv(argv, named_in, *resolver.origin)
     return ServicePrograms(tuple(resolver.out), tuple(resolver.scripts), resolver.stage, why)
+
+
+def _command_line(service: Service, stage: StageImage | None) -> int | None:
+    """The Dockerfile line the argv's program comes from (its ENTRYPOINT, else its CMD)."""
+    if stage is None or service.command.source not in ("image", "unknown"):
+        return None
+    return stage.entrypoint_line or stage.cmd_line
 
 
 def command_of(service: Service, stage: StageImage | None) -> tuple[tuple[str, ...], str]:

@@ -94,6 +94,8 @@ class StageImage:
     workdir: str  # the last WORKDIR ("/" without one)
     path_dirs: tuple[tuple[str, int], ...]  # the image's PATH as ENV sets it (dir, line; 0: base)
     path_known: bool  # False: the image's PATH depends on something unseen
+    entrypoint_line: int | None = None  # the ENTRYPOINT the image ends with (None: none here)
+    cmd_line: int | None = None  # the CMD it ends with (None: none here, or cleared)
 
     def entry(self, path: str) -> Entry | None:
         return self.entries.get(path)

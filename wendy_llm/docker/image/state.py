@@ -27,6 +27,8 @@ class State:
     workdir: str = "/"
     path_dirs: list[tuple[str, int]] = field(default_factory=list)
     path_known: bool = True
+    entrypoint_line: int | None = None
+    cmd_line: int | None = None
 
     @classmethod
     def inherit(cls, parent: StageImage) -> State:
@@ -45,6 +47,8 @@ class State:
             parent.workdir,
             list(parent.path_dirs),
             parent.path_known,
+            parent.entrypoint_line,
+            parent.cmd_line,
         )
 
     def absolute(self, path: str, cwd: str | None = None) -> str:
@@ -108,6 +112,8 @@ class State:
             self.workdir,
             tuple(self.path_dirs),
             self.path_known,
+            self.entrypoint_line,
+            self.cmd_line,
         )
 
 

@@ -101,8 +101,15 @@ class _Walker:
                 state.dirs = {"/"}
         self.state = state
         self.facts = facts
+        cmd_here = False
         for ins, scope in self.build.scopes(index):
             self._apply(ins, scope)
+            if ins.keyword == "CMD":
+                state.cmd_line, cmd_here = ins.line, True
+            elif ins.keyword == "ENTRYPOINT":
+                state.entrypoint_line = ins.line
+                if not cmd_here:
+                    state.cmd_line = None  # BuildKit clears an inherited CMD (docker/command.py)
         return state.freeze(index, image, facts)
 
     def _word(self, scope: Variables) -> Word:
