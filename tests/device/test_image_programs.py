@@ -200,3 +200,18 @@ def test_plan_shows_how_each_program_resolves() -> None:
     found = view(COMPOSE, venv_files())
     states = {(r.program, r.state) for r in programs(found)}
     assert ("uvicorn", "image-path") in states
+
+
+def test_a_script_the_entry_script_runs_is_followed_too() -> None:
+    dockerfile = WEBUI.replace(
+        "COPY entrypoint.sh", "COPY --chmod=755 helper.sh /app/helper.sh\nCOPY entrypoint.sh"
+    )
+    entry = "#!/bin/sh\n/app/helper.sh\nexec bash start.sh\n"
+    helper = '#!/bin/sh\necho "host: ${WENDY_DEVICE_HOSTNAME:-none}"\n'
+    files = {
+        "webui/Dockerfile": dockerfile,
+        "webui/entrypoint.sh": entry,
+        "webui/helper.sh": helper,
+    }
+    (warning,) = coded(view(WEBUI_COMPOSE, files), "DEV048")
+    assert (warning.file, warning.line) == ("webui/helper.sh", 2)

@@ -126,7 +126,6 @@ class ServicePrograms:
 
 @dataclass
 class _Resolver:
-    service: Service
     tree: Mapping[str, bytes]
     stage: StageImage | None
     why: str
@@ -177,6 +176,7 @@ class _Resolver:
 
     def follow(self, found: Resolution | None, rest: list[str], *, shebang: bool) -> None:
         """Read the render's script ``found`` names: its interpreter, its commands."""
+        # A few scripts at most: entry scripts call a helper or two, never a tree of them.
         if found is None or found.path is None or self.stage is None or len(self.scripts) > 8:
             return
         entry = self.stage.entry(found.path)
@@ -198,7 +198,8 @@ class _Resolver:
                 self.argv(tuple(rest), f'its CMD, run by exec "$@" of {source}', *self.origin)
             elif call.program not in own and not _loop_variable(call.program, call.text):
                 named = f"{source}:{call.line}"
-                self.program(call.program, named, source, call.line, main=call.execs)
+                found = self.program(call.program, named, source, call.line, main=call.execs)
+                self.follow(found, [], shebang=True)  # a script it runs, read the same way
 
     def _resolve(
         self,
@@ -347,13 +348,12 @@ def service_programs(service: Service, tree: Mapping[str, bytes]) -> ServiceProg
 def _programs(
     service: Service, tree: Mapping[str, bytes], model: ImageModel | str
 ) -> ServicePrograms:
-    stage = model if isinstance(model, str) else model.built
-    why = (
-        model
-        if isinstance(model, str)
-        else ("its Dockerfile's FROM cannot be expanded" if stage is None else "")
-    )
-    resolver = _Resolver(service, tree, stage if not isinstance(stage, str) else None, why)
+    if isinstance(model, str):
+        stage, why = None, model
+    else:
+        stage = model.built
+        why = "its Dockerfile's FROM cannot be expanded" if stage is None else ""
+    resolver = _Resolver(tree, stage, why)
     argv, named_in = command_of(service, resolver.stage)
     if argv:
         file = service.build.dockerfile if service.build is not None else None
