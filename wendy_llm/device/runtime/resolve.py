@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from wendy_llm import options
 from wendy_llm.device.model import Service
 from wendy_llm.device.runtime.model import Resolution, ResolutionState
-from wendy_llm.device.runtime.scripts import Script, calls, functions
+from wendy_llm.device.runtime.scripts import BUILTINS, Script, calls, functions
 from wendy_llm.device.runtime.serviceimage import service_model
 from wendy_llm.docker.image.facts import Entry, ImageModel, StageImage
 from wendy_llm.docker.image.installers import UNKNOWN
@@ -48,70 +48,6 @@ UNSEEN_ENTRYPOINT = " (a CMD: the base image's unseen ENTRYPOINT may run it othe
 _SHELL = re.compile(r"^(?:ba|da|a|z|k)?sh$")
 _WRAPPERS = {"tini": 0, "tini-static": 0, "dumb-init": 0, "env": 0, "nohup": 0, "setsid": 0}
 _WRAPPERS |= {"nice": 0, "exec": 0, "gosu": 1, "su-exec": 1, "timeout": 1, "chroot": 1}
-#: Shell builtins and keywords: never looked up on PATH.
-_BUILTINS = frozenset(
-    {
-        ".",
-        ":",
-        "[",
-        "alias",
-        "bg",
-        "break",
-        "builtin",
-        "caller",
-        "cd",
-        "command",
-        "compgen",
-        "complete",
-        "continue",
-        "declare",
-        "dirs",
-        "disown",
-        "echo",
-        "enable",
-        "eval",
-        "exec",
-        "exit",
-        "export",
-        "false",
-        "fc",
-        "fg",
-        "getopts",
-        "hash",
-        "help",
-        "history",
-        "jobs",
-        "kill",
-        "let",
-        "local",
-        "logout",
-        "mapfile",
-        "popd",
-        "printf",
-        "pushd",
-        "pwd",
-        "read",
-        "readarray",
-        "readonly",
-        "return",
-        "set",
-        "shift",
-        "shopt",
-        "source",
-        "suspend",
-        "test",
-        "times",
-        "trap",
-        "true",
-        "type",
-        "typeset",
-        "ulimit",
-        "umask",
-        "unalias",
-        "unset",
-        "wait",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -168,7 +104,7 @@ class _Resolver:
         main: bool = False,
         path: bool = False,
     ) -> Resolution | None:
-        if not _COMMAND_NAME.match(name) or name in _BUILTINS:
+        if not _COMMAND_NAME.match(name) or name in BUILTINS:
             return None
         resolution = self._resolve(name, named_in, file, line, main=main, path=path)
         self.out.append(resolution)

@@ -47,6 +47,16 @@ _KEYWORDS = frozenset(
         "coproc",
     ]
 )
+#: Shell builtins: never looked up on PATH (the program resolver skips them).
+BUILTINS = frozenset(
+    (  # noqa: SIM905 (a word list reads better as text)
+        ". : [ alias bg break builtin caller cd command compgen complete continue declare "
+        "dirs disown echo enable eval exec exit export false fc fg getopts hash help "
+        "history jobs kill let local logout mapfile popd printf pushd pwd read readarray "
+        "readonly return set shift shopt source suspend test times trap true type typeset "
+        "ulimit umask unalias unset wait"
+    ).split()
+)
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_:.-]*)\s*\(\s*\)")
