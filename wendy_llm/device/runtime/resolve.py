@@ -247,11 +247,19 @@ class _Ask:
 
 
 _LOOP = re.compile(r"\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\b")
+#: ``((expr))`` and ``name=(words)``: what is inside is no command.
+_NOT_COMMANDS = re.compile(r"\(\((.*?)\)\)|=\(([^)]*)")
 
 
 def _loop_variable(word: str, text: str) -> bool:
-    """``for NAME in ...``: the script reader takes the loop's variable for a command."""
-    return ("for" in text or "select" in text) and word in _LOOP.findall(text)
+    """Words the script reader takes for a command that are none: a loop's variable
+    (``for NAME in``), the first word of an arithmetic ``((...))`` or an array."""
+    if ("for" in text or "select" in text) and word in _LOOP.findall(text):
+        return True
+    if "(" not in text:
+        return False
+    spans = (part for found in _NOT_COMMANDS.findall(text) for part in found)
+    return any(word in span for span in spans)
 
 
 def _normal(name: str) -> str:
