@@ -316,6 +316,10 @@ def _command_line(service: Service, stage: StageImage | None) -> int | None:
 def command_of(service: Service, stage: StageImage | None) -> tuple[tuple[str, ...], str]:
     """The argv the container runs, and how sure that is ("argv", or why it may not be)."""
     command = service.command
+    if command.source == "shell":
+        # Neither ENTRYPOINT nor CMD: the /bin/sh the view shows is no program the render
+        # names (and an image without a command is its own finding): nothing to resolve.
+        return (), "its argv"
     if command.argv is not None:
         return command.argv, f"its argv {list(command.argv)}"
     if not command.cmd:

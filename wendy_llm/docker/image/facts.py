@@ -133,14 +133,6 @@ class StageImage:
                 out[entry.path] = entry
         return out
 
-    def workdir_at(self, line: int) -> str:
-        """The working directory an instruction at ``line`` runs in."""
-        current = "/"
-        for run in self.runs:
-            if run.line <= line:
-                current = run.workdir
-        return current
-
 
 @dataclass(frozen=True, eq=False)
 class ImageModel:
