@@ -82,6 +82,13 @@ def _service_value(service: dict[str, Any], key: str) -> Any:
     return values[key]
 
 
+def command_errors(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The view's errors, but DEV049: these cases build FROM scratch, which holds nothing,
+    so every program they name is absent there (judged in test_runtime_checks); the
+    table is about the command and the compose keys."""
+    return [f for f in view["findings"] if f["severity"] == "error" and f["code"] != "DEV049"]
+
+
 def check(case: Case, view: dict[str, Any]) -> None:
     """Every expectation of ``case`` against the plan's ``view``; fails naming the fact."""
     findings = view["findings"]
@@ -92,7 +99,7 @@ def check(case: Case, view: dict[str, Any]) -> None:
             hits = [f for f in findings if f["severity"] == key and want in f["message"]]
             assert hits, f"{where}: no {key} holding {want!r}"
         elif key == "errors":
-            assert [f for f in findings if f["severity"] == "error"] == [], where
+            assert [f for f in command_errors(view)] == [], where
         elif key == "nowarn":
             assert not [f for f in findings if want in f["message"]], where
         elif key == "services":

@@ -117,6 +117,9 @@ TOOL_TIMEOUT_S: Final = 60.0
 #: Build-argument value combinations enumerated per Dockerfile ``FROM``; more
 #: is not what the check is for, and is reported instead.
 DOCKERFILE_COMBINATIONS: Final = 512
+#: Image models (docker/image) kept, one per distinct Dockerfile, build
+#: arguments and context: a repository's templates render a few dozen.
+IMAGE_MODELS_CACHED: Final = 256
 
 # --- diffs and reports -----------------------------------------------------
 #: Lines of one diff shown (``--max-diff-lines``), and the factor for all the

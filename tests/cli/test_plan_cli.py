@@ -141,6 +141,7 @@ def test_the_schema_names_exactly_the_views_fields() -> None:
         "runtime_network": runtime_model.Network,
         "runtime_mount": runtime_model.Mount,
         "runtime_process": runtime_model.Process,
+        "runtime_program": runtime_model.Resolution,
     }
     for name, cls in classes.items():
         assert defs[name] == {f.name for f in dataclasses.fields(cls)}, name
@@ -163,3 +164,14 @@ def test_the_plan_shows_each_containers_runtime(capsys: pytest.CaptureFixture[st
     assert vllm["mounts"][0]["options"] == ["nosuid", "noexec"]
     winners = {e["name"]: e["value"] for e in vllm["environment"] if e["wins"]}
     assert winners["PATH"] == "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    # How each service's argv resolves on a device (issue 35), in the image model.
+    entry = "/usr/local/bin/wendy-vllm-entrypoint.sh"
+    (argv,) = [p for p in vllm["programs"] if p["program"] == entry]
+    assert (argv["state"], argv["path"], argv["file"]) == ("found", entry, "vllm/Dockerfile")
+    webui = document["view"]["services"][1]["runtime"]["programs"]
+    assert {(p["program"], p["state"], p["note"]) for p in webui} >= {
+        ("bash", "found", "ubuntu:24.04 holds it (docs/base-images.md)")
+    }
+    code, out, _ = plan(capsys, LLM, "--pick", "laguna-s-2.1-dflash")
+    assert f"   programs {entry} [its argv ['{entry}'] at vllm/Dockerfile:" in out
+    assert "found at /bin/bash: ubuntu:24.04 holds it (docs/base-images.md)" in out

@@ -345,3 +345,19 @@ def test_a_wrapper_runs_the_script_after_it(command: str) -> None:
 def test_one_rule_says_which_files_are_dockerfiles(name: str, expected: bool) -> None:
     # The dockerfile check and the rules' `dockerfiles` document read the same files.
     assert is_dockerfile_name(name) is expected
+
+
+def test_a_script_linked_or_copied_by_a_run_keeps_its_missing_execute_bit() -> None:
+    # The image model follows `ln -s` and `cp` (issue 35): the CMD's program is the
+    # 0644 script the COPY put at line 2, wherever a RUN made it reachable.
+    for run in (
+        "ln -s /app/start.sh /usr/local/bin/start",
+        "cp /app/start.sh /usr/local/bin/start",
+    ):
+        text = f'FROM alpine:3.20\nCOPY start.sh /app/start.sh\nRUN {run}\nCMD ["start"]\n'
+        found = check(text, "start.sh")
+        assert [(line, severity) for line, severity, _ in found] == [(4, "error")], run
+        made = "copied at line 2" if run.startswith("ln") else "written (RUN cp) at line 3"
+        assert f"{made} without an execute bit" in found[0][2]
+        fixed = text.replace("COPY start.sh", "COPY --chmod=755 start.sh")
+        assert check(fixed, "start.sh") == [], run

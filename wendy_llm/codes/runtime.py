@@ -85,9 +85,12 @@ PATH_SHADOWED = entry(
 PATH_SHADOWED_MAYBE = entry(
     "DEV047", D, "warning",
     "a program run by bare name that only the image's PATH may find",
-    "As DEV046, unless the base image's unseen ENTRYPOINT runs it.",
+    "As DEV046, where it is likely rather than certain: the base image's unseen "
+    "ENTRYPOINT may run it, or it is no default-PATH program while a virtualenv or "
+    "prefix only the image's PATH names received packages (a console script named "
+    "unlike its package, such as httpie's http).",
     _RUN,
-    "a base image with an ENTRYPOINT and a CMD naming a program in /opt/venv/bin",
+    "ENV PATH=/app/venv/bin:$PATH, pip install httpie and CMD [\"http\", ...]",
 )  # fmt: skip
 VARIABLE_UNSET = entry(
     "DEV048", D, "warning",
@@ -96,4 +99,22 @@ VARIABLE_UNSET = entry(
     "a Wendy name, or a compose environment that is not sent): it is empty there.",
     _RUN,
     'echo "$WENDY_HOST_NAME"  (the agent sets WENDY_HOSTNAME)',
+)  # fmt: skip
+PROGRAM_ABSENT = entry(
+    "DEV049", D, "error",
+    "a program or script interpreter the image does not have",
+    "The image model is certain nothing provides it: the base image is documented "
+    "without it (docs/base-images.md) and no instruction installs it, so the "
+    "container exits at once.",
+    _RUN + "; docs/base-images.md",
+    "#!/bin/bash on FROM alpine:3.20 with no apk add bash",
+)  # fmt: skip
+RUNTIME_MISSING = entry(
+    "DEV050", D, "error",
+    "a binary whose run-time libraries the final image lacks",
+    "A binary built in one stage links a runtime dynamically (the Swift runtime, "
+    "glibc, the .NET runtime, by its toolchain's documented default) and the stage "
+    "that runs it is based on an image documented without it: it cannot start.",
+    "docs/base-images.md (toolchain defaults)",
+    "swift build -c release in FROM swift:6.0, copied into FROM debian:bookworm-slim",
 )  # fmt: skip

@@ -2,12 +2,14 @@
 
 The container's environment list in the order it is set, the winner of
 each name marked ``*`` and replaced entries marked ``(replaced)``; then
-the GPU, network, persist mounts and the process.
+the GPU, network, persist mounts and the process; then how each program
+the service runs resolves on a device (found, only on the image's own
+``PATH``, absent, unknown: why).
 """
 
 from __future__ import annotations
 
-from wendy_llm.device.runtime.model import EnvEntry, Runtime
+from wendy_llm.device.runtime.model import EnvEntry, Resolution, Runtime
 
 _LABEL = 9
 
@@ -73,4 +75,33 @@ def runtime_lines(runtime: Runtime) -> list[str]:
             f"writes outside a persist path: {p.writes}",
         ],
     )
+    # Every program of the argv; a script's commands when the model can say something.
+    shown = [r for r in runtime.programs if r.file_line is None or r.state != "unknown"]
+    lines = [_program(r) for r in shown]
+    hidden = len(runtime.programs) - len(shown)
+    if hidden:
+        lines.append(
+            f"{hidden} more command(s) of its scripts: unknown (not made by the Dockerfile)"
+        )
+    out += _field("programs", lines)
+    if runtime.programs:
+        out.append(f"   {'':<{_LABEL}}(over the agent's PATH in the image model; {runtime.spec})")
     return out
+
+
+_STATES = {
+    "found": "found",
+    "image-path": "NOT FOUND on a device: only the image's own PATH has it",
+    "absent": "ABSENT from the image",
+    "unknown": "unknown",
+}
+
+
+def _program(r: Resolution) -> str:
+    """One program's resolution: what, where it is named, and how it resolves."""
+    where = f" at {r.path}" if r.path else ""
+    likely = "" if r.certain or r.state in ("found", "unknown") else " (likely)"
+    named = f"{r.file}:{r.file_line}" if r.file and r.file_line else r.named_in
+    if r.named_in.startswith("its "):
+        named = r.named_in + (f" at {named}" if r.file and r.file_line else "")
+    return f"{r.program} [{named}]: {_STATES[r.state]}{where}{likely}: {r.note}"

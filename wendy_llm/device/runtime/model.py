@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 EnvSource = Literal["image", "base image", "agent", "runc"]
+#: How a program the container runs resolves over the agent's PATH in the image model:
+#: found there; found only through a PATH directory the image's own ENV adds (which the
+#: agent's PATH replaces); absent; unknown (``note`` says why).
+ResolutionState = Literal["found", "image-path", "absent", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,21 @@ class Process:
 
 
 @dataclass(frozen=True)
+class Resolution:
+    """One program of a service's argv (or of a script it follows), resolved on a device."""
+
+    program: str  # as written
+    named_in: str  # "argv", "shell-form command", "<script>:<line>", "shebang of <script>"
+    state: ResolutionState
+    path: str | None  # where it is found (or would be, for image-path)
+    line: int | None  # the Dockerfile line that puts it there (None: the base image's, or none)
+    certain: bool  # False: likely (a console script assumed, a package named like it)
+    note: str  # how it got there, or why it is absent or unknown
+    file: str | None = None  # the render file that names the program
+    file_line: int | None = None  # and its line there
+
+
+@dataclass(frozen=True)
 class Runtime:
     """What one service's container gets on a device (section 9)."""
 
@@ -93,3 +112,5 @@ class Runtime:
     mounts: tuple[Mount, ...]
     process: Process
     spec: str = "Wendy run facts, section 9 (docs/device-paths.md)"
+    # How each program the service runs resolves over the agent's PATH (additive: plan v2).
+    programs: tuple[Resolution, ...] = ()

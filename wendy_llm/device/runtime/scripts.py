@@ -1,8 +1,9 @@
-"""What a service's container runs: its argv and the entry scripts it starts, read as shell.
+"""The entry scripts a service's container runs, read as shell.
 
-The scripts are the render's files the image ``COPY``s (from its build
-context) to the path the argv names, directly (``ENTRYPOINT
-["/e.sh"]``) or through an interpreter (``["bash", "/e.sh"]``).  A script
+The scripts are the render's files the program resolver
+(:mod:`~wendy_llm.device.runtime.resolve`) finds the argv running, directly
+(``ENTRYPOINT ["/e.sh"]``, ``CMD ["run"]`` by bare name) or through an
+interpreter (``["bash", "/e.sh"]``).  A script
 is read with :mod:`shlex` (as :mod:`wendy_llm.validate.dockerfiles.exec`
 reads commands), line by line with continuations joined: the commands each
 line runs (the first word after assignments and keywords), and the
@@ -13,14 +14,10 @@ is not a shell: what it cannot read it leaves alone (no finding).
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
 import shlex
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-
-from wendy_llm.device.images import parse_dockerfile
-from wendy_llm.device.model import Service
 
 _KEYWORDS = frozenset(
     [
@@ -50,11 +47,20 @@ _KEYWORDS = frozenset(
         "coproc",
     ]
 )
+#: Shell builtins: never looked up on PATH (the program resolver skips them).
+BUILTINS = frozenset(
+    (  # noqa: SIM905 (a word list reads better as text)
+        ". : [ alias bg break builtin caller cd command compgen complete continue declare "
+        "dirs disown echo enable eval exec exit export false fc fg getopts hash help "
+        "history jobs kill let local logout mapfile popd printf pushd pwd read readarray "
+        "readonly return set shift shopt source suspend test times trap true type typeset "
+        "ulimit umask unalias unset wait"
+    ).split()
+)
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", ";;", "|&", "{", "}"})
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 _FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_:.-]*)\s*\(\s*\)")
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
-_INTERPRETER = re.compile(r"^(?:/usr)?(?:/local)?(?:/s?bin/)?(?:ba|da|a|z|k)?sh$")
 #: Programs that run the next word as a command (``exec prog``).
 _PREFIXES = frozenset({"exec", "command", "nohup", "env", "nice", "setsid", "time", "builtin"})
 
@@ -77,54 +83,6 @@ class Call:
     execs: bool  # ``exec program``: replaces the shell
     background: bool  # ends with ``&``
     text: str  # the line, stripped
-
-
-def _copies(service: Service, tree: Mapping[str, bytes]) -> dict[str, str]:
-    """Image path -> render file, for every single-file ``COPY``/``ADD`` from the context."""
-    build = service.build
-    if build is None or not build.found:
-        return {}
-    dockerfile = parse_dockerfile(tree[build.dockerfile].decode("utf-8", "replace"))
-    if isinstance(dockerfile, str):
-        return {}
-    out: dict[str, str] = {}
-    workdir = "/"
-    for ins in dockerfile.instructions:
-        if ins.keyword == "WORKDIR" and ins.args:
-            workdir = posixpath.join(workdir, ins.args[0])
-        if ins.keyword not in ("COPY", "ADD") or ins.flag("from") is not None:
-            continue
-        if len(ins.args) != 2 or "$" in "".join(ins.args):
-            continue
-        source, dest = ins.args
-        # "." and a trailing "/" name a directory (the working directory exists).
-        into_directory = dest.endswith("/") or dest in (".", "..")
-        dest = posixpath.join(workdir, dest)
-        if into_directory:
-            dest = posixpath.join(dest, posixpath.basename(source))
-        render = posixpath.normpath(posixpath.join(build.directory, source))
-        if render in tree:
-            out[posixpath.normpath(dest)] = render
-    return out
-
-
-def entry_scripts(service: Service, tree: Mapping[str, bytes]) -> list[Script]:
-    """The render's scripts the service's argv starts (directly or via ``sh``/``bash``)."""
-    # With the base image's ENTRYPOINT unseen, the CMD names the script: base images'
-    # entrypoints (node's, python's none) run a CMD that is a command.
-    argv = service.command.argv or service.command.cmd
-    if not argv:
-        return []
-    copies = _copies(service, tree)
-    candidates = [argv[0]]
-    if _INTERPRETER.match(argv[0]) and len(argv) > 1 and not argv[1].startswith("-"):
-        candidates.append(argv[1])
-    out = []
-    for word in candidates:
-        file = copies.get(posixpath.normpath(word)) if word.startswith("/") else None
-        if file is not None:
-            out.append(Script(word, file, tree[file].decode("utf-8", "replace")))
-    return out
 
 
 def logical_lines(text: str) -> Iterator[tuple[int, str]]:

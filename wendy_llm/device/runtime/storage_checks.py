@@ -26,7 +26,8 @@ from wendy_llm.device.model import Service
 from wendy_llm.device.notes import Notes
 from wendy_llm.device.runtime.build import service_facts
 from wendy_llm.device.runtime.loopback import loopback_partners
-from wendy_llm.device.runtime.scripts import calls, entry_scripts
+from wendy_llm.device.runtime.resolve import entry_scripts
+from wendy_llm.device.runtime.scripts import calls
 from wendy_llm.errors import quoted
 from wendy_llm.wendycli.runtime import RUN_FACTS, VOLUME_ROOT
 

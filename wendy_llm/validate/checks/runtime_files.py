@@ -9,9 +9,9 @@ a build that wrote it moves the write to (section 9, Builds).
 
 The entry scripts are the render's shell scripts the service's command
 names (its compose ``command``, else the image's ``ENTRYPOINT`` + ``CMD``;
-``sh -c`` texts followed), found in the service's build context by file
-name or through the ``COPY`` of the service's Dockerfile that puts them at
-the path the command names (literal paths only: a variable is not expanded).
+``sh -c`` texts followed): those the program resolver follows in the image
+model (:mod:`wendy_llm.device.runtime.resolve`, wherever the command finds
+them), and those the command names by file name in the build context.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Iterator, Mapping
 
 from wendy_llm.codes import Check
 from wendy_llm.codes.device import READ_ONLY_ETC
-from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.device.model import DeviceView, Service
+from wendy_llm.device.runtime.resolve import entry_scripts
 from wendy_llm.validate.checks.shell import is_shell_script
 from wendy_llm.validate.dockerfiles.etcwrites import RUNTIME_READ_ONLY, script_writes
 from wendy_llm.validate.dockerfiles.exec import shell_commands
@@ -57,6 +57,10 @@ def runtime_etc_findings(view: DeviceView, tree: Mapping[str, bytes]) -> list[Fi
 
 
 def _entry_scripts(service: Service, tree: Mapping[str, bytes]) -> Iterator[str]:
+    """The render's shell scripts the service runs: those the program resolver follows in
+    the image model (by absolute path, WORKDIR-relative or bare name), and, where the
+    model cannot say (an ``image:`` service), a script the argv names by file name."""
+    found = {script.file for script in entry_scripts(service, tree)}
     command = service.command
     argv = command.argv
     if argv is None:
@@ -68,36 +72,8 @@ def _entry_scripts(service: Service, tree: Mapping[str, bytes]) -> Iterator[str]
     prefix = "" if directory in ("", ".") else directory.rstrip("/") + "/"
     named = [w for w in words if "/" in w or w.endswith((".sh", ".bash"))]
     names = {posixpath.basename(w) for w in named}
-    copied = _copied_sources(service, tree, named)
     for path, data in tree.items():
         if not path.startswith(prefix) or not is_shell_script(path, data):
             continue
-        if posixpath.basename(path) in names or path[len(prefix) :] in copied:
+        if path in found or posixpath.basename(path) in names:
             yield path
-
-
-def _copied_sources(service: Service, tree: Mapping[str, bytes], named: list[str]) -> set[str]:
-    """The context files a literal ``COPY`` of the service's Dockerfile puts at a named path."""
-    build = service.build
-    if build is None or not build.found or build.dockerfile not in tree:
-        return set()
-    dockerfile = parse_dockerfile(tree[build.dockerfile].decode("utf-8", "replace"))
-    if isinstance(dockerfile, str):
-        return set()
-    sources: set[str] = set()
-    workdir = "/"
-    for ins in dockerfile.instructions:
-        if ins.keyword == "FROM":
-            workdir = "/"
-        elif ins.keyword == "WORKDIR" and ins.args:
-            workdir = posixpath.normpath(posixpath.join(workdir, ins.args[0]))
-        elif ins.keyword == "COPY" and ins.flag("from") is None and len(ins.args) >= 2:
-            *froms, dest = ins.args
-            landing = posixpath.normpath(posixpath.join(workdir, dest))
-            for word in named:
-                target = posixpath.normpath(posixpath.join(workdir, word))
-                for source in froms:
-                    into = posixpath.join(landing, posixpath.basename(source))
-                    if target in (landing, into) and "$" not in source:
-                        sources.add(posixpath.normpath(source).lstrip("/"))
-    return sources

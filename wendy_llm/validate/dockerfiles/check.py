@@ -49,6 +49,7 @@ from wendy_llm.device.images import parse_dockerfile
 from wendy_llm.docker.context import BuildContext, is_dockerfile_name
 from wendy_llm.docker.dockerignore import DockerIgnore, DockerIgnoreError
 from wendy_llm.docker.expand import ExpansionError, Variables, expand
+from wendy_llm.docker.image.walk import image_model
 from wendy_llm.docker.model import Build, Dockerfile, Stage
 from wendy_llm.docker.syntax import KNOWN_INSTRUCTIONS, Instruction
 from wendy_llm.errors import quoted
@@ -152,7 +153,7 @@ def _validate_cached(
         message = f"more than {limit} build-argument combinations; checked the first"
         findings.append(warning(codes.DF_COMBINATIONS, message, path, dockerfile.stages[0].line))
         combos = combos[:limit]
-    files = _Files(dict(contents), paths)
+    files = _Files(dict(contents), paths, text, contents)
     per_combo = [(c, _combo_problems(dockerfile.build(c), build_context, files)) for c in combos]
     findings += merge_combinations(path, per_combo)
     return tuple(with_subjects(findings, dockerfile))
@@ -256,6 +257,8 @@ class _Files:
 
     contents: Mapping[str, bytes]
     paths: frozenset[str]
+    text: str = ""  # the Dockerfile's (the image model is memoised by it)
+    context_contents: tuple[tuple[str, bytes], ...] = ()
 
 
 def _combo_problems(build: Build, context: BuildContext, files: _Files) -> set[_Problem]:
@@ -272,13 +275,20 @@ def _combo_problems(build: Build, context: BuildContext, files: _Files) -> set[_
     try:
         target = build.target()
         reachable = build.reachable(target)
+        # The one model of what each stage holds (docker/image), built once per content.
+        model = image_model(build, files.text, context, files.context_contents)
         for index in reachable:
             _check_sources(build, build.scopes(index), context, problems)
             _check_etc_writes(build.dockerfile.stages[index].instructions, problems)
-            locks = lockfile_problems(build, index, context, files.contents, files.paths)
+            held = model.stages[index]
+            if held is None:
+                continue
+            locks = lockfile_problems(build, index, held, context, files.contents, files.paths)
             problems |= {(line, message, certain, "lockfile") for line, message, certain in locks}
-        for problem in unexecutable_scripts(build, target, context):
-            problems.add((problem.line, problem.message, problem.certain, "exec"))
+        built = model.stages[target]
+        if built is not None:
+            for problem in unexecutable_scripts(build, target, built):
+                problems.add((problem.line, problem.message, problem.certain, "exec"))
     except ExpansionError as exc:
         problems.add((exc.line or 1, str(exc), True, "expand"))
     return problems

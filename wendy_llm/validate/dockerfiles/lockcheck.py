@@ -18,6 +18,8 @@ the working directory from another stage or a URL, or an earlier ``RUN``
 that names the lockfile or clones a repository (either may have put the
 lockfile there).  The working directory is the ``WORKDIR``; a ``cd`` inside
 the ``RUN`` is not followed, so a lockfile anywhere in the image counts.
+What the image holds before each ``RUN`` is the image model's
+(:mod:`wendy_llm.docker.image`): this check keeps no tracker of its own.
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from wendy_llm.docker.context import BuildContext
-from wendy_llm.docker.expand import Variables, exact_word
+from wendy_llm.docker.image.facts import StageImage
+from wendy_llm.docker.image.shell import shell_commands
 from wendy_llm.docker.model import Build
 from wendy_llm.docker.syntax import Instruction
-from wendy_llm.validate.dockerfiles.exec import shell_commands
 from wendy_llm.validate.dockerfiles.lockfacts import LockfileFact, matching_fact
 
 #: One problem: line, message, certain (as the dockerfile check merges them).
@@ -44,7 +46,7 @@ _HASHED = re.compile(r"--hash[= ]|#(?:sha256|sha384|sha512|md5)=")
 
 @dataclass
 class _Image:
-    """What the stage's image holds of the build context, as this check follows it."""
+    """What the stage's image holds of the build context just before one ``RUN``."""
 
     landed: dict[str, str] = field(default_factory=dict)  # image path -> context path
     opaque: set[str] = field(default_factory=set)  # directories filled from elsewhere
@@ -52,22 +54,37 @@ class _Image:
     earlier_runs: list[str] = field(default_factory=list)
 
 
+def _before(stage: StageImage, ins: Instruction, root: str) -> _Image:
+    """The model's view of ``stage`` just before the ``RUN`` ``ins``."""
+    prefix = f"{root}/" if root else ""
+    landed = {
+        path: entry.source[len(prefix) :]
+        for path, entry in stage.files_before(ins.line).items()
+        if entry.source is not None and entry.source.startswith(prefix)
+    }
+    opaque = {box.path for box in stage.opaque if box.line < ins.line}
+    runs = [run for run in stage.runs if run.line < ins.line]
+    own = next((run for run in stage.runs if run.line == ins.line), None)
+    workdir = own.workdir if own is not None else stage.workdir
+    return _Image(landed, opaque, workdir, [run.text for run in runs])
+
+
 def lockfile_problems(
     build: Build,
     index: int,
+    stage: StageImage,
     context: BuildContext,
     contents: Mapping[str, bytes],
     all_paths: frozenset[str],
 ) -> set[Problem]:
-    """The locked installs of stage ``index`` whose lockfile the image lacks."""
-    image = _Image()
+    """The locked installs of stage ``index`` (modelled by ``stage``) whose lockfile the
+    image lacks."""
     problems: set[Problem] = set()
-    for stage in reversed(list(build.chain(index))):
-        for ins, scope in build.scopes(stage):
-            if stage == index and ins.keyword == "RUN":
-                judge = _Judge(ins, image, context, contents, all_paths, _bound(ins, context))
-                problems |= judge.run(_run_texts(ins))
-            _apply(ins, scope, build.dockerfile.escape, image, context)
+    for ins in build.dockerfile.stages[index].instructions:
+        if ins.keyword == "RUN":
+            image = _before(stage, ins, context.root)
+            judge = _Judge(ins, image, context, contents, all_paths, _bound(ins, context))
+            problems |= judge.run(_run_texts(ins))
     return problems
 
 
@@ -81,49 +98,6 @@ def _run_texts(ins: Instruction) -> list[list[str]]:
     for heredoc in ins.heredocs:
         commands += shell_commands(heredoc.content)
     return commands
-
-
-def _apply(
-    ins: Instruction, scope: Variables, escape: str, image: _Image, ctx: BuildContext
-) -> None:
-    def word(text: str) -> str | None:
-        return exact_word(text, scope, escape)
-
-    if ins.keyword == "WORKDIR" and ins.args:
-        workdir = word(ins.args[0])
-        if workdir is not None:
-            image.workdir = posixpath.normpath(posixpath.join(image.workdir, workdir))
-    elif ins.keyword == "RUN":
-        image.earlier_runs.append(" ".join(ins.args) + "".join(h.content for h in ins.heredocs))
-    elif ins.keyword in ("COPY", "ADD") and len(ins.args) >= 2:
-        *sources, raw_dest = ins.args
-        dest = word(raw_dest)
-        if dest is None:
-            return
-        dest_abs = posixpath.normpath(posixpath.join(image.workdir, dest))
-        into_dir = raw_dest.endswith("/") or len(sources) > 1 or dest_abs == image.workdir
-        for raw in sources:
-            source = word(raw)
-            remote = source is None or "://" in source or source.startswith("git@")
-            if ins.flag("from") is not None or remote or raw.startswith("<<"):
-                image.opaque.add(dest_abs)
-                continue
-            assert source is not None
-            resolved = ctx.resolve(source)
-            for match in resolved.matches:
-                single = match in ctx.files and not resolved.wildcard
-                for path in ctx.files_under(match):
-                    if single:
-                        where = (
-                            posixpath.join(dest_abs, posixpath.basename(path))
-                            if into_dir
-                            else dest_abs
-                        )
-                    elif path == match:
-                        where = posixpath.join(dest_abs, posixpath.basename(path))
-                    else:
-                        where = posixpath.join(dest_abs, path[len(match) :].lstrip("/"))
-                    image.landed[posixpath.normpath(where)] = path
 
 
 def _bound(ins: Instruction, ctx: BuildContext) -> dict[str, str] | None:
