@@ -98,7 +98,7 @@ if TYPE_CHECKING:
     from wendy_llm.validate.findings import CheckResult as CheckResult
     from wendy_llm.validate.findings import Finding as Finding
     from wendy_llm.validate.findings import Report as Report
-    from wendy_llm.validate.run import run_check as run_check
+    from wendy_llm.validate.gate import run_check as run_check
     from wendy_llm.validate.tools.cache import ResultCache as ResultCache
     from wendy_llm.validate.tools.pool import ToolRunner as ToolRunner
 
@@ -190,7 +190,7 @@ _EXPORTS: dict[str, str] = {
     "find_layout": "wendy_llm.repo.layout",
     "load_settings": "wendy_llm.repo.config",
     "load_template": "wendy_llm.repo.loading",
-    "run_check": "wendy_llm.validate.run",
+    "run_check": "wendy_llm.validate.gate",
     "shared_renderer": "wendy_llm.engine.client",
     "template_at_revision": "wendy_llm.repo.gitsource",
     "template_from_files": "wendy_llm.render.template",

@@ -25,8 +25,7 @@ from wendy_llm.reports.github.outputs import PullRequestOutputs
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.workflow import on_github
-from wendy_llm.validate.run import run_check
-from wendy_llm.validate.selected import mark_ignored
+from wendy_llm.validate.gate import check_verdict
 
 HELP = "render every pick of every template and validate each render"
 DESCRIPTION = (
@@ -122,17 +121,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
-    selection = where.settings.findings.with_command_line(args.select, args.ignore)
-    recorded = suppress.prepare(args, where)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
-        report = run_check(
+        report = check_verdict(
+            where,
             templates=args.templates,
             picks=args.picks,
             max_diff_lines=args.max_diff_lines or None,
             cache=not args.no_cache,
-            layout=where,
+            select=[str(s) for s in args.select],
+            ignore=[str(s) for s in args.ignore],
+            record=suppress.writing(args),
+            log=output.say,
         )
-    report = suppress.settle(mark_ignored(report, selection), args, where, recorded)
     outputs = PullRequestOutputs(report, where)  # computed only when asked for
     if args.sarif:
         write_report(args.sarif, outputs.sarif(), "SARIF report")
