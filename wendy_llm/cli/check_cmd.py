@@ -8,15 +8,18 @@ from collections.abc import Mapping
 
 from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
+    POLICY_EPILOG,
     add_directories,
     add_format,
     add_json,
     add_max_diff_lines,
+    add_policy_base,
     add_quiet,
     add_report_files,
     add_rule_selection,
     add_selection,
     layout,
+    refuse_accept_without_base,
 )
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.layout import DIRECTORY_RULE
@@ -47,6 +50,7 @@ examples:
   wendy-llm check path/to/templates --golden-dir path/to/golden
   wendy-llm check --ignore DEV006,DEV007            # these codes shown as ignored, not counted
   wendy-llm check --select CMP,WJS                  # count only compose and wendy.json codes
+  wendy-llm check --base origin/main                # a pull request: judged by the base's policy
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
 the pick's answers) and with the template's variant (app id my.app-2, other
@@ -76,6 +80,8 @@ wendy-llm.toml, --ignore adds to its ignore. An ignored finding is shown
 and counted as ignored, never failing the run (docs/configuration.md).
 
 {suppress.EPILOG}
+
+{POLICY_EPILOG}
 
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
@@ -117,10 +123,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     add_rule_selection(p)
     suppress.add_arguments(p)
+    add_policy_base(p)
 
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
+    refuse_accept_without_base(args)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
         report = check_verdict(
             where,
@@ -132,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
             ignore=[str(s) for s in args.ignore],
             record=suppress.writing(args),
             log=output.say,
+            base=args.base,
+            accept_policy_change=args.accept_policy_change,
         )
     outputs = PullRequestOutputs(report, where)  # computed only when asked for
     if args.sarif:

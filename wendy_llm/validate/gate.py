@@ -25,6 +25,7 @@ between the run and the matching; they refuse under ``CI`` and with picks.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -34,14 +35,17 @@ from wendy_llm import options
 from wendy_llm.errors import CheckSelectionError, SuppressionsError
 from wendy_llm.golden.guard import in_ci
 from wendy_llm.repo.layout import Layout, display_path, find_layout
+from wendy_llm.repo.policy import base_policy
 from wendy_llm.repo.rule_selection import RuleSelection, SelectorError, parse_selectors
 from wendy_llm.repo.suppressions_file import (
     Suppression,
     Suppressions,
     load_suppressions,
+    parse_suppressions,
     write_suppressions,
 )
 from wendy_llm.validate import run
+from wendy_llm.validate.checks.policy import policy_findings, policy_results
 from wendy_llm.validate.findings import Report
 from wendy_llm.validate.selected import mark_ignored
 from wendy_llm.validate.suppressions import Scope, apply_suppressions, prune, record_all
@@ -69,6 +73,8 @@ def run_check(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     suppressions: bool = True,
+    base: str | None = None,
+    accept_policy_change: bool = False,
 ) -> Report:
     """``wendy-llm check``'s verdict on the selected templates and picks (all by default).
 
@@ -86,7 +92,11 @@ def run_check(
     where Compose and ShellCheck results are kept between runs (True: the
     per-user cache; False: nowhere).  ``tool_runner``: where the tool
     processes run (default: a pool of ``compose_workers`` threads, None: one
-    per core).
+    per core).  ``base`` (a git revision: on a pull request, its base) reads
+    the policy at that revision (the rules files, ``wendy-llm.toml``, the
+    suppressions file) and reports what the work tree changes in it as a
+    failing ``policy`` finding; ``accept_policy_change`` judges by the work
+    tree's policy instead, the change a note (``--accept-policy-change``).
     """
     where = layout if layout is not None else find_layout(templates_dir, golden_dir)
     return check_verdict(
@@ -101,6 +111,8 @@ def run_check(
         select=select,
         ignore=ignore,
         suppressions=suppressions,
+        base=base,
+        accept_policy_change=accept_policy_change,
     )
 
 
@@ -117,14 +129,24 @@ def check_verdict(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     suppressions: bool = True,
+    base: str | None = None,
+    accept_policy_change: bool = False,
     record: Record | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Report:
     """:func:`run_check` on ``layout``, and with ``record`` the suppressions file
     written between the run and the matching (``log`` is told what was written)."""
-    selection = _selection(layout.settings.findings, select, ignore)
-    scope = _scope(layout, templates, picks)
-    recorded = _recorded(layout, record, templates, picks, log) if suppressions else None
+    policy = None if base is None else base_policy(layout, base)
+    if policy is not None and record is not None:
+        raise SuppressionsError(
+            f"{_FLAGS[record]} writes the work tree's suppressions file, and --base judges "
+            "by the base's: record the failures without --base, then commit the file",
+            file=display_path(layout.suppressions_path),
+        )
+    judged = layout if policy is None or accept_policy_change else policy.layout
+    selection = _selection(judged.settings.findings, select, ignore)
+    scope = _scope(judged, templates, picks)
+    recorded = _recorded(judged, record, templates, picks, log) if suppressions else None
     report = run.run_check(
         templates=templates,
         picks=picks,
@@ -132,15 +154,21 @@ def check_verdict(
         compose_workers=compose_workers,
         max_diff_lines=max_diff_lines,
         cache=cache,
-        layout=layout,
+        layout=judged,
         tool_runner=tool_runner,
     )
     report = mark_ignored(report, selection)
-    if recorded is None:
-        return report
-    if record is not None:
+    if recorded is not None and record is not None:
         recorded = _write(layout.suppressions_path, report, recorded, scope, record, log)
-    return apply_suppressions(report, recorded, scope)
+    if recorded is not None:
+        report = apply_suppressions(report, recorded, scope)
+    if policy is None:
+        return report
+    # Added last: the policy they are about can neither ignore nor suppress them.
+    found = policy_findings(
+        policy.files, policy.pinned, accepted=accept_policy_change, max_diff_lines=max_diff_lines
+    )
+    return dataclasses.replace(report, results=report.results + policy_results(found))
 
 
 def _selection(
@@ -184,13 +212,29 @@ def _recorded(
             file=shown,
         )
     try:
-        return load_suppressions(path, shown=shown)
+        return _read_suppressions(layout, path, shown)
     except SuppressionsError as exc:
         if not (record == "all" and not templates):
             raise
         # Recording every template's failures needs nothing from the old file.
         _say(log, f"wendy-llm: replacing an invalid {shown}: {exc}")
         return Suppressions(shown=shown)
+
+
+def _read_suppressions(layout: Layout, path: Path, shown: str) -> Suppressions:
+    """The suppressions file the run is judged by: the base's when ``layout``
+    pins the policy (``--base``), else the work tree's."""
+    pinned = layout.pinned
+    if pinned is None or not pinned.covers(path):
+        return load_suppressions(path, shown=shown)
+    data = pinned.data(path)
+    if data is None:
+        return Suppressions(shown=shown)
+    try:
+        return parse_suppressions(data.decode("utf-8"), shown=shown)
+    except UnicodeDecodeError as exc:
+        where = f"{shown} at {pinned.describe()}"
+        raise SuppressionsError(f"{where}: not valid UTF-8 (byte {exc.start})", file=shown) from exc
 
 
 def _write(

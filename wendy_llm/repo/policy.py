@@ -1,0 +1,123 @@
+"""The policy a verdict is judged by, read at a base revision (issue 38).
+
+A pull request must not choose the policy it is judged by.  With a base
+revision (``check --base REV``, ``diff --base REV``), the files that decide
+a verdict are read as the base holds them, through git (the work tree is
+not touched):
+
+- ``wendy-llm.toml``: the ``[findings]`` selection, the templates it
+  ignores, ``rules-files``, the sample values, the places;
+- each template's rules file: its rules, ``gate.files``, its sentinels;
+- the suppressions file.
+
+:func:`base_policy` returns both sides of every such file, and the run's
+layout as the base decides it, with those files pinned to the base
+(:class:`~wendy_llm.repo.pinned.Pinned`): a reader asks the layout, never
+the work tree.  A file the work tree changes, adds or removes is a policy
+change, which the gate reports as a finding of its own
+(:mod:`wendy_llm.validate.checks.policy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from wendy_llm.errors import SettingsError
+from wendy_llm.repo.config import SETTINGS_FILE, Settings, parse_settings
+from wendy_llm.repo.gitsource import files_at_revision, repo_root
+from wendy_llm.repo.layout import Layout, display_path, with_settings
+from wendy_llm.repo.pinned import Pinned
+
+#: What a policy file decides: the settings, a template's rules, the suppressions.
+PolicyKind = Literal["settings", "rules", "suppressions"]
+
+
+@dataclass(frozen=True)
+class PolicyFile:
+    """One policy file on both sides: its bytes at the base and in the work tree
+    (None: no regular file there); ``template``: whose rules it holds."""
+
+    kind: PolicyKind
+    path: Path
+    shown: str
+    base: bytes | None
+    head: bytes | None
+    template: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.base != self.head
+
+
+@dataclass(frozen=True)
+class BasePolicy:
+    """The policy at a base revision: ``layout`` is the run's under it (the base's
+    settings and places, its policy files pinned); ``files`` every policy file
+    either side reads, on both sides."""
+
+    layout: Layout
+    files: tuple[PolicyFile, ...]
+
+    @property
+    def pinned(self) -> Pinned:
+        assert self.layout.pinned is not None  # base_policy always pins
+        return self.layout.pinned
+
+    def changes(self) -> list[PolicyFile]:
+        """The files the work tree changes, adds or removes."""
+        return [f for f in self.files if f.changed]
+
+
+def base_policy(layout: Layout, revision: str) -> BasePolicy:
+    """The policy of ``layout``'s repository at ``revision``; raises
+    :class:`~wendy_llm.errors.GitError` (and its kin) when the revision cannot
+    be read, :class:`SettingsError` when the base's own ``wendy-llm.toml`` is
+    invalid."""
+    repo = repo_root(layout.root)
+    settings_path = layout.root / SETTINGS_FILE
+    settings_data, _ = files_at_revision(repo, revision, [settings_path])
+    base = with_settings(
+        layout, _settings_at(settings_data[settings_path], settings_path, revision)
+    )
+    kinds: dict[Path, tuple[PolicyKind, str | None]] = {
+        settings_path: ("settings", None),
+        layout.suppressions_path: ("suppressions", None),
+    }
+    for each in (base, layout):  # what either side's policy reads
+        for found in each.find_templates():
+            kinds.setdefault(each.rules_path(found.id), ("rules", found.id))
+    at_base, rev = files_at_revision(repo, revision, list(kinds))
+    files = tuple(
+        PolicyFile(kind, path, display_path(path), at_base[path], _work_tree(path), template)
+        for path, (kind, template) in kinds.items()
+    )
+    read_by_base = {settings_path, base.suppressions_path}
+    read_by_base |= {base.rules_path(t.id) for t in base.find_templates()}
+    pinned = Pinned(
+        revision, rev.commit, tuple((f.path, f.base) for f in files if f.path in read_by_base)
+    )
+    return BasePolicy(
+        Layout(base.root, base.templates_root, base.golden_dir, base.settings, pinned), files
+    )
+
+
+def _settings_at(data: bytes | None, path: Path, revision: str) -> Settings:
+    """The base's settings (all defaults when it has no file)."""
+    shown = f"{display_path(path)} at {revision}"
+    if data is None:
+        return Settings(shown=display_path(path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{shown}: not valid UTF-8 (byte {exc.start})", file=shown) from exc
+    return parse_settings(text, path=path, shown=shown)
+
+
+def _work_tree(path: Path) -> bytes | None:
+    """The work tree's side of a policy file: what a run without a base reads."""
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
