@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from wendy_llm.repo.layout import discover_templates as discover_templates
     from wendy_llm.repo.layout import find_layout as find_layout
     from wendy_llm.repo.loading import load_template as load_template
+    from wendy_llm.repo.pinned import Pinned as Pinned
     from wendy_llm.repo.rule_selection import RuleSelection as RuleSelection
     from wendy_llm.repo.rule_selection import Selector as Selector
     from wendy_llm.repo.selection import TemplateFailure as TemplateFailure
@@ -130,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     "Inputs": "wendy_llm.render.variants",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
+    "Pinned": "wendy_llm.repo.pinned",
     "LintWarning": "wendy_llm.render.lints.checks",
     "ManifestError": "wendy_llm.errors",
     "MissingValueError": "wendy_llm.errors",
