@@ -24,7 +24,7 @@ from wendy_llm.codes.builds import TOP_RULE_FAILED
 from wendy_llm.codes.stored import POLICY_CHANGE_ACCEPTED, POLICY_CHANGED
 from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
-from wendy_llm.validate.findings import REPOSITORY, Report
+from wendy_llm.validate.findings import REPOSITORY
 
 RULES = "golden/node/mini.rules.yaml"
 RULES_TEXT = """\
