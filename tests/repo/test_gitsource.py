@@ -9,7 +9,13 @@ import pytest
 from _golden_helpers import commit_all, git, init_repo, template_files, write_files
 
 from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision, quoted
-from wendy_llm.repo.gitsource import read_tree, repo_root, resolve_revision, template_at_revision
+from wendy_llm.repo.gitsource import (
+    files_at_revision,
+    read_tree,
+    repo_root,
+    resolve_revision,
+    template_at_revision,
+)
 
 
 @pytest.fixture
@@ -129,3 +135,25 @@ def test_template_at_revision_needs_a_manifest(tmp_path: Path) -> None:
     commit_all(repo, "no manifest")
     with pytest.raises(NoTemplateAtRevision, match=r"exists but has no template\.json"):
         template_at_revision(repo, "HEAD", repo / "templates/py/bare")
+
+
+def test_files_at_revision_reads_regular_files_only(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"wendy-llm.toml": "ignore = []\n", "golden/[x].rules.yaml": "version: 1\n"})
+    (repo / "link.toml").symlink_to("wendy-llm.toml")
+    commit_all(repo, "base")
+    (repo / "wendy-llm.toml").write_text("changed\n", encoding="utf-8")
+    paths = [
+        repo / "wendy-llm.toml",
+        repo / "golden" / "[x].rules.yaml",  # a literal name, never a glob
+        repo / "link.toml",  # a symbolic link is no file at the revision
+        repo / "absent.json",
+    ]
+    found, revision = files_at_revision(repo, "HEAD", paths)
+    assert found == {
+        paths[0]: b"ignore = []\n",
+        paths[1]: b"version: 1\n",
+        paths[2]: None,
+        paths[3]: None,
+    }
+    assert revision.commit == git(repo, "rev-parse", "HEAD")

@@ -165,8 +165,10 @@ def check_verdict(
     if policy is None:
         return report
     # Added last: the policy they are about can neither ignore nor suppress them.
+    # A rules file counts for its template when the run judges that template.
+    judged_files = [f for f in policy.files if f.template is None or scope.covers(f.template)]
     found = policy_findings(
-        policy.files, policy.pinned, accepted=accept_policy_change, max_diff_lines=max_diff_lines
+        judged_files, policy.pinned, accepted=accept_policy_change, max_diff_lines=max_diff_lines
     )
     return dataclasses.replace(report, results=report.results + policy_results(found))
 
