@@ -88,7 +88,8 @@ and counted as ignored, never failing the run (docs/configuration.md).
 line; it combines with --json, --junit and --markdown. Report shapes:
 docs/json-reports.md.
 Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned;
-suppressed failures do not fail it, a recorded one that no longer occurs does),
+suppressed failures do not fail it; a recorded one that no longer occurs does,
+and so does a policy change since --base, until --accept-policy-change),
 2 usage or input error (unknown template or pick, missing directory, a bad
 suppressions file, --suppress-all or --prune-suppressions in CI).
 """

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wendy_llm.cli import output
 from wendy_llm.cli.args import (
+    POLICY_EPILOG,
     add_directories,
     add_format,
     add_json,
@@ -72,6 +73,7 @@ examples:
   wendy-llm diff --base main --expect-unchanged --allow-changed gemma4-e2b
   wendy-llm diff --base "origin/$GITHUB_BASE_REF" --expect-unchanged --quiet \\
       --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
+  wendy-llm diff --base main --expect-unchanged --accept-policy-change  # a rules change, accepted
 
 Every pick is rendered on both sides with the canonical inputs (app id
 llm-app, defaults, sample values, the pick's answers) and with the template's
@@ -86,12 +88,14 @@ removed since is listed and fails --forbid-removed. --baseline and --json need
 one template (name it with --template when there are several). Without
 --files, the scope is gate.files of the template's rules file
 (<golden-dir>/<language>/<name>.rules.yaml) when present, else every file.
+{POLICY_EPILOG}
 {DIRECTORY_RULE}
 A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
 progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
-Exit status: 0 the policy holds (always, without a policy), 1 it does not,
-2 usage or input error (unknown revision, not a git repository, no template).
+Exit status: 0 the policy holds (always, without a policy), 1 it does not
+(or a policy file changed since --base, not accepted), 2 usage or input
+error (unknown revision, not a git repository, no template).
 """
 
 
