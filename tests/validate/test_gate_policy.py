@@ -184,6 +184,9 @@ def test_gate_files_of_the_head_do_not_narrow_diff(repo: Path) -> None:
     assert "docker-compose.yml" in out  # the changed pick, compared under the base's gate
     code, out, err = run_cli(*flags, "--accept-policy-change")
     assert code == 0, out + err
+    # Report only, diff judges nothing a policy could steer: the change is shown.
+    code, out, err = run_cli("diff", "--base", "main", str(repo))
+    assert code == 0 and "POL001" in out, out + err
 
 
 def _policy_message(document: dict[str, object]) -> str:

@@ -94,8 +94,8 @@ A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
 progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
 Exit status: 0 the policy holds (always, without a policy), 1 it does not
-(or a policy file changed since --base, not accepted), 2 usage or input
-error (unknown revision, not a git repository, no template).
+(or, with a policy, a policy file changed since --base, not accepted), 2
+usage or input error (unknown revision, not a git repository, no template).
 """
 
 
@@ -258,7 +258,10 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         return name_failures([failure.message for failure in failed])
     holds = all(r.holds for _, r in results) and not lost
-    return 0 if holds and not any(f.severity == "error" for f in changes) else 1
+    # A policy change fails what diff judges; report only (no policy), it is shown.
+    judges = rule.expect_unchanged or rule.forbid_removed
+    steered = judges and any(f.severity == "error" for f in changes)
+    return 0 if holds and not steered else 1
 
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
