@@ -195,3 +195,16 @@ def _policy_message(document: dict[str, object]) -> str:
     found = [f["message"] for r in results if r["check"] == "policy" for f in r["findings"]]
     assert len(found) == 1, found
     return str(found[0])
+
+
+def test_sample_values_are_inputs_not_policy(repo: Path) -> None:
+    """A sample value alone is no policy change (the adoption's wendy-llm.toml
+    adds one for each template that needs it); [findings] beside it is one."""
+    write_files(repo, {RULES: RULES_TEXT.replace("# ${APP_ID}", "# ")})
+    commit_all(repo, "the rule holds")
+    write_files(repo, {SETTINGS_FILE: '[sample-values."node/mini"]\nTOKEN = "t"\n'})
+    code, document = _check(repo, "--base", "HEAD")
+    assert code == 0 and "policy" not in document["checks"], _codes(document)
+    write_files(repo, {SETTINGS_FILE: '[sample-values."node/mini"]\nTOKEN = "t"\n[findings]\n'})
+    code, document = _check(repo, "--base", "HEAD")
+    assert code == 1 and _codes(document) == [POLICY_CHANGED.code]

@@ -6,7 +6,10 @@ a verdict are read as the base holds them, through git (the work tree is
 not touched):
 
 - ``wendy-llm.toml``: the ``[findings]`` selection, the templates it
-  ignores, ``rules-files``, the sample values, the places;
+  ignores, ``rules-files``, the fixtures' form, the places (its sample
+  values are the work tree's: they are the inputs a template needs to
+  render, not a judgment of it, and a change to them alone is no policy
+  change);
 - each template's rules file: its rules, ``gate.files``, its sentinels;
 - the suppressions file.
 
@@ -20,6 +23,8 @@ change, which the gate reports as a finding of its own
 
 from __future__ import annotations
 
+import dataclasses
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -29,6 +34,9 @@ from wendy_llm.repo.config import SETTINGS_FILE, Settings, parse_settings
 from wendy_llm.repo.gitsource import files_at_revision, repo_root
 from wendy_llm.repo.layout import Layout, display_path, with_settings
 from wendy_llm.repo.pinned import Pinned
+
+#: The table of sample values in ``wendy-llm.toml``: inputs, not policy.
+SAMPLE_VALUES = "sample-values"
 
 #: What a policy file decides: the settings, a template's rules, the suppressions.
 PolicyKind = Literal["settings", "rules", "suppressions"]
@@ -45,10 +53,12 @@ class PolicyFile:
     base: bytes | None
     head: bytes | None
     template: str | None = None
+    #: The two sides differ in nothing the policy decides (sample values only).
+    same_policy: bool = False
 
     @property
     def changed(self) -> bool:
-        return self.base != self.head
+        return self.base != self.head and not self.same_policy
 
 
 @dataclass(frozen=True)
@@ -90,8 +100,7 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
             kinds.setdefault(each.rules_path(found.id), ("rules", found.id))
     at_base, rev = files_at_revision(repo, revision, list(kinds))
     files = tuple(
-        PolicyFile(kind, path, display_path(path), at_base[path], _work_tree(path), template)
-        for path, (kind, template) in kinds.items()
+        _file(kind, path, at_base[path], template) for path, (kind, template) in kinds.items()
     )
     read_by_base = {settings_path, base.suppressions_path}
     read_by_base |= {base.rules_path(t.id) for t in base.find_templates()}
@@ -100,6 +109,34 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
     )
     return BasePolicy(
         Layout(base.root, base.templates_root, base.golden_dir, base.settings, pinned), files
+    )
+
+
+def _file(kind: PolicyKind, path: Path, base: bytes | None, template: str | None) -> PolicyFile:
+    head = _work_tree(path)
+    decided = _judgment(head) if kind == "settings" else None
+    same = decided is not None and decided == _judgment(base)
+    return PolicyFile(kind, path, display_path(path), base, head, template, same)
+
+
+def _judgment(data: bytes | None) -> dict[str, object] | None:
+    """What a settings file decides about a verdict: all but its sample values
+    (None when it does not parse: no claim that two such files agree)."""
+    try:
+        parsed = tomllib.loads((data or b"").decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    parsed.pop(SAMPLE_VALUES, None)
+    return parsed
+
+
+def _with_samples(base: Settings, head: Settings) -> Settings:
+    """The base's settings with the work tree's sample values, named as the work
+    tree's file (a missing value is added there)."""
+    lines = {k: v for k, v in base.lines.items() if k[:1] != (SAMPLE_VALUES,)}
+    lines |= {k: v for k, v in head.lines.items() if k[:1] == (SAMPLE_VALUES,)}
+    return dataclasses.replace(
+        base, sample_values=head.sample_values, shown=head.shown, lines=lines
     )
 
 
