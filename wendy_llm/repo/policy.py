@@ -88,9 +88,8 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
     repo = repo_root(layout.root)
     settings_path = layout.root / SETTINGS_FILE
     settings_data, _ = files_at_revision(repo, revision, [settings_path])
-    base = with_settings(
-        layout, _settings_at(settings_data[settings_path], settings_path, revision)
-    )
+    base_settings = _settings_at(settings_data[settings_path], settings_path, revision)
+    base = with_settings(layout, _with_samples(base_settings, layout.settings))
     kinds: dict[Path, tuple[PolicyKind, str | None]] = {
         settings_path: ("settings", None),
         layout.suppressions_path: ("suppressions", None),
