@@ -198,13 +198,20 @@ def _policy_message(document: dict[str, object]) -> str:
 
 
 def test_sample_values_are_inputs_not_policy(repo: Path) -> None:
-    """A sample value alone is no policy change (the adoption's wendy-llm.toml
-    adds one for each template that needs it); [findings] beside it is one."""
+    """A new template's sample value alone is no policy change (as the adoption's
+    wendy-llm.toml), and the run renders with it; [findings] beside it is one."""
     write_files(repo, {RULES: RULES_TEXT.replace("# ${APP_ID}", "# ")})
     commit_all(repo, "the rule holds")
-    write_files(repo, {SETTINGS_FILE: '[sample-values."node/mini"]\nTOKEN = "t"\n'})
+    files = template_files(["a:1"], readme="# {{.TOKEN}}\n")
+    manifest = json.loads(str(files["template.json"]))
+    manifest["variables"].append({"name": "TOKEN", "type": "string"})  # no default
+    files["template.json"] = json.dumps(manifest)
+    write_files(repo / "node/other", files)
+    samples = '[sample-values."node/other"]\nTOKEN = "t"\n'
+    write_files(repo, {SETTINGS_FILE: samples})
+    assert run_cli("golden", "--update", "-q", str(repo))[0] == 0
     code, document = _check(repo, "--base", "HEAD")
     assert code == 0 and "policy" not in document["checks"], _codes(document)
-    write_files(repo, {SETTINGS_FILE: '[sample-values."node/mini"]\nTOKEN = "t"\n[findings]\n'})
+    write_files(repo, {SETTINGS_FILE: samples + "[findings]\n"})
     code, document = _check(repo, "--base", "HEAD")
     assert code == 1 and _codes(document) == [POLICY_CHANGED.code]

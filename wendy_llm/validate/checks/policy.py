@@ -29,7 +29,7 @@ ACCEPT_FLAG = "--accept-policy-change"
 
 #: What each kind of policy file decides, as the message says it.
 _DECIDES = {
-    "settings": "the [findings] selection, the templates ignored, rules-files and sample values",
+    "settings": "the [findings] selection, the templates ignored, rules-files and the places",
     "rules": "the template's rules, gate.files and sentinels",
     "suppressions": "the failures accepted for now",
 }
