@@ -233,11 +233,12 @@ def layout(args: argparse.Namespace) -> Layout:
 POLICY_EPILOG = """\
 With --base REV (on a pull request: its base), the policy is read at REV
 through git: the rules files (rules, gate.files, sentinels), wendy-llm.toml
-([findings], ignore, rules-files, the places; not the sample values,
-which are inputs) and, for check, the suppressions file. Each of them the work tree changes, adds or removes is a
-POL001 failure showing the diff (for diff: when it judges, with
---expect-unchanged or --forbid-removed), until --accept-policy-change
-accepts it (POL002, a note; the work tree's policy then judges the run)."""
+([findings], ignore, rules-files, the places; not the sample values, which
+are inputs) and, for check, the suppressions file. Each of them the work
+tree changes, adds or removes is a POL001 failure showing the diff (for
+diff: when it judges, with --expect-unchanged or --forbid-removed), until
+--accept-policy-change accepts it (POL002, a note; the work tree's policy
+then judges the run)."""
 
 
 def add_policy_base(parser: argparse.ArgumentParser, *, base: bool = True) -> None:
