@@ -21,7 +21,11 @@ from _golden_helpers import commit_all, git, init_repo, run_cli, template_files,
 
 import wendy_llm
 from wendy_llm.codes.builds import TOP_RULE_FAILED
-from wendy_llm.codes.stored import POLICY_CHANGE_ACCEPTED, POLICY_CHANGED
+from wendy_llm.codes.stored import (
+    POLICY_CHANGE_ACCEPTED,
+    POLICY_CHANGED,
+    SUPPRESSION_UNUSED,
+)
 from wendy_llm.repo.config import SETTINGS_FILE
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.validate.findings import REPOSITORY
@@ -129,6 +133,26 @@ def test_a_committed_suppress_all_does_not_exempt_the_change(repo: Path) -> None
     assert [(f.code, f.template) for f in accepted.notes] == [
         (POLICY_CHANGE_ACCEPTED.code, REPOSITORY)
     ]
+
+
+def test_pruning_after_a_fix_is_no_policy_change(repo: Path) -> None:
+    assert run_cli("check", "-q", "--suppress-all", str(repo))[0] == 0
+    adopted = commit_all(repo, "adopted: the failures recorded")
+    write_files(repo / "node/mini", {"README.md": "# {{.APP_ID}}\n"})  # the fix
+    assert run_cli("golden", "--update", "-q", str(repo))[0] == 0
+    code, document = _check(repo, "--base", adopted)
+    assert code == 1 and _codes(document) == [SUPPRESSION_UNUSED.code]  # prune it
+    assert run_cli("check", "-q", "--prune-suppressions", str(repo))[0] == 0
+    code, document = _check(repo, "--base", adopted)
+    assert code == 0 and "policy" not in str(document["checks"]), _codes(document)
+    # Accepting more than the base does is a change.
+    write_files(repo / "node/mini", {"README.md": "# hello\n"})
+    assert run_cli("golden", "--update", "-q", str(repo))[0] == 0
+    assert run_cli("check", "-q", "--suppress-all", str(repo))[0] == 0
+    text = (repo / SUPPRESSIONS_FILE).read_text(encoding="utf-8")
+    (repo / SUPPRESSIONS_FILE).write_text(text.replace('"count": 2', '"count": 3'))
+    code, document = _check(repo, "--base", adopted)
+    assert code == 1 and POLICY_CHANGED.code in _codes(document)
 
 
 def test_recording_suppressions_against_a_base_is_refused(repo: Path) -> None:

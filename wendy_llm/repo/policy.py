@@ -29,11 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from wendy_llm.errors import SettingsError
+from wendy_llm.errors import SettingsError, SuppressionsError
 from wendy_llm.repo.config import SETTINGS_FILE, Settings, parse_settings
 from wendy_llm.repo.gitsource import files_at_revision, repo_root
 from wendy_llm.repo.layout import Layout, display_path, with_settings
 from wendy_llm.repo.pinned import Pinned
+from wendy_llm.repo.suppressions_file import parse_suppressions
 
 #: The table of sample values in ``wendy-llm.toml``: inputs, not policy.
 SAMPLE_VALUES = "sample-values"
@@ -53,12 +54,20 @@ class PolicyFile:
     base: bytes | None
     head: bytes | None
     template: str | None = None
-    #: The two sides differ in nothing the policy decides (sample values only).
+    #: The two sides differ in nothing that could pass what the base fails: in
+    #: the settings' sample values only, or a suppressions file that only
+    #: lowers counts and drops entries (``--prune-suppressions`` after a fix).
     same_policy: bool = False
 
     @property
     def changed(self) -> bool:
         return self.base != self.head and not self.same_policy
+
+    @property
+    def judged(self) -> bytes | None:
+        """What the run reads: the base's, or the work tree's where it only tightens
+        (a suppressions file kept at the base would call the fix's entries unused)."""
+        return self.head if self.kind == "suppressions" and self.same_policy else self.base
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
     read_by_base = {settings_path, base.suppressions_path}
     read_by_base |= {base.rules_path(t.id) for t in base.find_templates()}
     pinned = Pinned(
-        revision, rev.commit, tuple((f.path, f.base) for f in files if f.path in read_by_base)
+        revision, rev.commit, tuple((f.path, f.judged) for f in files if f.path in read_by_base)
     )
     return BasePolicy(
         Layout(base.root, base.templates_root, base.golden_dir, base.settings, pinned), files
@@ -115,7 +124,27 @@ def _file(kind: PolicyKind, path: Path, base: bytes | None, template: str | None
     head = _work_tree(path)
     decided = _judgment(head) if kind == "settings" else None
     same = decided is not None and decided == _judgment(base)
+    if kind == "suppressions":
+        same = _only_tightens(base, head, display_path(path))
     return PolicyFile(kind, path, display_path(path), base, head, template, same)
+
+
+def _only_tightens(base: bytes | None, head: bytes | None, shown: str) -> bool:
+    """Whether the work tree's suppressions accept nothing the base's do not: each
+    entry recorded at the base, at most as often (a file gone accepts nothing)."""
+    if head is None:
+        return True
+    try:
+        now = parse_suppressions(head.decode("utf-8"), shown=shown)
+        if base is None:
+            return not now.entries
+        before = parse_suppressions(base.decode("utf-8"), shown=shown)
+    except (UnicodeDecodeError, SuppressionsError):
+        return False
+    if now.entries and now.version != before.version:
+        return False  # keyed differently: no claim
+    allowed = {entry.key: entry.count for entry in before.entries}
+    return all(entry.count <= allowed.get(entry.key, 0) for entry in now.entries)
 
 
 def _judgment(data: bytes | None) -> dict[str, object] | None:
