@@ -155,6 +155,16 @@ def test_pruning_after_a_fix_is_no_policy_change(repo: Path) -> None:
     assert code == 1 and POLICY_CHANGED.code in _codes(document)
 
 
+def test_a_symlinked_policy_file_is_never_quoted(repo: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("token-that-must-not-leak\n", encoding="utf-8")
+    (repo / RULES).unlink()
+    (repo / RULES).symlink_to(secret)
+    code, out, err = run_cli("check", "--base", "main", "--no-cache", str(repo))
+    assert code == 1 and "POL001" in out, out + err
+    assert "token-that-must-not-leak" not in out + err
+
+
 def test_recording_suppressions_against_a_base_is_refused(repo: Path) -> None:
     code, _, err = run_cli("check", "-q", "--suppress-all", "--base", "main", str(repo))
     assert code == 2 and "--base judges by the base's" in err, err

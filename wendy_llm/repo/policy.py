@@ -181,8 +181,9 @@ def _settings_at(data: bytes | None, path: Path, revision: str) -> Settings:
 
 
 def _work_tree(path: Path) -> bytes | None:
-    """The work tree's side of a policy file: what a run without a base reads."""
+    """The work tree's side of a policy file, as git would commit it: a symbolic
+    link is no file (its target, maybe a host file, is never quoted in a diff)."""
     try:
-        return path.read_bytes() if path.is_file() else None
+        return None if path.is_symlink() or not path.is_file() else path.read_bytes()
     except OSError:
         return None
