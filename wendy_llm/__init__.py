@@ -105,6 +105,7 @@ if TYPE_CHECKING:
     from wendy_llm.repo.layout import discover_templates as discover_templates
     from wendy_llm.repo.layout import find_layout as find_layout
     from wendy_llm.repo.loading import load_template as load_template
+    from wendy_llm.repo.pinned import Pinned as Pinned
     from wendy_llm.repo.rule_selection import RuleSelection as RuleSelection
     from wendy_llm.repo.rule_selection import Selector as Selector
     from wendy_llm.repo.selection import TemplateFailure as TemplateFailure
@@ -113,7 +114,7 @@ if TYPE_CHECKING:
     from wendy_llm.validate.findings import Finding as Finding
     from wendy_llm.validate.findings import Report as Report
     from wendy_llm.validate.findings import Status as Status
-    from wendy_llm.validate.run import run_check as run_check
+    from wendy_llm.validate.gate import run_check as run_check
     from wendy_llm.validate.tools.cache import ResultCache as ResultCache
     from wendy_llm.validate.tools.pool import ToolRunner as ToolRunner
 
@@ -152,6 +153,7 @@ _EXPORTS: dict[str, str] = {
     "Keys": "wendy_llm.repo.config",
     "Layout": "wendy_llm.repo.layout",
     "LayoutError": "wendy_llm.errors",
+    "Pinned": "wendy_llm.repo.pinned",
     "LintWarning": "wendy_llm.render.lints.checks",
     "ManifestError": "wendy_llm.errors",
     "MissingValueError": "wendy_llm.errors",
@@ -220,7 +222,7 @@ _EXPORTS: dict[str, str] = {
     "load_settings": "wendy_llm.repo.config",
     "load_template": "wendy_llm.repo.loading",
     "on_helper_build": "wendy_llm.engine.helper.announce",
-    "run_check": "wendy_llm.validate.run",
+    "run_check": "wendy_llm.validate.gate",
     "shared_renderer": "wendy_llm.engine.client",
     "template_at_revision": "wendy_llm.repo.gitsource",
     "template_from_files": "wendy_llm.render.template",

@@ -97,8 +97,11 @@ def test_a_new_pick_that_is_no_declared_sentinel_is_compared_and_fails(repo: Pat
     # Without the sentinel declared, "special" is an answer like any other:
     # the base renders it as wendy init --var MODEL=special would (its
     # backend service), so the swapped backend is a change.
+    # The work tree's rules file judges once the change to it is accepted
+    # (test_gate_policy.py: without that, the base's does).
     (repo / "golden/py/mini.rules.yaml").write_text("gate:\n  files: [docker-compose.yml]\n")
-    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    accept = "--accept-policy-change"
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", accept)
     assert code == 1
     assert "  special  changed    docker-compose.yml (changed)  [FAILS the policy]" in out, out
     assert "=== pick special: docker-compose.yml (changed)" in out
@@ -124,7 +127,8 @@ def test_templates_dir_is_positional_like_check_and_golden(repo: Path) -> None:
 
 def test_without_a_scope_every_common_pick_changed(repo: Path) -> None:
     (repo / "golden/py/mini.rules.yaml").write_text(RULES.split("gate:")[0])
-    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json")
+    accept = "--accept-policy-change"  # the work tree's rules file judges
+    code, out, _ = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", "--json", accept)
     assert code == 1
     doc = json.loads(out)
     assert statuses(out) == {"a-1": "changed", "b-2": "changed", "special": "exempt"}
@@ -132,7 +136,7 @@ def test_without_a_scope_every_common_pick_changed(repo: Path) -> None:
     assert doc["policy"]["failing_picks"] == ["a-1", "b-2"]
     # --files narrows the scope the rules file leaves open.
     code, out, _ = run_cli(
-        "diff", "--base", "HEAD~1", "--expect-unchanged", "--files", "docker-compose.yml"
+        "diff", "--base", "HEAD~1", "--expect-unchanged", "--files", "docker-compose.yml", accept
     )
     assert code == 0
 
@@ -252,7 +256,8 @@ def test_other_usage_errors(repo: Path, tmp_path: Path) -> None:
     code, _, err = run_cli("diff", "--baseline", str(repo / "templates/py/mini"))
     assert code == 2 and "--template is required" in err and "py/mini, py/second" in err
     (repo / "golden/py/mini.rules.yaml").write_text("gate: {files: docker-compose.yml}\n")
-    code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/mini")
+    accept = "--accept-policy-change"  # the work tree's rules file is read
+    code, _, err = run_cli("diff", "--base", "HEAD", "--template", "py/mini", accept)
     assert code == 2 and "mini.rules.yaml:1: gate: files: expected an array" in err
     with pytest.raises(SystemExit):
         run_cli("diff", "--template", "py/mini")  # --base or --baseline is required
@@ -262,6 +267,12 @@ def test_a_rules_file_that_does_not_load_is_a_usage_error(repo: Path) -> None:
     # diff reads the sentinels from it: guessing without them would compare
     # the sentinel pick byte for byte and fail it for no reason.
     (repo / "golden/py/mini.rules.yaml").write_text("sentinels:\n  MODEL: {values: nope}\n")
-    code, out, err = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged")
+    accept = "--accept-policy-change"  # the work tree's rules file is read
+    code, out, err = run_cli("diff", "--base", "HEAD~1", "--expect-unchanged", accept)
+    assert (code, out) == (2, "")
+    assert err.startswith("wendy-llm: error: golden/py/mini.rules.yaml:2: sentinels")
+    # Committed, the same file is the base's: read from git, the same error.
+    commit_all(repo, "a broken rules file")
+    code, out, err = run_cli("diff", "--base", "HEAD", "--expect-unchanged")
     assert (code, out) == (2, "")
     assert err.startswith("wendy-llm: error: golden/py/mini.rules.yaml:2: sentinels")

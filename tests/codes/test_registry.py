@@ -143,7 +143,7 @@ def test_the_interface_the_outputs_read() -> None:
 def test_every_check_has_a_prefix_and_the_report_order_is_the_enumeration() -> None:
     assert set(PREFIXES) == set(Check)
     assert len(set(PREFIXES.values())) == len(PREFIXES)
-    assert [*CHECK_IDS, "suppressions"] == [c.value for c in Check]
+    assert [*CHECK_IDS, "suppressions", "policy"] == [c.value for c in Check]
 
 
 def test_the_check_report_schema_names_the_same_check_ids() -> None:

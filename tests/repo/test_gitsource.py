@@ -11,6 +11,7 @@ from _golden_helpers import commit_all, git, init_repo, template_files, write_fi
 
 from wendy_llm.errors import NotAGitRepository, NoTemplateAtRevision, UnknownRevision, quoted
 from wendy_llm.repo.gitsource import (
+    files_at_revision,
     paths_at_revision,
     read_tree,
     repo_root,
@@ -163,3 +164,23 @@ def test_template_at_revision_reads_from_the_repository_and_names_as_load_templa
     write_files(repo / "loose/thing", template_files(["a:1"]))
     commit_all(repo, "loose")
     assert template_at_revision(repo, "HEAD", "loose/thing")[0].id == "thing"
+def test_files_at_revision_reads_regular_files_only(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"wendy-llm.toml": "ignore = []\n", "golden/[x].rules.yaml": "version: 1\n"})
+    (repo / "link.toml").symlink_to("wendy-llm.toml")
+    commit_all(repo, "base")
+    (repo / "wendy-llm.toml").write_text("changed\n", encoding="utf-8")
+    paths = [
+        repo / "wendy-llm.toml",
+        repo / "golden" / "[x].rules.yaml",  # a literal name, never a glob
+        repo / "link.toml",  # a symbolic link is no file at the revision
+        repo / "absent.json",
+    ]
+    found, revision = files_at_revision(repo, "HEAD", paths)
+    assert found == {
+        paths[0]: b"ignore = []\n",
+        paths[1]: b"version: 1\n",
+        paths[2]: None,
+        paths[3]: None,
+    }
+    assert revision.commit == git(repo, "rev-parse", "HEAD")

@@ -228,3 +228,39 @@ def layout(args: argparse.Namespace) -> Layout:
             f"two templates directories: {positional} and --templates-dir {option}; give one"
         )
     return find_layout(positional if positional is not None else option, args.golden_dir)
+
+
+POLICY_EPILOG = """\
+With --base REV (on a pull request: its base), the policy is read at REV
+through git: the rules files (rules, gate.files, sentinels), wendy-llm.toml
+([findings], ignore, rules-files, the places; not the sample values, which
+are inputs) and, for check, the suppressions file. Each of them the work
+tree changes, adds or removes is a POL001 failure showing the diff (for
+diff: when it judges, with --expect-unchanged or --forbid-removed), until
+--accept-policy-change accepts it (POL002, a note; the work tree's policy
+then judges the run)."""
+
+
+def add_policy_base(parser: argparse.ArgumentParser, *, base: bool = True) -> None:
+    """``--base REV`` (unless the command has its own) and ``--accept-policy-change``."""
+    if base:
+        parser.add_argument(
+            "--base",
+            metavar="REV",
+            default=None,
+            help="judge by the policy at this git revision (on a pull request: its base)",
+        )
+    parser.add_argument(
+        "--accept-policy-change",
+        action="store_true",
+        help="with --base: accept a change to the policy (rules files, wendy-llm.toml, "
+        "suppressions); the work tree's policy judges the run",
+    )
+
+
+def refuse_accept_without_base(args: argparse.Namespace) -> None:
+    """``--accept-policy-change`` accepts a change against ``--base``: alone it means nothing."""
+    if args.accept_policy_change and args.base is None:
+        raise WendyLlmError(
+            "--accept-policy-change accepts a policy change against --base REV; add --base"
+        )

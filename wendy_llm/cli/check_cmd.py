@@ -8,15 +8,18 @@ from collections.abc import Mapping
 
 from wendy_llm.cli import output, suppress
 from wendy_llm.cli.args import (
+    POLICY_EPILOG,
     add_directories,
     add_format,
     add_json,
     add_max_diff_lines,
+    add_policy_base,
     add_quiet,
     add_report_files,
     add_rule_selection,
     add_selection,
     layout,
+    refuse_accept_without_base,
 )
 from wendy_llm.cli.style import Progress, write_report
 from wendy_llm.repo.layout import DIRECTORY_RULE
@@ -25,8 +28,7 @@ from wendy_llm.reports.github.outputs import PullRequestOutputs
 from wendy_llm.reports.json import check_json, dumps
 from wendy_llm.reports.junit import check_junit
 from wendy_llm.reports.workflow import on_github
-from wendy_llm.validate.run import run_check
-from wendy_llm.validate.selected import mark_ignored
+from wendy_llm.validate.gate import check_verdict
 
 HELP = "render every pick of every template and validate each render"
 DESCRIPTION = (
@@ -48,6 +50,7 @@ examples:
   wendy-llm check path/to/templates --golden-dir path/to/golden
   wendy-llm check --ignore DEV006,DEV007            # these codes shown as ignored, not counted
   wendy-llm check --select CMP,WJS                  # count only compose and wendy.json codes
+  wendy-llm check --base origin/main                # a pull request: judged by the base's policy
 
 Every pick is rendered with the canonical inputs (app id llm-app, defaults,
 the pick's answers) and with the template's variant (app id my.app-2, other
@@ -78,12 +81,15 @@ and counted as ignored, never failing the run (docs/configuration.md).
 
 {suppress.EPILOG}
 
+{POLICY_EPILOG}
+
 {DIRECTORY_RULE}
 --quiet prints only the failures (nothing when all hold) and no progress
 line; it combines with --json, --junit and --markdown. Report shapes:
 docs/json-reports.md.
 Exit status: 0 everything holds, 1 a check failed (or, with --strict, warned;
-suppressed failures do not fail it, a recorded one that no longer occurs does),
+suppressed failures do not fail it; a recorded one that no longer occurs does,
+and so does a policy change since --base, until --accept-policy-change),
 2 usage or input error (unknown template or pick, missing directory, a bad
 suppressions file, --suppress-all or --prune-suppressions in CI).
 """
@@ -118,21 +124,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     add_rule_selection(p)
     suppress.add_arguments(p)
+    add_policy_base(p)
 
 
 def run(args: argparse.Namespace) -> int:
     where = layout(args)
-    selection = where.settings.findings.with_command_line(args.select, args.ignore)
-    recorded = suppress.prepare(args, where)
+    refuse_accept_without_base(args)
     with Progress("check", "rendering and validating every pick", enabled=not args.quiet):
-        report = run_check(
+        report = check_verdict(
+            where,
             templates=args.templates,
             picks=args.picks,
             max_diff_lines=args.max_diff_lines or None,
             cache=not args.no_cache,
-            layout=where,
+            select=[str(s) for s in args.select],
+            ignore=[str(s) for s in args.ignore],
+            record=suppress.writing(args),
+            log=output.say,
+            base=args.base,
+            accept_policy_change=args.accept_policy_change,
         )
-    report = suppress.settle(mark_ignored(report, selection), args, where, recorded)
     outputs = PullRequestOutputs(report, where)  # computed only when asked for
     if args.sarif:
         write_report(args.sarif, outputs.sarif(), "SARIF report")

@@ -16,13 +16,16 @@ from pathlib import Path
 
 from wendy_llm.cli import output
 from wendy_llm.cli.args import (
+    POLICY_EPILOG,
     add_directories,
     add_format,
     add_json,
     add_max_diff_lines,
+    add_policy_base,
     add_quiet,
     add_report_files,
     layout,
+    refuse_accept_without_base,
 )
 from wendy_llm.cli.output import name_failures
 from wendy_llm.cli.style import Progress, write_report
@@ -43,13 +46,16 @@ from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
 from wendy_llm.repo.gitsource import paths_at_revision, template_at_revision
 from wendy_llm.repo.layout import DIRECTORY_RULE, Layout, confined, display_path
+from wendy_llm.repo.policy import BasePolicy, base_policy
 from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
 from wendy_llm.reports.markdown import diff_markdown
 from wendy_llm.reports.workflow import on_github
-from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_of
+from wendy_llm.validate.checks.policy import policy_findings
+from wendy_llm.validate.findings import Finding
+from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_in
 
 HELP = "compare every pick with a git revision or a baseline directory"
 DESCRIPTION = (
@@ -68,6 +74,7 @@ examples:
   wendy-llm diff --base main --expect-unchanged --allow-changed gemma4-e2b
   wendy-llm diff --base "origin/$GITHUB_BASE_REF" --expect-unchanged --quiet \\
       --junit reports/diff.xml --markdown reports/diff.md  # a pull request gate
+  wendy-llm diff --base main --expect-unchanged --accept-policy-change  # a rules change, accepted
 
 Every pick is rendered on both sides with the canonical inputs (app id
 llm-app, defaults, sample values, the pick's answers) and with the template's
@@ -82,12 +89,14 @@ removed since is listed and fails --forbid-removed. --baseline and --json need
 one template (name it with --template when there are several). Without
 --files, the scope is gate.files of the template's rules file
 (<golden-dir>/<language>/<name>.rules.yaml) when present, else every file.
+{POLICY_EPILOG}
 {DIRECTORY_RULE}
 A change that is the same in several picks is shown once, naming them.
 --quiet prints only what breaks the policy (nothing when it holds) and no
 progress line; --json, --junit and --markdown shapes: docs/json-reports.md.
-Exit status: 0 the policy holds (always, without a policy), 1 it does not,
-2 usage or input error (unknown revision, not a git repository, no template).
+Exit status: 0 the policy holds (always, without a policy), 1 it does not
+(or, with a policy, a policy file changed since --base, not accepted), 2
+usage or input error (unknown revision, not a git repository, no template).
 """
 
 
@@ -132,6 +141,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_report_files(p, "also write a JUnit XML report (one case a pick)")
     add_max_diff_lines(p, "each file's diff")
     add_format(p, "one per file of a pick that breaks the policy, at its first change")
+    add_policy_base(p, base=False)
 
 
 @dataclass(frozen=True)
@@ -214,9 +224,14 @@ def _baseline_plan(args: argparse.Namespace, where: Layout) -> _Plan:
 def run(args: argparse.Namespace) -> int:
     if args.allow_changed and not args.expect_unchanged:
         raise DiffError("--allow-changed exempts picks from --expect-unchanged; add that too")
+    refuse_accept_without_base(args)
     where = layout(args)
+    policy = None if args.base is None else base_policy(where, args.base)
+    if policy is not None and not args.accept_policy_change:
+        where = policy.layout  # gate.files, sentinels and sample values as the base has them
     plan = _revision_plan(args, where) if args.base is not None else _baseline_plan(args, where)
-    policy = Policy(
+    changes = _policy_changes(args, policy, [pair.template_id for pair in plan.pairs])
+    rule = Policy(
         expect_unchanged=args.expect_unchanged,
         allow_changed=frozenset(args.allow_changed),
         forbid_removed=args.forbid_removed,
@@ -230,27 +245,33 @@ def run(args: argparse.Namespace) -> int:
             failed.append(TemplateFailure(pair.template_id, f"template {pair.template_id}: {hint}"))
             continue
         diff = _diff(args, where, pair)
-        results.append((diff, evaluate_policy(diff, policy)))
-    lost = plan.removed if policy.forbid_removed else []
+        results.append((diff, evaluate_policy(diff, rule)))
+    lost = plan.removed if rule.forbid_removed else []
     notes = _notes(plan, args.base, lost)
     if args.junit:
         write_report(args.junit, diff_junit(results, removed=lost), "JUnit report")
     if args.markdown:
-        text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
+        text = "\n".join(
+            [*(diff_markdown(d, r) for d, r in results), *_md_notes(notes), *_md_policy(changes)]
+        )
         write_report(args.markdown, text, "Markdown summary")
     if args.json or args.format != "github":
         _print(args, results, notes, lost)
+    _print_policy(args, changes)
     if not args.json and (args.format == "github" or on_github()):
         _annotate(args, where, results)
     if failed:
         return name_failures([failure.message for failure in failed])
     holds = all(r.holds for _, r in results) and not lost
-    return 0 if holds else 1
+    # A policy change fails what diff judges; report only (no policy), it is shown.
+    judges = rule.expect_unchanged or rule.forbid_removed
+    steered = judges and any(f.severity == "error" for f in changes)
+    return 0 if holds and not steered else 1
 
 
 def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
-    rules = Path(display_path(where.rules_path(pair.template_id)))  # named as typed here
-    model = rules_of(rules, root=where.root)  # read once: the gate is the scope, sentinels exempt
+    # Read once (at the base, with --base): its gate is the scope, its sentinels are exempt.
+    model = rules_in(where, pair.template_id)
     task = f"rendering every pick of {pair.template_id} on both sides, with every input"
     with Progress("diff", task, enabled=not args.quiet):
         return diff_template(
@@ -264,6 +285,46 @@ def _diff(args: argparse.Namespace, where: Layout, pair: _Pair) -> TemplateDiff:
             inputs=gate_inputs(pair.head, where.sample_values(pair.template_id)),
             max_diff_lines=args.max_diff_lines or None,
         )
+
+
+def _policy_changes(
+    args: argparse.Namespace, policy: BasePolicy | None, template_ids: Sequence[str]
+) -> list[Finding]:
+    """The policy files diff reads (the settings, the compared templates' rules)
+    that the work tree changes: POL001, or POL002 when accepted."""
+    if policy is None:
+        return []
+    read = [
+        f
+        for f in policy.files
+        if f.kind == "settings" or (f.kind == "rules" and f.template in template_ids)
+    ]
+    return policy_findings(
+        read,
+        policy.pinned,
+        accepted=args.accept_policy_change,
+        max_diff_lines=args.max_diff_lines or None,
+    )
+
+
+def _print_policy(args: argparse.Namespace, changes: Sequence[Finding]) -> None:
+    """Each policy change: on stdout after the report, on stderr beside --json."""
+    for finding in changes:
+        if args.quiet and finding.severity != "error":
+            continue
+        text = f"{finding.location}: {finding.code} {finding.message}"
+        if args.json:
+            output.say(f"wendy-llm: {text}")
+        else:
+            output.emit(text)
+
+
+def _md_policy(changes: Sequence[Finding]) -> list[str]:
+    return [
+        f"### wendy-llm diff: {markdown_cell(f.code)} {markdown_cell(f.location)}\n\n"
+        f"```diff\n{f.message}\n```\n"
+        for f in changes
+    ]
 
 
 def _notes(plan: _Plan, base: str | None, lost: Sequence[str]) -> list[tuple[str, str]]:

@@ -34,6 +34,9 @@ class Check(StrEnum):
     BASELINE = "baseline"
     #: Recorded failures that no longer occur (validate/suppressions.py).
     SUPPRESSIONS = "suppressions"
+    #: What a change does to the policy it is judged by (``--base``:
+    #: validate/checks/policy.py).
+    POLICY = "policy"
 
 
 #: The code prefix of each check: a code is its check's prefix and three digits.
@@ -51,6 +54,7 @@ PREFIXES: dict[Check, str] = {
     Check.GOLDEN: "GLD",
     Check.BASELINE: "BAS",
     Check.SUPPRESSIONS: "SUP",
+    Check.POLICY: "POL",
 }
 
 

@@ -1,4 +1,4 @@
-"""Codes of ``lint``, ``golden``, ``baseline`` and ``suppressions``.
+"""Codes of ``lint``, ``golden``, ``baseline``, ``suppressions`` and ``policy``.
 
 The lint codes map wendy-llm's template lints (``render/lints``, each named
 by a slug) one to one: :data:`LINT_CODES`.
@@ -204,4 +204,26 @@ SUPPRESSION_UNUSED = entry(
     "`wendy-llm check --prune-suppressions`.",
     "docs/suppressions.md",
     "an entry with count 3 and only 2 occurrences left",
+)  # fmt: skip
+
+POLICY_CHANGED = entry(
+    "POL001", Check.POLICY, "error",
+    "a pull request changes the policy it is judged by",
+    "With a base revision (`check --base`, `diff --base`), the rules files (their rules, "
+    "gate.files, sentinels), wendy-llm.toml and the suppressions file are read as the base "
+    "holds them: a change could otherwise exempt itself (an emptied rules file, `gate: files: "
+    "[nothing-here]`, `ignore = [\"ALL\"]`, a suppressions file recording every failure). The "
+    "change, shown as a diff, fails until the maintainers accept it with "
+    "`--accept-policy-change` (in the action: a label), as `picks-may-change` accepts renders.",
+    "docs/security.md (The policy is the base's)",
+    "a pull request adding `ignore = [\"ALL\"]` under [findings] of wendy-llm.toml",
+)  # fmt: skip
+
+POLICY_CHANGE_ACCEPTED = entry(
+    "POL002", Check.POLICY, "note",
+    "a policy change accepted by `--accept-policy-change`",
+    "The maintainers accepted the change: the work tree's policy judges this run, and the "
+    "change (shown as a diff) is listed for the reviewer.",
+    "docs/security.md (The policy is the base's)",
+    "`check --base main --accept-policy-change` after a new rule in a rules file",
 )  # fmt: skip

@@ -201,6 +201,36 @@ def paths_at_revision(
     return names, rev
 
 
+def files_at_revision(
+    repo: str | os.PathLike[str], revision: str, paths: Sequence[Path]
+) -> tuple[dict[Path, bytes | None], Revision]:
+    """Each of ``paths`` (work-tree paths) as it is at ``revision``: its bytes, or
+    None when it is no regular file there (absent, a symbolic link, a
+    directory).  One ``ls-tree`` and one ``cat-file`` whatever their number."""
+    root = repo_root(repo)
+    rev = resolve_revision(root, revision)
+    relative = {path: _repo_relative(root, path) for path in paths}
+    if not paths:
+        return {}, rev
+    # --literal-pathspecs: a policy file named ``[x].toml`` is that file, not a glob.
+    names = sorted(set(relative.values()))
+    args = ["--literal-pathspecs", "ls-tree", "-z", "--full-tree", rev.commit, "--", *names]
+    listing = _git(root, args)
+    if listing.returncode != 0:
+        raise GitError(
+            f"git ls-tree failed at {revision}: {listing.stderr.decode(errors='replace').strip()}"
+        )
+    blobs: dict[str, str] = {}
+    for record in listing.stdout.split(b"\0"):
+        meta, _, raw_name = record.partition(b"\t")
+        fields = meta.decode().split(" ")
+        if len(fields) == 3 and fields[0] in _REGULAR_MODES and fields[1] == "blob":
+            blobs[os.fsdecode(raw_name)] = fields[2]
+    chosen = [name for name in names if name in blobs]
+    data = dict(zip(chosen, _read_blobs(root, [blobs[n] for n in chosen]), strict=True))
+    return {path: data.get(name) for path, name in relative.items()}, rev
+
+
 def _read_blobs(repo: Path, object_ids: Sequence[str]) -> list[bytes]:
     """Read blobs with one ``git cat-file --batch`` process."""
     proc = _git(

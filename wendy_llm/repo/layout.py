@@ -47,6 +47,7 @@ from wendy_llm.repo.config import (
     inside,
     load_settings,
 )
+from wendy_llm.repo.pinned import Pinned
 from wendy_llm.repo.suppressions_file import SUPPRESSIONS_FILE
 from wendy_llm.safe_read import ReadRefused, resolve_inside
 from wendy_llm.wendycli.catalog import META_FILE
@@ -194,6 +195,9 @@ class Layout:
     templates_root: Path
     golden_dir: Path
     settings: Settings
+    #: The policy files read at a base revision instead of the work tree
+    #: (``--base``: :mod:`wendy_llm.repo.policy`); None: the work tree's.
+    pinned: Pinned | None = None
 
     def __post_init__(self) -> None:
         check_fields(self)  # a caller's value (run_check's layout): refused when made
@@ -278,6 +282,20 @@ class Layout:
     def suppressions_path(self) -> Path:
         """The suppressions file (rule 6), whether or not it exists."""
         return self.root / SUPPRESSIONS_FILE
+
+
+def with_settings(layout: Layout, settings: Settings) -> Layout:
+    """``layout`` under other ``settings`` (a base revision's): each place the
+    settings decided (rule 3, rule 5) decided again by them; a place given
+    (``TEMPLATES_DIR``, ``--golden-dir``) kept."""
+    root, before = layout.root, layout.settings
+    templates = layout.templates_root
+    if templates == _templates_root(root, before, None):
+        templates = _templates_root(root, settings, None)
+    golden = layout.golden_dir
+    if golden == _golden_dir(root, before, None):
+        golden = _golden_dir(root, settings, None)
+    return Layout(root, templates, golden, settings, layout.pinned)
 
 
 def find_layout(

@@ -27,8 +27,12 @@ TEMPLATE_WIDE = ""
 REPOSITORY = "(repository)"
 
 #: Every validator id, in the order the report shows them (:class:`Check`, but
-#: ``suppressions``, which judges the suppressions file rather than the render).
-CHECK_IDS: tuple[str, ...] = tuple(c.value for c in Check if c is not Check.SUPPRESSIONS)
+#: ``suppressions``, which judges the suppressions file rather than the render,
+#: and ``policy``, which judges a change to the policy: each appears only when
+#: it finds something).
+CHECK_IDS: tuple[str, ...] = tuple(
+    c.value for c in Check if c not in (Check.SUPPRESSIONS, Check.POLICY)
+)
 
 
 @dataclass(frozen=True, kw_only=True)

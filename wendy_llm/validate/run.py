@@ -62,7 +62,7 @@ from wendy_llm.render.manifest.load import PICKER_FILE
 from wendy_llm.render.picks import CANONICAL_APP_ID
 from wendy_llm.render.template import Template, load_template
 from wendy_llm.render.variants import gate_inputs, missing_values
-from wendy_llm.repo.layout import Layout, TemplateDir, display_path, find_layout
+from wendy_llm.repo.layout import Layout, TemplateDir, find_layout
 from wendy_llm.repo.unseen import UnseenFolder, unseen_template_dirs
 from wendy_llm.validate.checks.catalog import check_catalog, unseen_folder_findings
 from wendy_llm.validate.checks.picker import lint_picker
@@ -87,7 +87,8 @@ from wendy_llm.validate.pickrun import (
 )
 from wendy_llm.validate.rows import check_results
 from wendy_llm.validate.rulerun import BaselineRender, baseline_renders
-from wendy_llm.validate.rules.file import Rules, load_rules
+from wendy_llm.validate.rules.file import Rules
+from wendy_llm.validate.stored.baseline import rules_in
 from wendy_llm.validate.stored_rows import baseline_stage, golden_stage
 from wendy_llm.validate.tools.cache import ResultCache
 from wendy_llm.validate.tools.pool import ToolRunner
@@ -239,11 +240,10 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     loaded: dict[str, list[Finding]] = {}
     location = layout.rules_path(template_id)
     rules: Rules | None = None
-    if location.is_symlink() or location.exists():  # a link or a device: refused, a finding
-        try:
-            rules = load_rules(location, display=display_path(location), root=layout.root)
-        except RulesError as exc:
-            loaded[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
+    try:  # the base revision's rules when the layout pins the policy (--base)
+        rules = rules_in(layout, template_id)
+    except RulesError as exc:
+        loaded[Check.TOPOLOGY] = [error(TOP_RULES_FILE, str(exc), exc.file, exc.line)]
     run = TemplateRun(template_id, template, rules, location, samples)
     try:
         all_picks = template.picks()

@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from wendy_llm.codes import Check
+from wendy_llm.codes.builds import TOP_RULES_FILE
 from wendy_llm.codes.stored import GOLDEN_UNREADABLE
+from wendy_llm.compare.scope import ALL_FILES
 from wendy_llm.errors import WendyLlmError
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.pickrun import (
@@ -109,9 +111,12 @@ def baseline_stage(
     # renders made above; the others already fail `render`.
     complete = [p for p in run.picks if len(rendered.trees(p)) == len(p.every_input())]
     trees = {key: tree for p in complete for key, tree in rendered.trees(p).items()}
-    # The rules read once (_load); None: a rules file that did not load, which
-    # the baseline check reports without comparing (its gate is unknown).
-    scope = run.rules.gate if run.rules is not None else None
+    # The rules read once (_load; at the base revision with --base). None: a
+    # rules file that did not load, which the baseline check reports without
+    # comparing (its gate is unknown); no rules file at all: every file.
+    topology = run.loaded.findings.get(Check.TOPOLOGY, ())
+    unread = any(f.code == TOP_RULES_FILE.code for f in topology)
+    scope = run.rules.gate if run.rules is not None else None if unread else ALL_FILES
     result = baseline_findings(
         template,
         golden_root,

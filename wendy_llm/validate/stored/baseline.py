@@ -59,11 +59,11 @@ from wendy_llm.compare.textdiff import counted, name_picks
 from wendy_llm.errors import EngineError, RulesError, ToolchainError, WendyLlmError
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import load_template
-from wendy_llm.repo.layout import baseline_dir, display_path, rules_path
+from wendy_llm.repo.layout import Layout, baseline_dir, display_path, rules_path
 from wendy_llm.repo.selection import templates_dir_argument
 from wendy_llm.safe_read import ReadRefused, resolve_inside
 from wendy_llm.validate.findings import Finding, error, warning
-from wendy_llm.validate.rules.file import Rules, load_rules
+from wendy_llm.validate.rules.file import Rules, load_rules, parse_rules
 from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
 
 if TYPE_CHECKING:
@@ -202,6 +202,28 @@ def rules_of(path: Path, *, root: Path | None = None) -> Rules | None:
     if not os.path.lexists(path):
         return None
     return load_rules(path, display=display_path(path), root=root)
+
+
+def rules_in(layout: Layout, template_id: str) -> Rules | None:
+    """The rules ``template_id`` is judged by: its rules file as the base revision
+    holds it when ``layout`` pins the policy (``--base``, :mod:`wendy_llm.repo.policy`),
+    else the work tree's; None when there is none.  Raises :class:`RulesError`
+    for a file that does not load."""
+    path = layout.rules_path(template_id)
+    pinned = layout.pinned
+    if pinned is None or not pinned.covers(path):
+        return rules_of(path, root=layout.root)
+    data = pinned.data(path)
+    if data is None:
+        return None
+    # Named as the work tree's file: the findings point at its lines.
+    shown = display_path(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"{shown} at {pinned.describe()}"
+        raise RulesError(f"{where}: not valid UTF-8 (byte {exc.start})", file=shown) from exc
+    return parse_rules(text, shown)
 
 
 def gate_of(rules: Rules | None) -> FileScope:
