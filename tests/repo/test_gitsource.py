@@ -164,6 +164,8 @@ def test_template_at_revision_reads_from_the_repository_and_names_as_load_templa
     write_files(repo / "loose/thing", template_files(["a:1"]))
     commit_all(repo, "loose")
     assert template_at_revision(repo, "HEAD", "loose/thing")[0].id == "thing"
+
+
 def test_files_at_revision_reads_regular_files_only(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     write_files(repo, {"wendy-llm.toml": "ignore = []\n", "golden/[x].rules.yaml": "version: 1\n"})
