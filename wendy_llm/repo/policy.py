@@ -35,6 +35,7 @@ from wendy_llm.repo.gitsource import files_at_revision, repo_root
 from wendy_llm.repo.layout import Layout, display_path, with_settings
 from wendy_llm.repo.pinned import Pinned
 from wendy_llm.repo.suppressions_file import parse_suppressions
+from wendy_llm.safe_read import ReadRefused, read_bytes
 
 #: The table of sample values in ``wendy-llm.toml``: inputs, not policy.
 SAMPLE_VALUES = "sample-values"
@@ -108,7 +109,8 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
             kinds.setdefault(each.rules_path(found.id), ("rules", found.id))
     at_base, rev = files_at_revision(repo, revision, list(kinds))
     files = tuple(
-        _file(kind, path, at_base[path], template) for path, (kind, template) in kinds.items()
+        _file(kind, path, at_base[path], template, base.root)
+        for path, (kind, template) in kinds.items()
     )
     read_by_base = {settings_path, base.suppressions_path}
     read_by_base |= {base.rules_path(t.id) for t in base.find_templates()}
@@ -120,8 +122,10 @@ def base_policy(layout: Layout, revision: str) -> BasePolicy:
     )
 
 
-def _file(kind: PolicyKind, path: Path, base: bytes | None, template: str | None) -> PolicyFile:
-    head = _work_tree(path)
+def _file(
+    kind: PolicyKind, path: Path, base: bytes | None, template: str | None, root: Path
+) -> PolicyFile:
+    head = _work_tree(path, root)
     decided = _judgment(head) if kind == "settings" else None
     same = decided is not None and decided == _judgment(base)
     if kind == "suppressions":
@@ -180,10 +184,13 @@ def _settings_at(data: bytes | None, path: Path, revision: str) -> Settings:
     return parse_settings(text, path=path, shown=shown)
 
 
-def _work_tree(path: Path) -> bytes | None:
+def _work_tree(path: Path, root: Path) -> bytes | None:
     """The work tree's side of a policy file, as git would commit it: a symbolic
-    link is no file (its target, maybe a host file, is never quoted in a diff)."""
+    link is no file (its target, maybe a host file, is never quoted in a diff),
+    nor is anything the one reader refuses (a device, a FIFO, an oversized file)."""
+    if path.is_symlink() or not path.is_file():
+        return None
     try:
-        return None if path.is_symlink() or not path.is_file() else path.read_bytes()
-    except OSError:
+        return read_bytes(path, root, shown=display_path(path))
+    except (ReadRefused, OSError):
         return None
