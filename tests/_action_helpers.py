@@ -226,7 +226,14 @@ def run_workflow(repo: Path, **env: str) -> tuple[int, int, str, ActionRun]:
     event = env.pop("EVENT", "pull_request")
     base_ref, before = env.pop("BASE_REF", "main"), env.pop("BEFORE", "")
     inputs = {"sarif": env.pop("SARIF")} if "SARIF" in env else {}
-    labels = ("picks-may-change",) if env.pop("PICKS_MAY_CHANGE", "false") == "true" else ()
+    labels = tuple(
+        label
+        for label, setting in (
+            ("picks-may-change", "PICKS_MAY_CHANGE"),
+            ("policy-may-change", "POLICY_MAY_CHANGE"),
+        )
+        if env.pop(setting, "false") == "true"
+    )
     assert not env, f"unknown settings: {sorted(env)}"
     # A runner's temporary directory of its own per job, as on GitHub.
     temp = Path(tempfile.mkdtemp(prefix="runner-temp-", dir=repo.parent))

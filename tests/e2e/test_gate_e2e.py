@@ -309,3 +309,30 @@ def test_the_workflow_fails_the_blank_line_and_the_label_lets_only_the_base_diff
     assert (check, diff) == (1, 1)
     assert f"### wendy-llm diff {LLM}: report only" in summary
     assert summary.count("policy FAILS") == 1
+
+
+def delete_rules_file(repo: Path) -> None:
+    (repo / "golden" / f"{LLM}.rules.yaml").unlink()
+
+
+def test_a_pull_request_is_judged_by_its_base_policy_until_the_label_accepts_it(
+    baseline: Baseline, tmp_path: Path
+) -> None:
+    # Issue 38: deleting the rules file would make its own topology check read
+    # "ok"; the action reads the rules at the pull request's base instead.
+    repo = make_change(baseline, tmp_path / "repo", mistake=delete_rules_file)
+    check, _, _, run = run_workflow(repo)
+    judged = (run.reports / "check.md").read_text(encoding="utf-8")
+    assert check == 1
+    assert "POL001" in judged and f"golden/{LLM}.rules.yaml" in judged
+    # A push was reviewed already: check judges by its own policy (diff,
+    # report-only there, still lists the change).
+    base = git(repo, "rev-parse", "HEAD~1")
+    check, _, _, run = run_workflow(repo, EVENT="push", BASE_REF="", BEFORE=base)
+    assert "POL00" not in (run.reports / "check.md").read_text(encoding="utf-8")
+    # The maintainers' label accepts the change: a note, and the head's policy
+    # judges (with no rules file, the stored baseline holds every file).
+    check, _, _, run = run_workflow(repo, POLICY_MAY_CHANGE="true")
+    accepted = (run.reports / "check.md").read_text(encoding="utf-8")
+    assert "POL001" not in accepted and "| `POL002` | note | 1 | 1 |" in accepted
+    assert check == 1 and "| `BAS001` | error |" in accepted
