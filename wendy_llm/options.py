@@ -92,6 +92,13 @@ PICKS_CHECKBOX_SUBSETS: Final = 4
 #: pick kept (AETG's trade of time against the number of picks).
 PAIRWISE_SEARCH_STEPS: Final = 5000
 PAIRWISE_CANDIDATES: Final = 4
+#: Pairs of answers (of two different questions) a picker may make before
+#: its picks are computed: pairwise generation's time grows with the pairs
+#: times the picks it makes.  On a loaded 2-core machine 4,500 pairs (10
+#: questions of 10 options) took 2.5 s, 19,000 took 17 s and 42,000 took
+#: 109 s; 60 radio questions of 20 options (708,000 pairs) never ended.
+#: Real pickers make tens.
+PICKS_MAX_PAIRS: Final = 10_000
 
 # --- checks ----------------------------------------------------------------
 #: Tool processes (``docker-compose config``, ``bash -n``, ShellCheck) run at
