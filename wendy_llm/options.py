@@ -113,6 +113,15 @@ COMPOSE_TIMEOUT_S: Final = 60.0
 #: validator tool (``bash -n``).
 SHELLCHECK_TIMEOUT_S: Final = 120.0
 TOOL_TIMEOUT_S: Final = 60.0
+#: Bytes of address space (``RLIMIT_AS``) a ShellCheck run may map, and any
+#: other tool (``bash -n``, ``docker-compose config``): a script of 1,500
+#: nested ``if``s made ShellCheck peak at 3.2 GB (17.6 GB for deeper ones),
+#: where the bundled template's scripts peak under 40 MB; at 512 MiB that
+#: script fails in some 12 s, with a finding.  Two such runs (one per core
+#: of a CI runner) and the gate itself stay under 2 GB.  Compose and bash
+#: need far less than 1 GiB on any real file.
+SHELLCHECK_MEMORY_BYTES: Final = 512 * _MIB
+TOOL_MEMORY_BYTES: Final = 1024 * _MIB
 #: Build-argument value combinations enumerated per Dockerfile ``FROM``; more
 #: is not what the check is for, and is reported instead.
 DOCKERFILE_COMBINATIONS: Final = 512

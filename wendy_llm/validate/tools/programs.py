@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -110,8 +112,11 @@ class ToolProcesses:
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
         timeout: float = options.TOOL_TIMEOUT_S,
+        memory_bytes: int = options.TOOL_MEMORY_BYTES,
     ) -> ToolRun:
-        """Run a validator tool to completion and capture its output as text."""
+        """Run a validator tool to completion and capture its output as text,
+        its address space limited to ``memory_bytes`` (``RLIMIT_AS``: a tool
+        that needs more fails to allocate, and :func:`out_of_memory` says so)."""
         name = Path(os.fspath(argv[0])).name
         with self._lock:
             if self._cancelled:
@@ -124,6 +129,9 @@ class ToolProcesses:
                     stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
+                    # In the child between fork and exec: only setrlimit runs
+                    # there, which takes no lock another thread could hold.
+                    preexec_fn=functools.partial(_limit_address_space, memory_bytes),
                 )
             except OSError as exc:
                 raise ValidatorToolError(
@@ -155,6 +163,27 @@ class ToolProcesses:
         )
 
 
+def _limit_address_space(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+#: What a tool prints when an allocation fails: GHC's runtime (ShellCheck:
+#: ``out of memory``), Go's (Compose: ``runtime: out of memory``), bash's
+#: (``xmalloc: cannot allocate N bytes``, ``Cannot allocate memory``).
+_OUT_OF_MEMORY = ("out of memory", "cannot allocate")
+
+
+def out_of_memory(result: ToolRun) -> bool:
+    """Whether a failed tool run says it could not allocate memory."""
+    said = result.stderr.lower()
+    return result.returncode != 0 and any(words in said for words in _OUT_OF_MEMORY)
+
+
+def memory_limit_text(name: str, memory_bytes: int) -> str:
+    """``ShellCheck ran out of its 512 MiB memory limit``: the finding's words."""
+    return f"{name} ran out of its {memory_bytes >> 20} MiB memory limit"
+
+
 def run_tool(
     argv: Sequence[str | os.PathLike[str]],
     *,
@@ -162,12 +191,15 @@ def run_tool(
     env: Mapping[str, str] | None = None,
     stdin: bytes | None = None,
     timeout: float = options.TOOL_TIMEOUT_S,
+    memory_bytes: int = options.TOOL_MEMORY_BYTES,
     processes: ToolProcesses | None = None,
 ) -> ToolRun:
     """Run a validator tool to completion and capture its output as text
     (one of ``processes``, when given, so that it can be cancelled)."""
     owner = processes if processes is not None else ToolProcesses()
-    return owner.run(argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+    return owner.run(
+        argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout, memory_bytes=memory_bytes
+    )
 
 
 #: The temporary directories the validators make, in the system's temp dir.
