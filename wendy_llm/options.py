@@ -74,8 +74,10 @@ MAX_DOCUMENT_DEPTH: Final = 100
 #: alias expansion (go-yaml's "excessive aliasing"): a billion laughs must be
 #: a parse error, not an hour of CPU, and every walker after the parse is
 #: linear in the nodes: a rendered compose value of a million items took
-#: 107 s and 0.77 GB across them.  Real compose and rules files have hundreds.
-MAX_YAML_NODES: Final = 100_000
+#: 107 s and 0.77 GB across them, and even stopped at 100,000 nodes the six
+#: renders of a small template took 40 s on a loaded 2-core machine.  Real
+#: compose and rules files have hundreds of nodes, a large one a few thousand.
+MAX_YAML_NODES: Final = 50_000
 
 #: Bytes of ``template.json`` or ``template.schema.json``, and variables in
 #: ``template.json``: decoding takes some hundred times the bytes (300,000
