@@ -66,8 +66,10 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 #: Every character :func:`text` shows escaped: C0, DEL, C1, the line and
 #: paragraph separators (``str.splitlines`` and many viewers break lines at
-#: them) and the bidi controls.
-_UNSAFE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{BIDI_CONTROLS}]")
+#: them), the bidi controls, and lone surrogates (a byte of a file name that
+#: is not UTF-8, ``\\udcff`` for 0xff, as the terminal guard and JSON show
+#: it: no report file can be written with one, as UTF-8 refuses it).
+_UNSAFE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{BIDI_CONTROLS}\\ud800-\\udfff]")
 
 #: What :func:`xml_text` escapes: what XML 1.0 cannot carry (C0 but tab
 #: and newline, lone surrogates, U+FFFE, U+FFFF) and the rest of :data:`_UNSAFE`.

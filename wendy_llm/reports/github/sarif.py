@@ -153,7 +153,10 @@ def _result(found: LocatedFinding, rule_index: int) -> dict[str, object]:
     if found.location is not None:
         physical: dict[str, object] = {
             "artifactLocation": {
-                "uri": urllib.parse.quote(found.location.path, safe="/"),
+                # A byte of a name that is not UTF-8 (a lone surrogate) is its own %XX.
+                "uri": urllib.parse.quote(
+                    found.location.path, safe="/", errors="surrogateescape"
+                ),
                 "uriBaseId": "%SRCROOT%",
             }
         }
