@@ -33,6 +33,10 @@ report formatter passes user text through it (the CLI's writer,
 - :func:`workflow_data`, :func:`workflow_property`: a GitHub workflow
   command's message and its properties (``%25``, ``%0D``, ``%0A``; in
   properties also ``%3A``, ``%2C``), other controls shown escaped.
+- :func:`cut`: every function above first cuts a text longer than
+  :data:`~wendy_llm.options.REPORT_MAX_TEXT_CHARS` characters, with a
+  marker saying how much is left out (``… [cut: 39,996,000 more
+  characters]``), so no template makes a report line of megabytes.
 - JSON (and SARIF, when it exists): the text is data and is written
   unchanged; :func:`wendy_llm.reports.json.dumps` writes ASCII with
   ``\\u`` escapes, so the document carries every character exactly.
@@ -43,9 +47,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from wendy_llm import options
+
 __all__ = [
     "BIDI_CONTROLS",
     "LEGACY_COMMAND",
+    "cut",
     "escape_char",
     "line_start",
     "lines",
@@ -101,9 +108,21 @@ def _escape(match: re.Match[str]) -> str:
 LEGACY_COMMAND = "##["
 
 
+def cut(value: str, limit: int = options.REPORT_MAX_TEXT_CHARS) -> str:
+    """``value``, or its first ``limit`` characters and how many more there were."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}… [cut: {len(value) - limit:,} more characters]"
+
+
 def text(value: str) -> str:
     """One field of a terminal or plain-text line: every control shown escaped,
     and no legacy ``##[`` command."""
+    return _shown(cut(value))
+
+
+def _shown(value: str) -> str:
+    """:func:`text` without the cut (for a text cut already)."""
     escaped = _UNSAFE.sub(_escape, value)
     return escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
 
@@ -132,7 +151,7 @@ _MARKDOWN_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def _lines_for_cell(value: str) -> list[str]:
-    return [text(item) for item in value.replace("\r\n", "\n").split("\n")]
+    return [_shown(item) for item in cut(value).replace("\r\n", "\n").split("\n")]
 
 
 def markdown_cell(value: str) -> str:
@@ -159,7 +178,7 @@ def markdown_code(value: str) -> str:
 def xml_text(value: str) -> str:
     """Text for an XML 1.0 document (element text or attribute value, before the
     writer escapes ``&``, ``<``, ``>`` and quotes): well-formed whatever the input."""
-    return _XML_UNSAFE.sub(_escape, value.replace("\r", "\\r"))
+    return _XML_UNSAFE.sub(_escape, cut(value).replace("\r", "\\r"))
 
 
 def _visible_controls(value: str) -> str:
@@ -170,7 +189,7 @@ def _visible_controls(value: str) -> str:
 def workflow_data(value: str) -> str:
     """A workflow command's message (``::error file=x::DATA``): the runner's escapes,
     and no legacy ``##[`` command (the runner looks for it anywhere in a line)."""
-    escaped = _visible_controls(value).replace("%", "%25")
+    escaped = _visible_controls(cut(value)).replace("%", "%25")
     escaped = escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
     return escaped.replace("\r", "%0D").replace("\n", "%0A")
 

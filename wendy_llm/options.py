@@ -143,8 +143,16 @@ DIFF_NAMED_PICKS: Final = 6
 #: and findings listed there before "... and N more".
 MARKDOWN_MAX_DIFF_CHARS: Final = 200_000
 MARKDOWN_MAX_FINDINGS: Final = 50
-#: A step summary over 1 MiB is dropped whole by GitHub: the check's stays below.
+#: A step summary over 1 MiB is dropped whole by GitHub: each report's Markdown
+#: (``check --markdown``, ``diff --markdown``) stays below this, and a
+#: summary of several reports is the action's to keep under 1 MiB in all.
 MARKDOWN_MAX_BYTES: Final = 1_000_000
+#: Characters of one text a report writes (a message, a value it quotes, one
+#: line of a diff or of a tool's output), in every format but JSON, before
+#: it is cut with ``… [cut: N more characters]``: a 40 MB rendered line
+#: reached the terminal, the annotations and JUnit whole (80 MB of log).
+#: The longest real message (Compose quoting a service) is some hundreds.
+REPORT_MAX_TEXT_CHARS: Final = 4_000
 
 # --- the terminal ----------------------------------------------------------
 #: Seconds a step runs before its progress line appears (quick runs stay
