@@ -55,6 +55,12 @@ PARSE_CACHE_BYTES: Final = 64 * _MIB
 #: one render's pipe each; the bytes are held once in the helper.
 HELPER_KEPT_TEXTS: Final = 4096
 HELPER_KEPT_TEXT_BYTES: Final = 16 * _MIB
+#: Spans (output runs, each written by one template node) of a source map
+#: traced to template lines (a finding's annotation): a real file has some
+#: hundreds; a ``range`` of 4,000,000 turns made as many, and took minutes
+#: and gigabytes as Python objects.  Past it, a finding keeps its rendered
+#: line and says it could not be traced.
+SOURCE_MAP_MAX_SPANS: Final = 100_000
 #: Seconds the helper gets to exit after its input closes before it is killed.
 HELPER_EXIT_WAIT_S: Final = 2.0
 #: Answers to Go calls (``Atoi``, ``%v``, ...) remembered per process, and the

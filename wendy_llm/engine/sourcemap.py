@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from wendy_llm import options
 from wendy_llm.engine.wire import KIND_CALL_ERROR, KIND_OK, encode_call, encode_value_call
-from wendy_llm.errors import EngineError, TemplateError
+from wendy_llm.errors import EngineError, OutputTooLarge, TemplateError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -206,6 +206,11 @@ def _decode(text: bytes, payload: bytes) -> SourceMap:
     (size,) = _U32.unpack_from(payload, 0)
     output = payload[4 : 4 + size]
     (count,) = _U32.unpack_from(payload, 4 + size)
+    if count > options.SOURCE_MAP_MAX_SPANS:
+        raise OutputTooLarge(
+            f"the source map has {count:,} spans, more than the "
+            f"{options.SOURCE_MAP_MAX_SPANS:,} traced (a loop of that many turns)"
+        )
     at = 8 + size
     spans = []
     for _ in range(count):
