@@ -16,10 +16,11 @@ from _check_helpers import RULES, TEMPLATE_COMPOSE, write_template
 Probe = Callable[[Path], tuple[Path, Path]]
 
 
-def yaml_nodes(base: Path) -> tuple[Path, Path]:
-    """A compose value of a million YAML nodes, from one line of template."""
-    marker = "    ports:\n      - \"11434:11434\"\n"
-    big = "    command: [{{range $i := 1000000}}a, {{end}}b]\n"
+def yaml_nodes(base: Path, items: int = 60_000) -> tuple[Path, Path]:
+    """A compose value of ``items`` YAML nodes (past ``MAX_YAML_NODES``), from one
+    line of template (the issue's was a million)."""
+    marker = '    ports:\n      - "11434:11434"\n'
+    big = f"    command: [{{{{range $i := {items}}}}}a, {{{{end}}}}b]\n"
     compose = TEMPLATE_COMPOSE.replace(marker, marker + big, 1)
     return write_template(base, files={"docker-compose.yml": compose})
 
@@ -46,9 +47,7 @@ def many_picks(base: Path) -> tuple[Path, Path]:
 def slow_regex(base: Path) -> tuple[Path, Path]:
     """A rules ``matches`` that backtracks exponentially on a 46-character line."""
     rules = RULES + (
-        "  - name: header\n"
-        "    assert:\n"
-        "      - {file: ollama/run.sh, matches: '^# (a|aa)+$'}\n"
+        "  - name: header\n    assert:\n      - {file: ollama/run.sh, matches: '^# (a|aa)+$'}\n"
     )
     script = "#!/bin/sh\n# " + "a" * 43 + "!\nset -eu\nexec sleep 1\n"
     return write_template(base, files={"ollama/run.sh": script}, rules=rules)
@@ -62,10 +61,11 @@ def nested_ifs(base: Path) -> tuple[Path, Path]:
     return write_template(base, files={"ollama/run.sh": script})
 
 
-def wide_line(base: Path) -> tuple[Path, Path]:
-    """A 40 MB rendered line in a value a finding quotes."""
-    marker = "    ports:\n      - \"11434:11434\"\n"
-    wide = '      - "{{range $i := 4000000}}xxxxxxxxxx{{end}}"\n'
+def wide_line(base: Path, turns: int = 400_000) -> tuple[Path, Path]:
+    """A rendered line of ``turns`` x 10 characters in a port a finding quotes (the
+    issue's was 40 MB: 4,000,000 turns)."""
+    marker = '    ports:\n      - "11434:11434"\n'
+    wide = f'      - "{{{{range $i := {turns}}}}}xxxxxxxxxx{{{{end}}}}"\n'
     compose = TEMPLATE_COMPOSE.replace(marker, marker + wide, 1)
     return write_template(base, files={"docker-compose.yml": compose})
 

@@ -59,6 +59,7 @@ __all__ = [
     "markdown_cell",
     "markdown_code",
     "text",
+    "text_uncut",
     "workflow_data",
     "workflow_property",
     "xml_text",
@@ -118,11 +119,13 @@ def cut(value: str, limit: int = options.REPORT_MAX_TEXT_CHARS) -> str:
 def text(value: str) -> str:
     """One field of a terminal or plain-text line: every control shown escaped,
     and no legacy ``##[`` command."""
-    return _shown(cut(value))
+    return text_uncut(cut(value))
 
 
-def _shown(value: str) -> str:
-    """:func:`text` without the cut (for a text cut already)."""
+def text_uncut(value: str) -> str:
+    """:func:`text` without the cut: for a text cut already, or a line of fields
+    each cut (the terminal's last guard, :mod:`wendy_llm.cli.output`), or a
+    line of a JSON document, which carries its data whole."""
     escaped = _UNSAFE.sub(_escape, value)
     return escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
 
@@ -151,7 +154,7 @@ _MARKDOWN_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def _lines_for_cell(value: str) -> list[str]:
-    return [_shown(item) for item in cut(value).replace("\r\n", "\n").split("\n")]
+    return [text_uncut(item) for item in cut(value).replace("\r\n", "\n").split("\n")]
 
 
 def markdown_cell(value: str) -> str:
