@@ -17,9 +17,10 @@ from types import MappingProxyType
 
 from wendy_llm import options
 from wendy_llm.engine import gofuncs
-from wendy_llm.errors import ManifestError, PickError, ValuesError, quoted
+from wendy_llm.errors import PickError, ValuesError, quoted
 from wendy_llm.record import Record
-from wendy_llm.render.manifest.load import PICKER_FILE, Manifest, Picker, Question
+from wendy_llm.render.manifest.load import Manifest, Picker, Question
+from wendy_llm.render.pick_limit import refuse_too_many_pairs
 from wendy_llm.render.slugs import finish_slug, slugify, unique_slugs
 from wendy_llm.render.values import (
     APP_ID,
@@ -362,27 +363,6 @@ def _slug_parts(walker: _Walker, path: Path) -> Iterator[str]:
         yield slugify(answer)
 
 
-def answer_pairs(walker: _Walker) -> int:
-    """The pairs of answers of two different questions that pairwise generation
-    must cover (its work grows with them times the picks it makes)."""
-    counts = [len(item.choices) for item in walker.items if item.choices]
-    total = sum(counts)
-    return (total * total - sum(c * c for c in counts)) // 2
-
-
-def _refuse_too_many_pairs(walker: _Walker) -> None:
-    """``ManifestError`` naming the picker when pairwise generation would not end in time."""
-    pairs = answer_pairs(walker)
-    if pairs > options.PICKS_MAX_PAIRS:
-        questions = sum(1 for item in walker.items if len(item.choices) > 1)
-        raise ManifestError(
-            f"{PICKER_FILE}: the picker's {questions} questions make {pairs:,} pairs of answers to cover, "
-            f"more than the {options.PICKS_MAX_PAIRS:,} picks are computed for "
-            "(ask fewer questions, or offer fewer options)",
-            file=PICKER_FILE,
-        )
-
-
 def enumerate_picks(manifest: Manifest, picker: Picker | None) -> list[Pick]:
     """Every pick of a template with these manifests (see the module docstring)."""
     if picker is None:
@@ -395,7 +375,7 @@ def enumerate_picks(manifest: Manifest, picker: Picker | None) -> list[Pick]:
     gofuncs.prefetch(walk_calls(picker, base, choices))
     paths = walker.full_product(options.PICKS_FULL_PRODUCT)
     if paths is None:
-        _refuse_too_many_pairs(walker)
+        refuse_too_many_pairs([len(item.choices) for item in walker.items])
         paths = _pairwise(walker)
     answers = [{walker.items[i].question.id: a for i, a in path if a is not None} for path in paths]
     slugs = [finish_slug("__".join(_slug_parts(walker, path)) or "default") for path in paths]

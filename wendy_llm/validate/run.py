@@ -312,12 +312,12 @@ def _pure_checks(
             found.append(error(SENTINELS_NO_PICKER, message, rules.path))
     with timer("topology"):
         mine[Check.TOPOLOGY] = []
-        if rules is not None:
+        if rules is not None and run.picks:  # none listed: PICKS_UNLISTED says why
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
-            all_values = _all_pick_values(template, every, run.sample_values)
-            if all_values is not None:  # else no coverage to judge: PICKS_UNLISTED says why
-                mine[Check.TOPOLOGY] += rule_coverage(rules, all_values, questions)
+            mine[Check.TOPOLOGY] += rule_coverage(
+                rules, _all_pick_values(template, every, run.sample_values), questions
+            )
     with timer("lint"):
         mine[Check.LINT] = lint_template_run(run, rendered.stopped)
     stages = {
@@ -333,16 +333,12 @@ def _all_pick_values(
     template: Template,
     selected: Sequence[tuple[str, Mapping[str, object]]],
     samples: Mapping[str, str],
-) -> list[tuple[str, Mapping[str, object]]] | None:
+) -> list[tuple[str, Mapping[str, object]]]:
     # Coverage is judged on every pick of the template, even when the run
     # checks a subset, so `--pick X` cannot make another rule look dead.
     have = dict(selected)
     out: list[tuple[str, Mapping[str, object]]] = []
-    try:
-        every_pick = template.picks()
-    except WendyLlmError:  # reported when the template was loaded (PICKS_UNLISTED)
-        return None
-    for pick in every_pick:
+    for pick in template.picks():
         values = have.get(pick.slug)
         if values is None:
             try:
