@@ -14,10 +14,11 @@ github``), each command a process of its own under a 2 GiB address-space
 limit (``RLIMIT_AS``: a run that needs more fails, whatever the machine's
 load).  Asserted: an exit status of 0, 1 or 2 (``check`` 1 or 2: the probe
 is a defect or an input error), no traceback, every report file requested
-written (on exit 2 too, saying why the run stopped) and readable (Markdown under the summary's limit, JUnit as XML,
-SARIF and ``--json`` as JSON), and no line of any output wider than a cut
-text can make.  The wall-clock bound is generous (a 2-core CI runner shared
-with the rest of the suite) and only stops a run that never ends.
+written (on exit 2 too, saying why the run stopped) and readable
+(Markdown under the summary's limit, JUnit as XML, SARIF and ``--json`` as
+JSON), and no line of any output wider than a cut text can make.  The
+wall-clock bound is generous (a 2-core CI runner shared with the rest of
+the suite) and only stops a run that never ends.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _sarif_helpers import sarif_errors
@@ -23,7 +24,8 @@ def test_each_failed_report_is_a_valid_document_holding_the_error() -> None:
     assert case is not None and case.get("message", "").startswith("wendy-llm.toml: not valid")
     document = failed_sarif(MESSAGE, version="1")
     assert sarif_errors(document) == []
-    (run,) = document["runs"]  # type: ignore[misc]
+    runs: Any = document["runs"]
+    (run,) = runs
     assert run["invocations"][0]["executionSuccessful"] is False
     assert run["results"] == []
 

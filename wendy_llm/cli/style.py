@@ -55,13 +55,14 @@ def write_failure_reports(args: object, message: str) -> list[str]:
     from wendy_llm.reports.json import dumps
 
     command = str(getattr(args, "command", None) or "run")
-    wanted = [
-        (getattr(args, "markdown", None), lambda: failed_markdown(command, message), "Markdown"),
-        (getattr(args, "junit", None), lambda: failed_junit(command, message), "JUnit report"),
-        (getattr(args, "sarif", None), lambda: dumps(failed_sarif(message)), "SARIF report"),
-    ]
-    problems = []
-    for path, text, what in wanted:
+    writers: dict[str, tuple[str, Callable[[], str]]] = {
+        "markdown": ("Markdown summary", lambda: failed_markdown(command, message)),
+        "junit": ("JUnit report", lambda: failed_junit(command, message)),
+        "sarif": ("SARIF report", lambda: dumps(failed_sarif(message))),
+    }
+    problems: list[str] = []
+    for option, (what, text) in writers.items():
+        path = getattr(args, option, None)
         if isinstance(path, str):
             try:
                 write_report(path, text(), what)
