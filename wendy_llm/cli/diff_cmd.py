@@ -46,7 +46,7 @@ from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
-from wendy_llm.reports.markdown import diff_markdown
+from wendy_llm.reports.markdown import diff_summary
 from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.stored.baseline import declared_sentinels, gate_of, rules_of
 
@@ -231,8 +231,7 @@ def run(args: argparse.Namespace) -> int:
     if args.junit:
         write_report(args.junit, diff_junit(results, removed=lost), "JUnit report")
     if args.markdown:
-        text = "\n".join([*(diff_markdown(d, r) for d, r in results), *_md_notes(notes)])
-        write_report(args.markdown, text, "Markdown summary")
+        write_report(args.markdown, diff_summary(results, _md_notes(notes)), "Markdown summary")
     if args.json or args.format != "github":
         _print(args, results, notes, lost)
     if not args.json and (args.format == "github" or on_github()):

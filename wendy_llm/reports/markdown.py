@@ -189,6 +189,22 @@ def _within(head: list[str], sections: Sequence[tuple[str, list[str]]], max_byte
     return "\n".join(lines)
 
 
+def diff_summary(
+    results: Sequence[tuple[TemplateDiff, PolicyResult]],
+    notes: Sequence[str] = (),
+    *,
+    max_bytes: int = options.MARKDOWN_MAX_BYTES,
+) -> str:
+    """``diff --markdown``: each template's :func:`diff_markdown`, then ``notes``
+    (Markdown lines), the whole under ``max_bytes`` (GitHub drops a step summary
+    over 1 MiB; each template's diffs are capped, but not many templates together):
+    the templates past it are named, not shown."""
+    sections = [
+        (f"the diff of {d.template_id}", diff_markdown(d, r).split("\n")) for d, r in results
+    ]
+    return _within([], [*sections, ("the notes", list(notes))], max_bytes)
+
+
 def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:
     """The policy verdict, the picks that are not unchanged, and their diffs (collapsed)."""
     counts = diff.counts()
