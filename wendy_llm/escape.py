@@ -12,8 +12,9 @@ report formatter passes user text through it (the CLI's writer,
 
 - :func:`text`: terminal and plain text, one field of a line.  C0 controls
   (newline and tab included), DEL, C1 controls, the Unicode line and
-  paragraph separators and the bidi controls (overrides, embeddings,
-  isolates, marks) are shown escaped, as git and Python show odd bytes:
+  paragraph separators, the bidi controls (overrides, embeddings,
+  isolates, marks) and lone surrogates (a byte of a name that is not
+  UTF-8) are shown escaped, as git and Python show odd bytes:
   ``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``.  The runner's legacy
   command form, ``##[name]data``, which it reads anywhere in a line (not
   only at its start: ``ActionCommand.TryParse`` of actions/runner looks for
