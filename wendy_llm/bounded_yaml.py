@@ -9,6 +9,11 @@ inside its own value (go-yaml, as Docker Compose and the Wendy CLI use it,
 refuses it too); aliases expanding past
 :data:`~wendy_llm.options.MAX_YAML_NODES` nodes (go-yaml's "excessive
 aliasing"). :func:`yaml_problem` words any YAML error with its line.
+
+Nodes are counted while the document is composed (every node and alias an
+event makes), so a rendered value of a million items stops at the limit
+instead of being composed whole first: libyaml still scans and parses (in
+C), the composing is :class:`CountingComposer`'s.
 """
 
 from __future__ import annotations
@@ -25,6 +30,44 @@ from wendy_llm import options
 FAST_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_DEPTH = options.MAX_DOCUMENT_DEPTH
 MAX_YAML_NODES = options.MAX_YAML_NODES
+
+
+class CountingComposer(yaml.composer.Composer):
+    """PyYAML's composer, stopping once the document has more than
+    :data:`MAX_YAML_NODES` nodes (aliases count as one each here; their
+    expansion is :func:`check_yaml_node`'s)."""
+
+    _composed = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._composed += 1
+        if self._composed > MAX_YAML_NODES:
+            event = self.peek_event()  # type: ignore[attr-defined]  # the parser's
+            raise yaml.MarkedYAMLError(
+                problem=f"the document has more than {MAX_YAML_NODES} nodes",
+                problem_mark=event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
+_COUNTING: dict[type[yaml.SafeLoader], type[yaml.SafeLoader]] = {}
+
+
+def counting(loader: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """``loader`` composing with :class:`CountingComposer` (its parser, libyaml's
+    when it is one, still makes the events)."""
+    made = _COUNTING.get(loader)
+    if made is None:
+
+        def __init__(self: yaml.SafeLoader, stream: str) -> None:
+            loader.__init__(self, stream)  # not the composer's: it takes no stream
+            self.anchors = {}  # the composer's state, which libyaml's parser lacks
+
+        made = type(
+            f"Counting{loader.__name__}", (CountingComposer, loader), {"__init__": __init__}
+        )
+        _COUNTING[loader] = made
+    return made
 
 
 def _problem(message: str, node: yaml.Node) -> yaml.MarkedYAMLError:
@@ -98,11 +141,11 @@ def yaml_load(text: str, loader: type[yaml.SafeLoader]) -> Any:
 
     Raises ``yaml.YAMLError`` for syntax errors and for the shapes above.
     """
-    reader = loader(text)
+    reader = counting(loader)(text)
     try:
         try:
             root = reader.get_single_node()
-        except RecursionError:  # the pure-Python composer, when libyaml is missing
+        except RecursionError:  # the composer recurses per level of nesting
             raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
         if root is None:
             return None

@@ -12,8 +12,9 @@ report formatter passes user text through it (the CLI's writer,
 
 - :func:`text`: terminal and plain text, one field of a line.  C0 controls
   (newline and tab included), DEL, C1 controls, the Unicode line and
-  paragraph separators and the bidi controls (overrides, embeddings,
-  isolates, marks) are shown escaped, as git and Python show odd bytes:
+  paragraph separators, the bidi controls (overrides, embeddings,
+  isolates, marks) and lone surrogates (a byte of a name that is not
+  UTF-8) are shown escaped, as git and Python show odd bytes:
   ``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``.  The runner's legacy
   command form, ``##[name]data``, which it reads anywhere in a line (not
   only at its start: ``ActionCommand.TryParse`` of actions/runner looks for
@@ -33,6 +34,10 @@ report formatter passes user text through it (the CLI's writer,
 - :func:`workflow_data`, :func:`workflow_property`: a GitHub workflow
   command's message and its properties (``%25``, ``%0D``, ``%0A``; in
   properties also ``%3A``, ``%2C``), other controls shown escaped.
+- :func:`cut`: every function above first cuts a text longer than
+  :data:`~wendy_llm.options.REPORT_MAX_TEXT_CHARS` characters, with a
+  marker saying how much is left out (``… [cut: 39,996,000 more
+  characters]``), so no template makes a report line of megabytes.
 - JSON (and SARIF, when it exists): the text is data and is written
   unchanged; :func:`wendy_llm.reports.json.dumps` writes ASCII with
   ``\\u`` escapes, so the document carries every character exactly.
@@ -43,15 +48,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from wendy_llm import options
+
 __all__ = [
     "BIDI_CONTROLS",
     "LEGACY_COMMAND",
+    "cut",
     "escape_char",
     "line_start",
     "lines",
     "markdown_cell",
     "markdown_code",
     "text",
+    "text_uncut",
     "workflow_data",
     "workflow_property",
     "xml_text",
@@ -66,8 +75,10 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 #: Every character :func:`text` shows escaped: C0, DEL, C1, the line and
 #: paragraph separators (``str.splitlines`` and many viewers break lines at
-#: them) and the bidi controls.
-_UNSAFE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{BIDI_CONTROLS}]")
+#: them), the bidi controls, and lone surrogates (a byte of a file name that
+#: is not UTF-8, ``\\udcff`` for 0xff, as the terminal guard and JSON show
+#: it: no report file can be written with one, as UTF-8 refuses it).
+_UNSAFE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{BIDI_CONTROLS}\\ud800-\\udfff]")
 
 #: What :func:`xml_text` escapes: what XML 1.0 cannot carry (C0 but tab
 #: and newline, lone surrogates, U+FFFE, U+FFFF) and the rest of :data:`_UNSAFE`.
@@ -99,9 +110,23 @@ def _escape(match: re.Match[str]) -> str:
 LEGACY_COMMAND = "##["
 
 
+def cut(value: str, limit: int = options.REPORT_MAX_TEXT_CHARS) -> str:
+    """``value``, or its first ``limit`` characters and how many more there were."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}… [cut: {len(value) - limit:,} more characters]"
+
+
 def text(value: str) -> str:
     """One field of a terminal or plain-text line: every control shown escaped,
     and no legacy ``##[`` command."""
+    return text_uncut(cut(value))
+
+
+def text_uncut(value: str) -> str:
+    """:func:`text` without the cut: for a text cut already, or a line of fields
+    each cut (the terminal's last guard, :mod:`wendy_llm.cli.output`), or a
+    line of a JSON document, which carries its data whole."""
     escaped = _UNSAFE.sub(_escape, value)
     return escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
 
@@ -130,7 +155,7 @@ _MARKDOWN_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def _lines_for_cell(value: str) -> list[str]:
-    return [text(item) for item in value.replace("\r\n", "\n").split("\n")]
+    return [text_uncut(item) for item in cut(value).replace("\r\n", "\n").split("\n")]
 
 
 def markdown_cell(value: str) -> str:
@@ -157,7 +182,7 @@ def markdown_code(value: str) -> str:
 def xml_text(value: str) -> str:
     """Text for an XML 1.0 document (element text or attribute value, before the
     writer escapes ``&``, ``<``, ``>`` and quotes): well-formed whatever the input."""
-    return _XML_UNSAFE.sub(_escape, value.replace("\r", "\\r"))
+    return _XML_UNSAFE.sub(_escape, cut(value).replace("\r", "\\r"))
 
 
 def _visible_controls(value: str) -> str:
@@ -168,7 +193,7 @@ def _visible_controls(value: str) -> str:
 def workflow_data(value: str) -> str:
     """A workflow command's message (``::error file=x::DATA``): the runner's escapes,
     and no legacy ``##[`` command (the runner looks for it anywhere in a line)."""
-    escaped = _visible_controls(value).replace("%", "%25")
+    escaped = _visible_controls(cut(value)).replace("%", "%25")
     escaped = escaped.replace(LEGACY_COMMAND, "#" + escape_char("#") + "[")
     return escaped.replace("\r", "%0D").replace("\n", "%0A")
 

@@ -55,6 +55,12 @@ PARSE_CACHE_BYTES: Final = 64 * _MIB
 #: one render's pipe each; the bytes are held once in the helper.
 HELPER_KEPT_TEXTS: Final = 4096
 HELPER_KEPT_TEXT_BYTES: Final = 16 * _MIB
+#: Spans (output runs, each written by one template node) of a source map
+#: traced to template lines (a finding's annotation): a real file has some
+#: hundreds; a ``range`` of 4,000,000 turns made as many, and took minutes
+#: and gigabytes as Python objects.  Past it, a finding keeps its rendered
+#: line and says it could not be traced.
+SOURCE_MAP_MAX_SPANS: Final = 100_000
 #: Seconds the helper gets to exit after its input closes before it is killed.
 HELPER_EXIT_WAIT_S: Final = 2.0
 #: Answers to Go calls (``Atoi``, ``%v``, ...) remembered per process, and the
@@ -70,9 +76,14 @@ GO_BUILD_TIMEOUT_S: Final = 900.0
 #: JSON/YAML nesting refused beyond this depth: no template file comes near it,
 #: and deeper input would exhaust Python's recursion in every walker.
 MAX_DOCUMENT_DEPTH: Final = 100
-#: YAML nodes after alias expansion (go-yaml's "excessive aliasing"): a billion
-#: laughs must be a parse error, not an hour of CPU.
-MAX_YAML_NODES: Final = 1_000_000
+#: YAML nodes of a document, counted while it is composed and again after
+#: alias expansion (go-yaml's "excessive aliasing"): a billion laughs must be
+#: a parse error, not an hour of CPU, and every walker after the parse is
+#: linear in the nodes: a rendered compose value of a million items took
+#: 107 s and 0.77 GB across them, and even stopped at 100,000 nodes the six
+#: renders of a small template took 40 s on a loaded 2-core machine.  Real
+#: compose and rules files have hundreds of nodes, a large one a few thousand.
+MAX_YAML_NODES: Final = 50_000
 
 #: Bytes of any one file the gate reads from the repository it judges (a
 #: template's file, a fixture, a rules or settings file: safe_read.py): a
@@ -100,6 +111,13 @@ PICKS_CHECKBOX_SUBSETS: Final = 4
 #: pick kept (AETG's trade of time against the number of picks).
 PAIRWISE_SEARCH_STEPS: Final = 5000
 PAIRWISE_CANDIDATES: Final = 4
+#: Pairs of answers (of two different questions) a picker may make before
+#: its picks are computed: pairwise generation's time grows with the pairs
+#: times the picks it makes.  On a loaded 2-core machine 4,500 pairs (10
+#: questions of 10 options) took 2.5 s, 19,000 took 17 s and 42,000 took
+#: 109 s; 60 radio questions of 20 options (708,000 pairs) never ended.
+#: Real pickers make tens.
+PICKS_MAX_PAIRS: Final = 10_000
 
 # --- checks ----------------------------------------------------------------
 #: Tool processes (``docker-compose config``, ``bash -n``, ShellCheck) run at
@@ -114,6 +132,15 @@ COMPOSE_TIMEOUT_S: Final = 60.0
 #: validator tool (``bash -n``).
 SHELLCHECK_TIMEOUT_S: Final = 120.0
 TOOL_TIMEOUT_S: Final = 60.0
+#: Bytes of address space (``RLIMIT_AS``) a ShellCheck run may map, and any
+#: other tool (``bash -n``, ``docker-compose config``): a script of 1,500
+#: nested ``if``s made ShellCheck peak at 3.2 GB (17.6 GB for deeper ones),
+#: where the bundled template's scripts peak under 40 MB; at 512 MiB that
+#: script fails in some 12 s, with a finding.  Two such runs (one per core
+#: of a CI runner) and the gate itself stay under 2 GB.  Compose and bash
+#: need far less than 1 GiB on any real file.
+SHELLCHECK_MEMORY_BYTES: Final = 512 * _MIB
+TOOL_MEMORY_BYTES: Final = 1024 * _MIB
 #: Build-argument value combinations enumerated per Dockerfile ``FROM``; more
 #: is not what the check is for, and is reported instead.
 DOCKERFILE_COMBINATIONS: Final = 512
@@ -133,13 +160,21 @@ DIFF_NAMED_PICKS: Final = 6
 #: and findings listed there before "... and N more".
 MARKDOWN_MAX_DIFF_CHARS: Final = 200_000
 MARKDOWN_MAX_FINDINGS: Final = 50
-#: A step summary over 1 MiB is dropped whole by GitHub: the check's stays below.
+#: A step summary over 1 MiB is dropped whole by GitHub: each report's Markdown
+#: (``check --markdown``, ``diff --markdown``) stays below this, and a
+#: summary of several reports is the action's to keep under 1 MiB in all.
 MARKDOWN_MAX_BYTES: Final = 1_000_000
 #: The action's whole step summary (``wendy-llm summary``: every report it
 #: adds together), under the same 1 MiB; and the least a caller may ask for,
 #: which still leaves room for a report's head and the note on what was cut.
 STEP_SUMMARY_MAX_BYTES: Final = 1_000_000
 STEP_SUMMARY_MIN_BYTES: Final = 16_384
+#: Characters of one text a report writes (a message, a value it quotes, one
+#: line of a diff or of a tool's output), in every format but JSON, before
+#: it is cut with ``… [cut: N more characters]``: a 40 MB rendered line
+#: reached the terminal, the annotations and JUnit whole (80 MB of log).
+#: The longest real message (Compose quoting a service) is some hundreds.
+REPORT_MAX_TEXT_CHARS: Final = 4_000
 
 # --- the terminal ----------------------------------------------------------
 #: Seconds a step runs before its progress line appears (quick runs stay

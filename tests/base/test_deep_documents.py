@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from _template_helpers import write_files
 
+from wendy_llm import bounded_yaml
 from wendy_llm.bounded import MAX_DEPTH
 from wendy_llm.cli import main
 from wendy_llm.errors import GoldenManifestError, ManifestError, RulesError
@@ -139,6 +141,31 @@ def test_an_alias_bomb_is_refused_quickly() -> None:
     assert "aliases expand it to more than" in parsed.problem.message
     # The index records each alias where it is used, and walks what it names once.
     assert LineIndex.of(text).line(["a9", 0]) == 9  # an alias node is its anchor's node
+
+
+def test_a_document_of_too_many_nodes_stops_while_it_is_composed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rendered value of many items is refused at the limit, where composing
+    reached it: the error points at the first node past it, not at the end."""
+    monkeypatch.setattr(bounded_yaml, "MAX_YAML_NODES", 1000)
+    items = ", ".join(["x"] * 5000)
+    text = f"services:\n  a:\n    command: [{items}]\n"
+    parsed = parse_yaml("docker-compose.yml", text.encode())
+    assert parsed.problem is not None
+    assert parsed.problem.message == "YAML: the document has more than 1000 nodes"
+    stopped = bounded_yaml.yaml_problem(_composed_error(text))
+    assert stopped[1] == 3
+    composed = bounded_yaml.CountingComposer._composed  # the class's, never shared
+    assert composed == 0
+
+
+def _composed_error(text: str) -> yaml.MarkedYAMLError:
+    with pytest.raises(yaml.MarkedYAMLError) as caught:
+        bounded_yaml.yaml_load(text, bounded_yaml.FAST_SAFE_LOADER)
+    mark = caught.value.problem_mark
+    assert mark is not None and mark.index < len(text) // 4  # stopped early
+    return caught.value
 
 
 def test_the_line_index_survives_a_self_containing_anchor() -> None:

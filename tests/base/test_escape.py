@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import wendy_llm.escape as escape
+from wendy_llm import options
 
 HOSTILE = "a\nb\rc\x1b[2Kok\x00\x7f\x85\x9b\u202egnp.exe\u2066x\u2028y\t|`<b>&::error::z"
 
@@ -96,3 +97,27 @@ def test_no_escape_lets_a_control_through(value: str) -> None:
 @pytest.mark.parametrize("char", ["\x1b", "\u202e", "\x85", "\U0001f600"])
 def test_escape_char_is_printable_ascii(char: str) -> None:
     assert escape.escape_char(char).isascii() and escape.escape_char(char).isprintable()
+
+
+def test_a_text_past_the_report_limit_is_cut_with_a_marker_in_every_format() -> None:
+    """A 40 MB rendered line once reached the job log whole (issue 38)."""
+    limit = options.REPORT_MAX_TEXT_CHARS
+    wide = "x" * (limit + 39_999)
+    marker = "… [cut: 39,999 more characters]"
+    assert escape.cut(wide) == "x" * limit + marker
+    assert escape.cut("short") == "short"
+    for shown in (
+        escape.text(wide),
+        escape.xml_text(wide),
+        escape.workflow_data(wide),
+        escape.lines(wide)[0],
+    ):
+        assert len(shown) == limit + len(marker), shown[-60:]
+    assert escape.markdown_cell(wide).endswith("… \\[cut: 39,999 more characters\\]")
+
+
+def test_a_byte_of_a_name_that_is_not_utf8_is_shown_escaped_in_every_text_format() -> None:
+    name = b"py/mini\xff".decode("utf-8", "surrogateescape")
+    for shown in (escape.text(name), escape.markdown_cell(name), escape.workflow_data(name)):
+        assert "\\udcff" in shown
+        shown.encode("utf-8")  # a report file can be written with it

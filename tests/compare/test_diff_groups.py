@@ -15,7 +15,7 @@ from wendy_llm.compare.scope import ALL_FILES
 from wendy_llm.render.canonical import PickRender
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json
-from wendy_llm.reports.markdown import diff_markdown
+from wendy_llm.reports.markdown import diff_markdown, diff_summary
 
 BASE = Side("baseline", "base/py/t", "base/py/t")
 HEAD = Side("working-tree", "templates/py/t", "templates/py/t")
@@ -185,3 +185,17 @@ def test_cli_caps_by_default_and_max_diff_lines_0_lifts_the_cap(tmp_path: Path) 
     doc = json.loads(out)
     assert [len(g["diff"]) for g in doc["diffs"]] == [45] * 8
     assert doc["omitted_diff_lines"] == 0
+
+
+def test_the_markdown_of_many_templates_stays_under_the_summary_limit() -> None:
+    """Each template's diffs are capped, but not many templates together (issue 38):
+    the report is cut at the per-report cap, naming the templates left out."""
+    diff = shared_change()
+    result = evaluate_policy(diff, Policy(expect_unchanged=True))
+    one = len(diff_markdown(diff, result).encode())
+    whole = diff_summary([(diff, result)] * 10)
+    assert whole.count("### wendy-llm diff") == 10
+    capped = diff_summary([(diff, result)] * 10, max_bytes=3 * one + 600)
+    assert len(capped.encode()) <= 3 * one + 600
+    assert capped.count("### wendy-llm diff") == 3
+    assert "cut to stay under" in capped and "the diff of py/t" in capped

@@ -129,6 +129,18 @@ def test_reachable_stages() -> None:
     assert build.reachable(build.target("three")) == [2]
 
 
+def test_a_chain_of_600_stages_is_walked_without_recursion() -> None:
+    # Each stage FROM the one before: the recursive walk ran out of stack (issue 38).
+    lines = ["FROM debian:12 AS s0", "ENV DEPTH=0"]
+    lines += [f"FROM s{i - 1} AS s{i}" for i in range(1, 600)]
+    build = Dockerfile("\n".join([*lines, "ENV LAST=yes"]) + "\n").build()
+    assert build.env(599).values == {"DEPTH": "0", "LAST": "yes"}
+    assert build.env(599).base_image == "debian:12"
+    assert build.reachable(599) == list(range(600))
+    looped = Dockerfile("FROM b AS a\nENV A=1\nFROM a AS b\nENV B=2\nFROM b\n").build()
+    assert looped.env(2).values == {"A": "1", "B": "2"}  # the cycle's walk stops, as before
+
+
 # --- ARG and ENV ------------------------------------------------------------------------
 
 

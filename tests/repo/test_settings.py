@@ -114,3 +114,13 @@ def test_key_lines_follow_tables_dotted_and_quoted_keys() -> None:
     assert key_text(["sample-values", "python/llm", "PORT"]) == 'sample-values."python/llm".PORT'
     assert key_text(["ignore", 2]) == "ignore[2]"
     assert key_text([]) == "(top level)"
+
+
+def test_settings_nested_past_python_s_recursion_are_an_error_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    text = "x = " + "[" * 5000 + "]" * 5000 + "\n"  # tomllib recursed to a RecursionError
+    with pytest.raises(SettingsError) as caught:
+        parse_settings(text, path=tmp_path / "wendy-llm.toml", shown="wendy-llm.toml")
+    assert str(caught.value) == "wendy-llm.toml: not valid TOML: nested too deep"
+    assert caught.value.file == "wendy-llm.toml"

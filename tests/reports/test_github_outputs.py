@@ -139,7 +139,9 @@ def test_a_long_sarif_message_is_cut_and_says_so() -> None:
     document = check_sarif([dataclasses.replace(long, finding=finding)], version="1")
     runs: Any = document["runs"]
     text = runs[0]["results"][0]["message"]["text"]
-    assert len(text) < MAX_MESSAGE_CHARS + 100 and text.endswith("is in the job log)")
+    assert len(text) < MAX_MESSAGE_CHARS + 100 and re.search(
+        r"… \[cut: [0-9,]+ more characters\]$", text
+    )
 
 
 def test_sarif_past_githubs_result_limit_is_cut_and_says_so() -> None:

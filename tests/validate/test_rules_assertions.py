@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from _rules_helpers import COMPOSE, TREE, WEB_DOCKERFILE, findings, one
 
+from wendy_llm import RulesError
+from wendy_llm.validate.rules.file import parse_rules
+
 # --- relations ------------------------------------------------------------------
 
 
@@ -102,6 +105,37 @@ def test_a_substituted_regex_escapes_the_value() -> None:
         tree,
     )
     assert found == ['x.txt:None: rule "r": x.txt has nothing matching /my\\.app-models/']
+
+
+def test_a_capture_is_placed_at_its_line_after_non_ascii_text() -> None:
+    # Go's offsets are UTF-8 bytes: a line of "é" before the match must not move it.
+    entrypoint = "# café — ünïcode\n" + TREE["web/entrypoint.sh"].decode()
+    tree = {**TREE, "web/Dockerfile": WEB_DOCKERFILE.replace(b"=secret", b"=other")}
+    tree["web/entrypoint.sh"] = entrypoint.encode()
+    found = findings(
+        "rules:\n  - name: r\n    assert:\n      - same:\n"
+        "          - device.services.web.environment.values.OPENAI_API_KEY\n"
+        "          - {file: web/entrypoint.sh, capture: 'OPENAI_API_KEY:-([^}]*)'}\n",
+        tree,
+    )
+    assert found[0].endswith('web/entrypoint.sh:3 is "secret"'), found
+
+
+def test_a_regex_that_backtracks_exponentially_ends_with_a_finding() -> None:
+    # Python's backtracking re took minutes on this line (issue 38); Go's RE2
+    # engine, which the rules use, is linear in the text.
+    tree = {**TREE, "run.sh": ("#!/bin/sh\n# " + "a" * 43 + "!\n").encode()}
+    found = findings(
+        "rules:\n  - name: r\n    assert:\n      - {file: run.sh, matches: '^# (a|aa)+$'}\n",
+        tree,
+    )
+    assert found == ['run.sh:None: rule "r": run.sh has nothing matching /^# (a|aa)+$/']
+
+
+def test_the_rules_regex_dialect_is_go_re2() -> None:
+    with pytest.raises(RulesError) as caught:  # a backreference: Python's, not RE2's
+        parse_rules("rules:\n  - name: r\n    assert: [{file: x, matches: '(a)\\1'}]\n", "t")
+    assert "error parsing regexp: invalid escape sequence: `\\1`" in str(caught.value)
 
 
 # --- the compose model the rules read ---------------------------------------------

@@ -82,7 +82,7 @@ from wendy_llm.validate.rules.traits import SERVICE_TRAITS, VOLUME_TRAITS
         (
             "rules:\n  - name: r\n    assert: [{same: [compose.a, {file: x, capture: '('}]}]\n",
             't.yaml:3: rules[0] (r): assert[0].same[1].capture: bad regular expression "(": '
-            "missing ), unterminated subpattern at position 0",
+            "error parsing regexp: missing closing ): `(`",
         ),
         (
             "rules:\n  - name: r\n    assert: [{same: [compose.a, compose.b], absent: true}]\n",

@@ -250,7 +250,7 @@ def test_malformed_rules_file_names_the_file_line_and_rule(tmp_path: Path) -> No
         (
             "rules:\n  - name: r\n    assert: [{path: compose.a, matches: '('}]\n",
             't.yaml:3: rules[0] (r): assert[0].matches: bad regular expression "(": '
-            "missing ), unterminated subpattern at position 0",
+            "error parsing regexp: missing closing ): `(`",
         ),
         (
             "rules:\n  - name: r\n    assert: [{path: compose.a, absent: true}]\n"

@@ -149,6 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
         output.say(f"wendy-llm: error: {cli_text(exc)}")
+        # lazy: the terminal's styles are loaded by every command that writes reports.
+        from wendy_llm.cli.style import write_failure_reports
+
+        for problem in write_failure_reports(args, cli_text(exc)):
+            output.say(f"wendy-llm: error: {problem}")
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
         return interrupts.report(exc)

@@ -51,7 +51,7 @@ from wendy_llm.repo.selection import TemplateFailure
 from wendy_llm.reports.diff import diff_failures_text, diff_text
 from wendy_llm.reports.json import diff_json, dumps
 from wendy_llm.reports.junit import diff_junit
-from wendy_llm.reports.markdown import diff_markdown
+from wendy_llm.reports.markdown import diff_summary
 from wendy_llm.reports.workflow import on_github
 from wendy_llm.validate.checks.policy import policy_findings
 from wendy_llm.validate.findings import Finding
@@ -251,10 +251,8 @@ def run(args: argparse.Namespace) -> int:
     if args.junit:
         write_report(args.junit, diff_junit(results, removed=lost), "JUnit report")
     if args.markdown:
-        text = "\n".join(
-            [*(diff_markdown(d, r) for d, r in results), *_md_notes(notes), *_md_policy(changes)]
-        )
-        write_report(args.markdown, text, "Markdown summary")
+        notes_md = [*_md_notes(notes), *_md_policy(changes)]
+        write_report(args.markdown, diff_summary(results, notes_md), "Markdown summary")
     if args.json or args.format != "github":
         _print(args, results, notes, lost)
     _print_policy(args, changes)

@@ -58,10 +58,10 @@ def guard(text: str, *, colour: bool = False) -> str:
             continue
         if colour:
             kept = _SGR.findall(line)
-            parts = [escape.text(part) for part in _SGR.split(line)]
+            parts = [escape.text_uncut(part) for part in _SGR.split(line)]
             line = "".join(p + c for p, c in zip(parts, [*kept, ""], strict=True))
-        else:
-            line = escape.text(line)
+        else:  # each field is cut by its formatter; a JSON line carries data whole
+            line = escape.text_uncut(line)
         out.append(escape.line_start(line))
     return "\n".join(out)
 

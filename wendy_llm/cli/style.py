@@ -46,6 +46,31 @@ def write_report(path: str, text: str, what: str) -> Path:
     return target
 
 
+def write_failure_reports(args: object, message: str) -> list[str]:
+    """Each report file ``args`` asks for (``--markdown``, ``--junit``, ``--sarif``),
+    written for a run that stopped on the error ``message`` (exit 2), so that no
+    summary is left empty; what could not be written, in the log's words."""
+    # lazy: only a run that stopped on an error writes these.
+    from wendy_llm.reports.failed import failed_junit, failed_markdown, failed_sarif
+    from wendy_llm.reports.json import dumps
+
+    command = str(getattr(args, "command", None) or "run")
+    writers: dict[str, tuple[str, Callable[[], str]]] = {
+        "markdown": ("Markdown summary", lambda: failed_markdown(command, message)),
+        "junit": ("JUnit report", lambda: failed_junit(command, message)),
+        "sarif": ("SARIF report", lambda: dumps(failed_sarif(message))),
+    }
+    problems: list[str] = []
+    for option, (what, text) in writers.items():
+        path = getattr(args, option, None)
+        if isinstance(path, str):
+            try:
+                write_report(path, text(), what)
+            except WendyLlmError as exc:
+                problems.append(str(exc))
+    return problems
+
+
 def progress_delay(environ: Mapping[str, str] = os.environ) -> float:
     """Seconds before the progress line shows: ``WENDY_LLM_PROGRESS_DELAY``, else the option's."""
     raw = environ.get(PROGRESS_DELAY_ENV, "").strip()

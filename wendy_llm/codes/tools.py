@@ -262,9 +262,11 @@ BASH_SYNTAX = entry(
 )  # fmt: skip
 SHELL_TOOL = entry(
     "SH003", Check.SHELL, "error",
-    "ShellCheck or bash could not be run",
+    "ShellCheck or bash could not be run, or ran out of its memory limit",
     "Without ShellCheck or bash the scripts are not checked; the check fails rather "
-    "than pass.",
+    "than pass. Each runs under an address-space limit (options.SHELLCHECK_MEMORY_BYTES, "
+    "512 MiB): a script of 1,500 nested ifs made ShellCheck take 3.2 GB, and now fails "
+    "here, naming the limit and the script.",
     "docs/checks.md",
     "a PATH without shellcheck",
 )  # fmt: skip

@@ -231,21 +231,30 @@ class Build:
 
     def scopes(self, index: int) -> tuple[tuple[Instruction, Variables], ...]:
         """Each instruction of stage ``index`` with the variables it is expanded with."""
-        return self._walk(index, frozenset())[0]
+        return self._walk(index)[0]
 
     def env(self, index: int) -> StageEnv:
         """The ``ENV`` of stage ``index``'s image."""
-        return self._walk(index, frozenset())[1]
+        return self._walk(index)[1]
 
-    def _walk(self, index: int, visiting: frozenset[int]) -> _Walk:
-        if index not in self._walks:
-            self._walks[index] = self._walk_stage(index, visiting | {index})
+    def _walk(self, index: int) -> _Walk:
+        """Stage ``index`` walked after every stage it builds ``FROM``, from the
+        chain's root up: a loop, as a chain of 600 stages would exhaust Python's
+        recursion."""
+        chain: list[int] = []
+        current: int | None = index
+        while current is not None and current not in self._walks and current not in chain:
+            chain.append(current)
+            current = self.base(current).stage
+        for stage in reversed(chain):
+            self._walks[stage] = self._walk_stage(stage)
         return self._walks[index]
 
-    def _walk_stage(self, index: int, visiting: frozenset[int]) -> _Walk:
+    def _walk_stage(self, index: int) -> _Walk:
+        """One stage, its base stage's walk done (or a cycle's, still undone)."""
         base = self.base(index)
-        if base.stage is not None and base.stage not in visiting:
-            inherited = self._walk(base.stage, visiting)[1]
+        if base.stage is not None and base.stage in self._walks:
+            inherited = self._walks[base.stage][1]
         elif base.stage is not None:
             inherited = StageEnv({}, frozenset(), None)  # a cycle; BuildKit refuses it
         elif base.expansion.exact and base.expansion.text.lower() != SCRATCH:

@@ -77,6 +77,10 @@ def call_match(pattern: str, text: str) -> bytes:
     return encode_call(b"r", pattern, text)
 
 
+def call_find_all(pattern: str, text: str) -> bytes:
+    return encode_call(b"g", pattern, text)
+
+
 def prefetch(calls: Iterable[bytes]) -> None:
     """Answer every call not yet cached, in one round trip.
 
@@ -188,6 +192,19 @@ def match_string(pattern: str, text: str) -> bool:
     """
     result, _ = _answer(call_match(pattern, text))
     return result == b"\x01"
+
+
+def find_all(pattern: str, text: str) -> list[tuple[int, int, int]]:
+    """Every match of ``pattern`` in ``text`` (Go's ``FindAllStringSubmatchIndex``):
+    the UTF-8 byte offsets of the match's start and of its first group (the
+    whole match when it has none), a group that took no part left out.
+
+    A pattern that does not compile matches nothing (check ``regexp_error``
+    first to report it).
+    """
+    result, _ = _answer(call_find_all(pattern, text))
+    triples = struct.iter_unpack(">III", result)
+    return [(int(at), int(start), int(end)) for at, start, end in triples]
 
 
 # --- the compose reader's Go calls (gohelper/compose_calls.go) -------------------------

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from wendy_llm import options
 from wendy_llm.engine.wire import KIND_CALL_ERROR, KIND_OK, encode_call, encode_value_call
-from wendy_llm.errors import EngineError, TemplateError
+from wendy_llm.errors import EngineError, OutputTooLarge, TemplateError
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -88,6 +88,26 @@ class SourceMap:
         span = self._span_at(index)
         return span.kind == TEXT and span.start == index and index > 0
 
+    def _picked(self, start: int, end: int, blank: bool) -> list[int]:
+        """One byte of each span in output ``start:end`` that judges the line (its
+        first non-blank one; any, on a blank line), or the line's newline when it is
+        empty.  Every byte of one span on one line has the same source line (a text
+        span there holds no newline), so a 40 MB line costs a walk of its spans,
+        not of its bytes."""
+        if start == end:
+            return [min(end, len(self.output) - 1)]
+        out: list[int] = []
+        at = bisect.bisect_right(self._span_starts, start) - 1
+        while at < len(self.spans) and self.spans[at].start < end:
+            span = self.spans[at]
+            low, high = max(span.start, start), min(span.end, end)
+            part = self.output[low:high]
+            skipped = 0 if blank else len(part) - len(part.lstrip(b" \t"))
+            if low < high and skipped < len(part):
+                out.append(low + skipped if not blank else high - 1)
+            at += 1
+        return out or [min(end, len(self.output) - 1)]
+
     def line(self, rendered: int) -> SourceLine | None:
         """The source line of rendered line ``rendered`` (None: the output has no such line)."""
         if not 1 <= rendered <= len(self._output_lines) or not self.spans:
@@ -99,11 +119,7 @@ class SourceMap:
             return None
         body = self.output[start:end].rstrip(b"\n")
         # A blank line is judged by its newline; any other by its non-blank bytes.
-        picked = [
-            i
-            for i in range(start, start + len(body))
-            if body.strip() == b"" or self.output[i] not in b" \t"
-        ] or [min(start + len(body), len(self.output) - 1)]
+        picked = self._picked(start, start + len(body), not body.strip())
         lines: dict[int, None] = {}
         spanning: int | None = None
         moved = False
@@ -190,6 +206,11 @@ def _decode(text: bytes, payload: bytes) -> SourceMap:
     (size,) = _U32.unpack_from(payload, 0)
     output = payload[4 : 4 + size]
     (count,) = _U32.unpack_from(payload, 4 + size)
+    if count > options.SOURCE_MAP_MAX_SPANS:
+        raise OutputTooLarge(
+            f"the source map has {count:,} spans, more than the "
+            f"{options.SOURCE_MAP_MAX_SPANS:,} traced (a loop of that many turns)"
+        )
     at = 8 + size
     spans = []
     for _ in range(count):

@@ -20,6 +20,7 @@ from wendy_llm.engine import gofuncs
 from wendy_llm.errors import PickError, ValuesError, quoted
 from wendy_llm.record import Record
 from wendy_llm.render.manifest.load import Manifest, Picker, Question
+from wendy_llm.render.pick_limit import refuse_too_many_pairs
 from wendy_llm.render.slugs import finish_slug, slugify, unique_slugs
 from wendy_llm.render.values import (
     APP_ID,
@@ -374,6 +375,7 @@ def enumerate_picks(manifest: Manifest, picker: Picker | None) -> list[Pick]:
     gofuncs.prefetch(walk_calls(picker, base, choices))
     paths = walker.full_product(options.PICKS_FULL_PRODUCT)
     if paths is None:
+        refuse_too_many_pairs([len(item.choices) for item in walker.items])
         paths = _pairwise(walker)
     answers = [{walker.items[i].question.id: a for i, a in path if a is not None} for path in paths]
     slugs = [finish_slug("__".join(_slug_parts(walker, path)) or "default") for path in paths]

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wendy_llm.arguments import checked
-from wendy_llm.errors import TemplateLoadError
+from wendy_llm.errors import TemplateLoadError, WendyLlmError
 from wendy_llm.render.files.readdir import check_manifest_file, read_template_dir
 from wendy_llm.render.files.source import OverrideValue, TemplateSource
 from wendy_llm.render.lints.checks import lint_template
@@ -47,7 +47,10 @@ class Template(TemplateSource):
     def picks(self) -> list[Pick]:
         """Every reachable set of picker answers (see ``picks.py``)."""
         if self._picks is None:
-            self._picks = enumerate_picks(self.manifest, self.picker)
+            try:
+                self._picks = enumerate_picks(self.manifest, self.picker)
+            except WendyLlmError as exc:  # too many to compute: said of this template
+                raise exc.in_template(self.id) from None
         return list(self._picks)
 
     @checked

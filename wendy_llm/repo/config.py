@@ -211,6 +211,8 @@ def parse_settings(text: str, *, path: Path, shown: str) -> Settings:
         line = int(found.group(1)) if found else None
         where = shown if line is None else f"{shown}:{line}"
         raise SettingsError(f"{where}: not valid TOML: {exc}", file=shown, line=line) from exc
+    except RecursionError:  # tomllib recurses per level of nesting (5,000 levels)
+        raise SettingsError(f"{shown}: not valid TOML: nested too deep", file=shown) from None
     # lazy: jsonschema costs a tenth of a second to import, paid only by a
     # repository that has a settings file, never by `render`.
     from wendy_llm.render.manifest.schemawords import validator_for

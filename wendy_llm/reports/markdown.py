@@ -38,7 +38,8 @@ from wendy_llm.reports.github.topology import TopologyGroup, describe, mermaid
 from wendy_llm.validate.findings import Finding, Report
 
 #: A table cell holds at most this many characters of a message (a baseline
-#: diff can be long): the rest is in the job log, and the cut says so.
+#: diff can be long; the summary holds 1 MiB), fewer than the job log's
+#: :data:`~wendy_llm.options.REPORT_MAX_TEXT_CHARS`, and the cut says so.
 CELL_MAX_CHARS = 2000
 
 _cell = escape.markdown_cell
@@ -48,9 +49,7 @@ _code = escape.markdown_code
 def _message_cell(text: str) -> str:
     """A finding's message as one cell: every line (``<br>``), cut past
     :data:`CELL_MAX_CHARS` with a note, never silently."""
-    if len(text) <= CELL_MAX_CHARS:
-        return _cell(text)
-    return _cell(text[:CELL_MAX_CHARS]) + " … (cut: the whole message is in the job log)"
+    return _cell(escape.cut(text, CELL_MAX_CHARS))
 
 
 def _fenced(lines: Sequence[str], language: str = "") -> list[str]:
@@ -188,6 +187,22 @@ def _within(head: list[str], sections: Sequence[tuple[str, list[str]]], max_byte
             "",
         ]
     return "\n".join(lines)
+
+
+def diff_summary(
+    results: Sequence[tuple[TemplateDiff, PolicyResult]],
+    notes: Sequence[str] = (),
+    *,
+    max_bytes: int = options.MARKDOWN_MAX_BYTES,
+) -> str:
+    """``diff --markdown``: each template's :func:`diff_markdown`, then ``notes``
+    (Markdown lines), the whole under ``max_bytes`` (GitHub drops a step summary
+    over 1 MiB; each template's diffs are capped, but not many templates together):
+    the templates past it are named, not shown."""
+    sections = [
+        (f"the diff of {d.template_id}", diff_markdown(d, r).split("\n")) for d, r in results
+    ]
+    return _within([], [*sections, ("the notes", list(notes))], max_bytes)
 
 
 def diff_markdown(diff: TemplateDiff, result: PolicyResult) -> str:

@@ -312,7 +312,7 @@ def _pure_checks(
             found.append(error(SENTINELS_NO_PICKER, message, rules.path))
     with timer("topology"):
         mine[Check.TOPOLOGY] = []
-        if rules is not None:
+        if rules is not None and run.picks:  # none listed: PICKS_UNLISTED says why
             every = [(p.pick.slug, p.values) for p in run.picks]
             questions = [] if template.picker is None else [q.id for q in template.picker.questions]
             mine[Check.TOPOLOGY] += rule_coverage(

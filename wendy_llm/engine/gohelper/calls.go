@@ -18,7 +18,7 @@ type call struct {
 }
 
 // Arguments of each function of an 'E' request (see evaluate).
-var callArgs = map[byte]int{'a': 1, 'b': 1, 'q': 1, 't': 1, 's': 1, 'c': 1, 'r': 2, 'v': 0}
+var callArgs = map[byte]int{'a': 1, 'b': 1, 'q': 1, 't': 1, 's': 1, 'c': 1, 'r': 2, 'g': 2, 'v': 0}
 
 // The functions whose string arguments are followed by a tagged value.
 var callTakesValue = map[byte]bool{'v': true}
@@ -53,6 +53,9 @@ func decodeCalls(r *reader) []call {
 //	    TrimSpace'd               -> n x (u32 len, part)
 //	'c' regexp.Compile(pattern)   -> nothing
 //	'r' regexp.MatchString(pattern, s) -> u8 0 or 1
+//	'g' every match of regexp.Compile(pattern) in s (FindAllStringSubmatchIndex):
+//	    its first group, else the whole match -> n x (u32 match start,
+//	    u32 value start, u32 value end); a group that took no part is skipped
 //	'm' a render and its source map (sourcemap.go)
 //
 // A Go error (Atoi's, ParseBool's, a regexp's compile error) is the answer's
@@ -88,10 +91,36 @@ func evaluate(c call) ([]byte, error) {
 	case 'c':
 		_, err := regexp.Compile(c.args[0])
 		return nil, err
+	case 'g':
+		return findAll(c.args[0], c.args[1])
 	default: // 'r'
 		matched, err := regexp.MatchString(c.args[0], c.args[1])
 		return flag(matched), err
 	}
+}
+
+// findAll answers 'g': Go's regexp runs in time linear in the text (RE2), so a
+// pattern from a pull request's rules file cannot stall the gate.
+func findAll(pattern, s string) ([]byte, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	group := 0
+	if re.NumSubexp() > 0 {
+		group = 1
+	}
+	var out []byte
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		start, end := m[2*group], m[2*group+1]
+		if start < 0 {
+			continue
+		}
+		out = binary.BigEndian.AppendUint32(out, uint32(m[0]))
+		out = binary.BigEndian.AppendUint32(out, uint32(start))
+		out = binary.BigEndian.AppendUint32(out, uint32(end))
+	}
+	return out, nil
 }
 
 func flag(b bool) []byte {

@@ -393,3 +393,26 @@ func TestKeptTextsAreReferredToByIdUntilForgotten(t *testing.T) {
 		t.Errorf("after the rejected requests: %d texts, %d bytes", len(s.kept), s.keptBytes)
 	}
 }
+
+func TestFindAllGivesEachMatchsStartAndFirstGroupInLinearTime(t *testing.T) {
+	answer, err := evaluate(call{fn: 'g', args: []string{`(?m)^K=(\w*)|^x`, "é\nK=ab\nx\nK=\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "é" is two bytes: offsets are UTF-8 bytes. "x" matches without the group: skipped.
+	want := []uint32{3, 5, 7, 10, 12, 12}
+	for i, n := range want {
+		if got := binary.BigEndian.Uint32(answer[4*i:]); got != n {
+			t.Fatalf("answer %v, want %v", answer, want)
+		}
+	}
+	if len(answer) != 4*len(want) {
+		t.Fatalf("answer %v, want %v", answer, want)
+	}
+	// Exponential for a backtracking engine (minutes in Python's re); RE2 is
+	// linear, so this returns at once rather than never.
+	line := "# " + strings.Repeat("a", 43) + "!"
+	if answer, err = evaluate(call{fn: 'g', args: []string{`^# (a|aa)+$`, line}}); err != nil || len(answer) != 0 {
+		t.Fatalf("answer %v, err %v", answer, err)
+	}
+}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wendy_llm.options import MARKDOWN_MAX_BYTES
 from wendy_llm.repo.layout import Layout
 from wendy_llm.reports.github.annotations import Annotation, workflow_annotations
 from wendy_llm.reports.github.located import LocatedFinding, located_findings
@@ -42,7 +43,7 @@ class PullRequestOutputs:
         """The workflow annotations; ``elsewhere`` names where every finding is."""
         return workflow_annotations(self.findings, elsewhere=elsewhere)
 
-    def markdown(self, *, strict: bool = False) -> str:
+    def markdown(self, *, strict: bool = False, max_bytes: int = MARKDOWN_MAX_BYTES) -> str:
         """The Markdown summary: findings grouped with their template source, and the
         device topologies of the picks checked."""
 
@@ -52,4 +53,6 @@ class PullRequestOutputs:
 
         picks = [(r.template, r.pick) for r in self.report.results if r.pick != TEMPLATE_WIDE]
         shapes = report_topologies(list(dict.fromkeys(picks)), self.locator)
-        return check_markdown(self.report, strict=strict, sources=source, topologies=shapes)
+        return check_markdown(
+            self.report, strict=strict, sources=source, topologies=shapes, max_bytes=max_bytes
+        )

@@ -26,6 +26,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping, Sequence
 
+from wendy_llm import escape, options
 from wendy_llm.reports.github.located import FALLBACK_PREFIX, LocatedFinding
 from wendy_llm.revision import package_version
 from wendy_llm.validate.codes import CODES, CodeInfo
@@ -38,9 +39,9 @@ AUTOMATION_ID = "wendy-llm/check/"
 FINGERPRINT_KEY = "wendyLlmFinding/v1"
 #: Results GitHub accepts per run.
 MAX_RESULTS = 25_000
-#: A result's message is cut here (a baseline diff can be long; GitHub takes 10 MB
-#: gzipped per upload): the rest is in the job log, and the cut says so.
-MAX_MESSAGE_CHARS = 4_000
+#: A result's message is cut here, as every report's text is (a baseline diff can
+#: be long; GitHub takes 10 MB gzipped per upload), and the cut says so.
+MAX_MESSAGE_CHARS = options.REPORT_MAX_TEXT_CHARS
 
 _LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 
@@ -148,7 +149,8 @@ def _result(found: LocatedFinding, rule_index: int) -> dict[str, object]:
     if found.location is not None:
         physical: dict[str, object] = {
             "artifactLocation": {
-                "uri": urllib.parse.quote(found.location.path, safe="/"),
+                # A byte of a name that is not UTF-8 (a lone surrogate) is its own %XX.
+                "uri": urllib.parse.quote(found.location.path, safe="/", errors="surrogateescape"),
                 "uriBaseId": "%SRCROOT%",
             }
         }
@@ -172,6 +174,4 @@ def _result(found: LocatedFinding, rule_index: int) -> dict[str, object]:
 
 
 def _cut(text: str) -> str:
-    if len(text) <= MAX_MESSAGE_CHARS:
-        return text
-    return text[:MAX_MESSAGE_CHARS] + " … (cut: the whole message is in the job log)"
+    return escape.cut(text, MAX_MESSAGE_CHARS)

@@ -45,6 +45,8 @@ from wendy_llm.validate.tools.programs import (
     ToolProcesses,
     content_hash,
     find_tool,
+    memory_limit_text,
+    out_of_memory,
     run_tool,
     tool_temp_dir,
 )
@@ -272,6 +274,8 @@ def _bash_syntax(
     )
     if result.returncode == 0:
         return []
+    if out_of_memory(result):
+        return [_Problem(None, memory_limit_text("bash -n", options.TOOL_MEMORY_BYTES))]
     problems: list[_Problem] = []
     echoed = False  # the last line began bash's echo of the source line
     # bash names the script by its path here (a temporary one, and a rendered
@@ -302,9 +306,14 @@ def _shellcheck(
         cwd=cwd,
         env=env,
         timeout=options.SHELLCHECK_TIMEOUT_S,
+        memory_bytes=options.SHELLCHECK_MEMORY_BYTES,
         processes=processes,
     )
     # 0: clean, 1: findings; anything else is ShellCheck failing to run.
+    if result.returncode not in (0, 1) and out_of_memory(result):
+        limit = memory_limit_text("ShellCheck", options.SHELLCHECK_MEMORY_BYTES)
+        names = ", ".join(sorted({PurePosixPath(f).name for f in files}))
+        raise ValidatorToolError(f"{limit} checking {names} (a script too deep or long to analyse)")
     if result.returncode not in (0, 1):
         raise ValidatorToolError(
             f"shellcheck failed (status {result.returncode}): {result.stderr.strip()}"

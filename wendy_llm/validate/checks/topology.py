@@ -29,7 +29,6 @@ an error (a rule that never runs guards nothing).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from wendy_llm.codes import Check
@@ -60,6 +59,7 @@ from wendy_llm.validate.rules.values import (
     RuleProblem,
     UnknownVariable,
     describe_value,
+    regex_full_match,
     same_value,
     scalar_text,
     substitute,
@@ -248,7 +248,7 @@ def _path(assertion: Assertion, subject: Subject, where: _Where) -> Finding | No
             )
         if op == "matches":
             text = scalar_text(match.value)
-            if text is None or re.fullmatch(str(expected), text) is None:
+            if text is None or not regex_full_match(str(expected), text):
                 return fail(
                     f"{_match_text(path, match)} is {describe_value(match.value)}, "
                     f"which does not match /{expected}/",

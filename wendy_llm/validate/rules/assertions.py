@@ -21,7 +21,6 @@ assert[0]: message``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,6 +28,7 @@ from wendy_llm.errors import quoted
 from wendy_llm.validate.rules.docpath import DocPath, PathSyntaxError, parse_path
 from wendy_llm.validate.rules.patterns import RuleGlob, rule_glob
 from wendy_llm.validate.rules.selectors import Kind, LocatedError, Node, parse_selector
+from wendy_llm.validate.rules.values import regex_error
 
 Scalar = str | int | float | bool | None
 
@@ -229,10 +229,9 @@ def _derivations(
 
 
 def _regex(text: str, keys: Sequence[str | int]) -> None:
-    try:
-        re.compile(text)
-    except re.error as exc:
-        raise LocatedError(f"bad regular expression {quoted(text)}: {exc}", keys) from exc
+    problem = regex_error(text)
+    if problem is not None:
+        raise LocatedError(f"bad regular expression {quoted(text)}: {problem}", keys)
 
 
 def doc_path(text: str, keys: Sequence[str | int], known: Collection[str]) -> DocPath:

@@ -6,9 +6,9 @@ is read, ``${VAR}`` in it standing for the value, :mod:`patterns`).  Every file 
 matches must satisfy the operator:
 
 - ``contains: TEXT`` / ``excludes: TEXT``: a plain substring;
-- ``matches: REGEX``: a Python regular expression found anywhere in the
-  file (``re.search``, with ``^``/``$`` matching at line ends); a ``${VAR}``
-  in it stands for the value, escaped.
+- ``matches: REGEX``: a regular expression (Go's ``regexp``, RE2 syntax,
+  linear in the text) found anywhere in the file, with ``^``/``$`` matching
+  at line ends; a ``${VAR}`` in it stands for the value, escaped.
 
 A glob that matches no file fails ``contains`` and ``matches`` (the file
 the rule is about is gone) and holds ``excludes``.
@@ -16,15 +16,15 @@ the rule is about is gone) and holds ``excludes``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from wendy_llm.engine import gofuncs
 from wendy_llm.errors import quoted
 from wendy_llm.repo.globs import Glob
 from wendy_llm.validate.rules.assertions import TextAssertion
 from wendy_llm.validate.rules.patterns import RuleGlob
-from wendy_llm.validate.rules.values import substitute, substitute_regex
+from wendy_llm.validate.rules.values import regex_search, substitute, substitute_regex
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def check_text(
         elif op == "excludes" and wanted in text:
             line = _line_at(text, text.index(wanted))
             out.append(TextProblem(path, line, f"{path} contains {quoted(wanted)} (must not)"))
-        elif op == "matches" and re.search(wanted, text, re.MULTILINE) is None:
+        elif op == "matches" and not regex_search(wanted, text):
             out.append(TextProblem(path, None, f"{path} has nothing matching /{wanted}/"))
     return out
 
@@ -87,12 +87,11 @@ def captures(
     glob: RuleGlob, capture: str, tree: Mapping[str, bytes], values: Mapping[str, object]
 ) -> list[Captured]:
     """Each match of ``capture`` in the files ``glob`` names: its first group, else the match."""
-    pattern = re.compile(substitute_regex(capture, values), re.MULTILINE)
+    pattern = "(?m)" + substitute_regex(capture, values)
     out = []
     for path in matching_files(tree, glob.resolve(values)):
-        text = _decoded(tree[path])
-        for match in pattern.finditer(text):
-            value = match.group(1) if pattern.groups else match.group(0)
-            if value is not None:
-                out.append(Captured(value, path, _line_at(text, match.start())))
+        text = _decoded(tree[path]).encode()  # Go's offsets are in UTF-8 bytes
+        for at, start, end in gofuncs.find_all(pattern, text.decode()):
+            value = text[start:end].decode()
+            out.append(Captured(value, path, text.count(b"\n", 0, at) + 1))
     return out

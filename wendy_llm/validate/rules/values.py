@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from wendy_llm.engine import gofuncs
 from wendy_llm.engine.gofuncs import format_value as go_format_value
 
 _VAR = re.compile(r"\$\$|\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
@@ -70,6 +71,27 @@ def substitute(
 def substitute_regex(text: str, values: Mapping[str, object]) -> str:
     """A regular expression with ``${VAR}`` replaced by the value, escaped."""
     return substitute(text, values, re.escape)
+
+
+# The rules' regular expressions are Go's (RE2 syntax), run by the Go helper:
+# its matching takes time linear in the text, where Python's backtracking
+# ``re`` took minutes on ``^# (a|aa)+$`` and a 46-character line.
+
+
+def regex_error(pattern: str) -> str | None:
+    """Why ``pattern`` is no regular expression of the rules' dialect (Go's
+    ``regexp.Compile`` error), or None."""
+    return gofuncs.regexp_error(pattern)
+
+
+def regex_search(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches anywhere in ``text``, ``^``/``$`` at line ends."""
+    return gofuncs.match_string(f"(?m){pattern}", text)
+
+
+def regex_full_match(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` matches the whole of ``text``."""
+    return gofuncs.match_string(rf"^(?:{pattern})\z", text)
 
 
 def scalar_text(value: object) -> str | None:

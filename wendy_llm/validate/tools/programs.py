@@ -14,6 +14,7 @@ import fcntl
 import functools
 import hashlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -134,10 +135,13 @@ class ToolProcesses:
         stdin: bytes | None = None,
         timeout: float = options.TOOL_TIMEOUT_S,
         no_network: bool = False,
+        memory_bytes: int = options.TOOL_MEMORY_BYTES,
     ) -> ToolRun:
         """Run a validator tool to completion and capture its output as text;
         ``no_network``: in a network namespace of its own where the machine allows
-        (:func:`no_network_prefix`)."""
+        (:func:`no_network_prefix`); its address space limited to ``memory_bytes``
+        (``RLIMIT_AS``: a tool that needs more fails to allocate, and
+        :func:`out_of_memory` says so)."""
         name = Path(os.fspath(argv[0])).name
         prefix = no_network_prefix() if no_network else ()
         program = os.fspath(argv[0])
@@ -155,6 +159,9 @@ class ToolProcesses:
                     stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
+                    # In the child between fork and exec: only setrlimit runs
+                    # there, which takes no lock another thread could hold.
+                    preexec_fn=functools.partial(_limit_address_space, memory_bytes),
                 )
             except OSError as exc:
                 raise ValidatorToolError(
@@ -186,6 +193,27 @@ class ToolProcesses:
         )
 
 
+def _limit_address_space(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+#: What a tool prints when an allocation fails: GHC's runtime (ShellCheck:
+#: ``out of memory``), Go's (Compose: ``runtime: out of memory``), bash's
+#: (``xmalloc: cannot allocate N bytes``, ``Cannot allocate memory``).
+_OUT_OF_MEMORY = ("out of memory", "cannot allocate")
+
+
+def out_of_memory(result: ToolRun) -> bool:
+    """Whether a failed tool run says it could not allocate memory."""
+    said = result.stderr.lower()
+    return result.returncode != 0 and any(words in said for words in _OUT_OF_MEMORY)
+
+
+def memory_limit_text(name: str, memory_bytes: int) -> str:
+    """``ShellCheck ran out of its 512 MiB memory limit``: the finding's words."""
+    return f"{name} ran out of its {memory_bytes >> 20} MiB memory limit"
+
+
 def run_tool(
     argv: Sequence[str | os.PathLike[str]],
     *,
@@ -193,13 +221,22 @@ def run_tool(
     env: Mapping[str, str] | None = None,
     stdin: bytes | None = None,
     timeout: float = options.TOOL_TIMEOUT_S,
+    memory_bytes: int = options.TOOL_MEMORY_BYTES,
     processes: ToolProcesses | None = None,
     no_network: bool = False,
 ) -> ToolRun:
     """Run a validator tool to completion and capture its output as text
     (one of ``processes``, when given, so that it can be cancelled)."""
     owner = processes if processes is not None else ToolProcesses()
-    return owner.run(argv, cwd=cwd, env=env, stdin=stdin, timeout=timeout, no_network=no_network)
+    return owner.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=stdin,
+        timeout=timeout,
+        memory_bytes=memory_bytes,
+        no_network=no_network,
+    )
 
 
 #: The temporary directories the validators make, in the system's temp dir.
