@@ -48,6 +48,7 @@ from wendy_llm.wendycli.compose import (
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
+from wendy_llm.wendycli.runtime import HOST_MODES
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
 
@@ -151,15 +152,19 @@ def _wendy_json_lost(
 
 
 def _granted(wanted: Entitlement, service: Service) -> bool:
-    """Does the compose path give ``service`` what a ``wendy.json`` entitlement asks?"""
-    for got in service.entitlements:
-        if got.type != wanted.type:
-            continue
-        if wanted.type == "network" and wanted.mode in (None, got.mode):
-            return True
-        if wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path):
-            return True
-    return False
+    """Does the compose path give ``service``'s process what a ``wendy.json`` entitlement
+    asks?  Compared by what the process gets, not by spelling (section 9): a network
+    entitlement of mode empty or ``host`` is host networking either way, and mode
+    ``none`` is what no network entitlement gives too (its own namespace, loopback)."""
+    if wanted.type == "network":
+        got = next((e for e in service.entitlements if e.type == "network"), None)
+        gets_host = got is not None and (got.mode or "") in HOST_MODES
+        return gets_host == ((wanted.mode or "") in HOST_MODES)
+    return any(
+        wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path)
+        for got in service.entitlements
+        if got.type == wanted.type
+    )
 
 
 def _located(at: Where, compose: Document, draft: ServiceDraft) -> Located:
