@@ -146,3 +146,25 @@ def test_a_wendy_json_network_entitlement_is_compared_by_what_the_process_gets()
     assert [(f.line, f.message.split(":")[0]) for f in lost] == [(4, "services.db.entitlements[0]")]
     granted = [i.what for i in found.ignored if "grants the same" in i.reason]
     assert granted == ["services.web.entitlements[0]", "services.job.entitlements[0]"]
+
+
+def test_x_wendy_entitlements_is_never_read() -> None:
+    """s3 (issue 35): the CLI reads no x- key, so what a service's x-wendy-entitlements
+    asks for is never granted, save what the compose path grants anyway (here the
+    network: its ports give host networking); a top-level x-wendy key is never read."""
+    found = view(
+        "x-wendy-app: {gpu: true}\n"
+        "services:\n  llm:\n    image: ollama/ollama\n    ports: ['11434:11434']\n"
+        "    x-wendy-entitlements:\n      - type: gpu\n      - type: network\n"
+        "  ui:\n    image: web\n    ports: ['80:80']\n"
+        "    x-wendy-entitlements: [{type: network, mode: host}]\n"
+    )
+    gpu = only(found, "warning", "services.llm.x-wendy-entitlements", "the gpu entitlement is")
+    assert (gpu.code, gpu.file, gpu.line) == ("DEV049", "docker-compose.yml", 6)
+    assert "network" not in gpu.message.split("so ")[1].split(" is never")[0]
+    top = only(found, "warning", "x-wendy-app: never read")
+    assert (top.code, top.line) == ("DEV049", 1)
+    assert not [f for f in found.findings if "services.ui" in f.message]
+    assert [i.what for i in found.ignored if "grants the same" in i.reason] == [
+        "services.ui.x-wendy-entitlements"
+    ]

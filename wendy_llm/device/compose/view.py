@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from wendy_llm.codes import device as DC
+from wendy_llm.device.compose.granted import granted, report_extensions
 from wendy_llm.device.compose.keys import ServiceDraft, Where
 from wendy_llm.device.compose.read import creation_order, read_compose
 from wendy_llm.device.env_checks import (
@@ -48,7 +49,6 @@ from wendy_llm.wendycli.compose import (
     restart_policy,
 )
 from wendy_llm.wendycli.compose import built_image as built_image_name
-from wendy_llm.wendycli.runtime import HOST_MODES
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import acted_on, entitlement_entries, read
 
@@ -123,7 +123,7 @@ def _wendy_json_lost(
         # The app's own (top-level) entitlement would go to its one container: the
         # compose path gives the same when every service gets it from compose.
         owners = list(services) if service_name is None else [by_name.get(service_name)]
-        if wanted is not None and owners and all(s and _granted(wanted, s) for s in owners):
+        if wanted is not None and owners and all(s and granted(wanted, s) for s in owners):
             # Not read, but the compose path grants the same from compose.
             every = " to every service" if service_name is None else ""
             reason = f"not read; the compose path grants the same{every} from {compose_file}"
@@ -149,22 +149,6 @@ def _wendy_json_lost(
             f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)",
             *path,
         )
-
-
-def _granted(wanted: Entitlement, service: Service) -> bool:
-    """Does the compose path give ``service``'s process what a ``wendy.json`` entitlement
-    asks?  Compared by what the process gets, not by spelling (section 9): a network
-    entitlement of mode empty or ``host`` is host networking either way, and mode
-    ``none`` is what no network entitlement gives too (its own namespace, loopback)."""
-    if wanted.type == "network":
-        got = next((e for e in service.entitlements if e.type == "network"), None)
-        gets_host = got is not None and (got.mode or "") in HOST_MODES
-        return gets_host == ((wanted.mode or "") in HOST_MODES)
-    return any(
-        wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path)
-        for got in service.entitlements
-        if got.type == wanted.type
-    )
 
 
 def _located(at: Where, compose: Document, draft: ServiceDraft) -> Located:
@@ -230,6 +214,7 @@ def _service(
         line=draft.line,
         created_after=after,
     )
+    report_extensions(at, draft, service)
     return service, env_lines
 
 
