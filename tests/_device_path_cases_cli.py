@@ -179,6 +179,13 @@ CLI_CASES: dict[str, Case] = {
         "single-container",
         "docker",
         [sc(["/srv/serve", "--port", "80"], entitlements=("network",))],
+        # s9 (issue 35): the ports are sent as written and never applied: plan shows them.
+        at={
+            "services/0/entitlements/0/ports/0/host": 65535,
+            "services/0/entitlements/0/ports/0/container": 80,
+            "services/0/runtime/network/reachable_ports": [80],
+            "services/0/runtime/network/unpublished": ['{"host": 65535, "container": 80}'],
+        },
     ),
     "decode-context-cleaned-dotdot-prefix-is-refused": Case(
         "s2: a service context is refused when Go's filepath.Clean of it starts with "
