@@ -228,13 +228,42 @@ def test_a_program_run_from_under_a_persist_path_fails() -> None:
 def test_a_volume_name_without_the_app_name_is_a_warning() -> None:
     compose = COMPOSE + "    volumes: ['models:/models']\n"
     found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", compose=compose)
-    (message,) = hits(found, "warning", "volume models does not carry the app's name (demo)")
+    (message,) = hits(
+        found, "warning", "volume models carries neither the project's nor the app's name (demo"
+    )
     assert "shared by name by every app of the device" in message
     named = api(
         "#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n",
         compose=COMPOSE + "    volumes: ['demo-models:/models']\n",
     )
-    assert hits(named, "warning", "does not carry the app's name") == []
+    assert hits(named, "warning", "carries neither") == []
+
+
+def persist_views(volume: str) -> tuple[DeviceView, DeviceView]:
+    """The same app in the project directory ``vision`` on the compose path and on the
+    multi-service path (wendy.json app id ``vision-detector``, service ``detector``),
+    its one persist volume named ``volume``."""
+    dockerfile = 'FROM python:3.12-slim\nCMD ["python3", "-m", "http.server"]\n'
+    compose = f"services:\n  detector:\n    build: ./detector\n    volumes: ['{volume}:/models']\n"
+    wendy = (
+        '{"appId": "vision-detector", "services": {"detector": {"context": "detector", '
+        f'"entitlements": [{{"type": "persist", "name": "{volume}", "path": "/models"}}]}}}}}}\n'
+    )
+    tree = {"detector/Dockerfile": dockerfile.encode()}
+    on_compose = build_view({**tree, "docker-compose.yml": compose.encode()}, "vision")
+    multi = build_view({**tree, "wendy.json": wendy.encode()}, "vision")
+    assert (on_compose.deploy, multi.deploy) == ("compose", "multi-service")
+    return on_compose, multi
+
+
+def test_a_volume_named_after_the_project_is_its_own_on_every_path() -> None:
+    """Issue 35: one rule for both paths: a volume named after the project (the
+    directory wendy init names after the app id) is the project's own, whatever app
+    id its services get (here vision-detector-detector); a foreign name is not."""
+    for found in persist_views("vision-models"):
+        assert hits(found, "warning", "carries neither") == [], found.deploy
+    for found in persist_views("models"):
+        assert len(hits(found, "warning", "volume models carries neither")) == 1, found.deploy
 
 
 def test_compose_environment_naming_another_service_shows_a_network_is_needed() -> None:

@@ -35,10 +35,12 @@ def with_runtime(
     deploy: str | None,
     notes: Notes,
     file: str | None,
+    project: str = "",
 ) -> tuple[Service, ...]:
     """``services`` with their runtime attached; the checks' findings go to ``notes``.
 
-    ``file`` is where the services are defined (the compose file or ``wendy.json``).
+    ``file`` is where the services are defined (the compose file or ``wendy.json``),
+    ``project`` the project directory's name.
     """
     out = []
     for service in services:
@@ -51,7 +53,7 @@ def with_runtime(
             variable_findings(service, scripts, notes)
             process_findings(service, facts, scripts, notes)
         out.append(service)
-    storage_findings(tree, out, deploy, notes, file)
+    storage_findings(tree, out, deploy, notes, file, project)
     return tuple(out)
 
 
