@@ -188,7 +188,8 @@ def _persist(
             notes.warn(
                 RC.VOLUME_SHARED,
                 f"service {service.name}: volume {mount.name} carries neither the project's "
-                f"nor the app's name ({' or '.join(owners)}): persist volumes are shared by name by every app of the device "
+                f"nor the app's name ({' or '.join(owners)}): persist volumes are shared by "
+                "name by every app of the device "
                 f"({VOLUME_ROOT}/{mount.name}), so another app naming it sees the same folder "
                 f"({SPEC})",
                 file,
