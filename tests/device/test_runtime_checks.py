@@ -131,6 +131,18 @@ def test_vllm_gets_a_64_mib_dev_shm_warning() -> None:
     assert "--ipc=host or a larger --shm-size" in message
     plain = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n")
     assert hits(plain, "warning", "/dev/shm") == []
+    # Issue 37: at the line that makes it run vLLM: the script's command ...
+    (shm,) = [f for f in found.findings if f.code == "DEV038"]
+    assert (shm.file, shm.line) == ("api/run.sh", 2)
+
+
+def test_the_dev_shm_warning_of_a_vllm_image_is_at_its_from_line() -> None:
+    """... else the Dockerfile line naming vLLM: here the FROM of its image (issue 37)."""
+    dockerfile = "# vLLM\nARG TAG=1\nFROM vllm/vllm-openai:${TAG}\nCOPY app /app\n"
+    compose = "services:\n  llm:\n    build: ./llm\n    ports: ['8000:8000']\n"
+    found = view(compose, {"llm/Dockerfile": dockerfile, "llm/app": "x"})
+    (shm,) = [f for f in found.findings if f.code == "DEV038"]
+    assert (shm.file, shm.line) == ("llm/Dockerfile", 3)
 
 
 def test_a_last_command_not_execd_is_a_warning_naming_the_line() -> None:

@@ -51,7 +51,7 @@ def with_runtime(
         if facts is not None:
             path_findings(service, facts, scripts, notes)
             variable_findings(service, scripts, notes)
-            process_findings(service, facts, scripts, notes)
+            process_findings(service, facts, scripts, notes, tree)
         out.append(service)
     storage_findings(tree, out, deploy, notes, file, project)
     return tuple(out)
