@@ -27,6 +27,7 @@ class GroupedChange:
     fix: str  # the last line: what to do about it
     file: str | None
     gist: str  # what happened, in a few words, for the pointers
+    line: int | None = None  # in ``file``, when the change has one (issue 37)
 
 
 def grouped_findings(
@@ -48,7 +49,7 @@ def grouped_findings(
             lines.insert(1, note)
         message = "\n".join(lines)
         pick = change.picks[0] if len(change.picks) == 1 else TEMPLATE_WIDE
-        found = error(change_code, message, change.file, subject=change.gist)
+        found = error(change_code, message, change.file, change.line, subject=change.gist)
         findings.append(found.at(change.template, pick))
         if len(change.picks) < 2:
             continue
@@ -57,7 +58,9 @@ def grouped_findings(
             f"the diff is under {change.template} (template)"
         )
         findings += [
-            error(pointer_code, pointer, change.file, subject=change.gist).at(change.template, slug)
+            error(pointer_code, pointer, change.file, change.line, subject=change.gist).at(
+                change.template, slug
+            )
             for slug in change.picks
         ]
     return findings
