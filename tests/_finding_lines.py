@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from wendy_llm.golden.fixture_files import PICK_PLACEHOLDER
 from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.repo.layout import Layout, find_layout
 from wendy_llm.reports.github.sources import SourceLocator
@@ -45,10 +46,15 @@ def _file_rows(layout: Layout, locator: SourceLocator, finding: Finding) -> int 
             return _rows(tree[finding.file])
     template = locator.template(finding.template)
     bases = [template.root] if template is not None and template.root is not None else []
-    for base in [*bases, layout.root, Path.cwd()]:
-        path = base / str(finding.file)
-        if path.is_file():
-            return _rows(path.read_bytes())
+    names = [str(finding.file)]
+    if PICK_PLACEHOLDER in names[0] and template is not None:
+        # Every pick's copy of a fixture: the same change, at the same line, in each.
+        names = [names[0].replace(PICK_PLACEHOLDER, p.slug) for p in template.picks()]
+    for name in names:
+        for base in [*bases, layout.root, Path.cwd()]:
+            path = base / name
+            if path.is_file():
+                return _rows(path.read_bytes())
     return None
 
 

@@ -22,12 +22,14 @@ need it, never by ``check`` itself.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm.engine.sourcemap import SourceMap, source_map
 from wendy_llm.errors import WendyLlmError
+from wendy_llm.golden.fixture_files import PICK_PLACEHOLDER
 from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
@@ -146,9 +148,26 @@ class SourceLocator:
                 return found
         if finding.file is not None:
             found = self._repository_file(template, finding.file, finding.line)
+            if found is None and PICK_PLACEHOLDER in finding.file:
+                found = self._one_copy(template, finding)
             if found is not None:
                 return found
         return self._fallback(finding)
+
+    def _one_copy(self, template: Template | None, finding: Finding) -> SourceLocation | None:
+        """A fixture named for every pick's copy (``golden/t/<pick>/README.md``): the
+        copy of the finding's pick, else of the first pick that has one (the same
+        change is in each, at the same line)."""
+        slugs = [finding.pick] if finding.pick != TEMPLATE_WIDE else []
+        with contextlib.suppress(WendyLlmError):  # no picks listed: the finding's own only
+            slugs += [p.slug for p in template.picks()] if template is not None else []
+        for slug in slugs:
+            concrete = str(finding.file).replace(PICK_PLACEHOLDER, slug)
+            found = self._repository_file(template, concrete, finding.line)
+            if found is not None:
+                note = f"{finding.file}: shown at pick {slug}'s copy"
+                return SourceLocation(found.path, found.line, exact=False, note=note)
+        return None
 
     def _fallback(self, finding: Finding) -> SourceLocation | None:
         """A file the finding is about when it names none of the repository: its

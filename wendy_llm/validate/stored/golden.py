@@ -9,7 +9,6 @@ and each pick it names also fails with a pointer to it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +23,7 @@ from wendy_llm.golden.template_check import GoldenProblem
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.repo.layout import display_path
 from wendy_llm.validate.findings import Finding
-from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
+from wendy_llm.validate.stored.grouped import GroupedChange, first_line, grouped_findings
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -87,22 +86,18 @@ def golden_findings(
     )
 
 
-#: ``@@ -12,3 +12,4 @@``: where a unified diff's first hunk starts in the fixture.
-_HUNK = re.compile(r"^@@ -(\d+)")
-
-
 def problem_place(problem: GoldenProblem, golden_dir: Path) -> tuple[str, int, str]:
     """Where a golden problem is, as (file, line, words saying it is a whole file or ""):
     the fixture as named (``<pick>`` for every pick's copy) at its diff's first changed
     line, else line 1 of it as a whole; a fixture that does not exist at line 1 of the
     template's ``golden.json`` (a pick it lacks), else of its ``template.json`` (the
     template has no fixtures yet)."""
-    hunk = next((m for m in map(_HUNK.match, problem.diff) if m is not None), None)
+    hunk = first_line(problem.diff, side="old")  # the fixture is the old side
     copies = [problem.fixture.replace(PICK_PLACEHOLDER, pick) for pick in problem.picks]
     existing = next((Path(c) for c in [problem.fixture, *copies] if Path(c).is_file()), None)
     if existing is not None:
         if hunk is not None:
-            return problem.fixture, max(1, int(hunk.group(1))), ""
+            return problem.fixture, hunk, ""
         return problem.fixture, 1, f"line 1: {existing.name} as a whole"
     manifest = golden_dir / problem.template_id / MANIFEST_NAME
     if manifest.is_file():

@@ -10,6 +10,7 @@ before what to do about it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,3 +65,14 @@ def grouped_findings(
             for slug in change.picks
         ]
     return findings
+
+
+#: ``@@ -12,3 +14,4 @@``: where a unified diff's first hunk starts, before and after.
+_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)")
+
+
+def first_line(diff: Sequence[str], *, side: str = "new") -> int | None:
+    """The first changed line of a unified diff, on its ``old`` or ``new`` side (at
+    least 1: a hunk of an empty side starts at 0); None without a hunk."""
+    found = next((m for m in map(_HUNK.match, diff) if m is not None), None)
+    return None if found is None else max(1, int(found.group(side)))
