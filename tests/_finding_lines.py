@@ -42,7 +42,7 @@ def _file_rows(layout: Layout, locator: SourceLocator, finding: Finding) -> int 
     """How many lines the file a finding names holds (None: it names no file there)."""
     if finding.pick != TEMPLATE_WIDE:
         tree: RenderedTree | None = locator.tree(finding.template, finding.pick, finding.variant)
-        if tree is not None and finding.file in tree:
+        if tree is not None and finding.file is not None and finding.file in tree:
             return _rows(tree[finding.file])
     template = locator.template(finding.template)
     bases = [template.root] if template is not None and template.root is not None else []
