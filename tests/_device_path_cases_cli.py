@@ -46,7 +46,8 @@ CLI_CASES: dict[str, Case] = {
         "single-container",
         "python",
         [sc()],
-        [("warning", "installs dependencies only from requirements.txt", "pyproject.toml", None)],
+        # About the file as a whole: at its line 1, saying so (issue 37).
+        [("warning", "installs dependencies only from requirements.txt", "pyproject.toml", 1)],
         at={
             "services/0/command/cmd": ["python", "main.py"],
             "services/0/build/generated": GENERATED_HEAD + 'COPY . .\nCMD ["python", "main.py"]\n',
@@ -64,7 +65,7 @@ CLI_CASES: dict[str, Case] = {
                 "error",
                 'CMD ["python", "app.py"], and the render has no app.py',
                 "requirements.txt",
-                None,
+                1,
             )
         ],
     ),
