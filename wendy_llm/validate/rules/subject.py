@@ -255,25 +255,23 @@ def _compose_document(
         return None
     if raw.problem is not None:
         return _parsed(raw)
-    # A problem with the file as a whole is at its line 1, and says so (issue 37).
-    whole = f" (line 1: {raw.path} as a whole)"
     if compose is None:
         problem = f"the normalised model of {raw.path} was not computed (Compose did not run)"
-        return RuleDocument(raw.path, None, raw.lines, problem + whole, 1)
+        return RuleDocument(raw.path, None, raw.lines, problem)
     if raw.path not in compose.models:
         names = ", ".join(COMPOSE_NAMES)
         problem = f"{raw.path} is not run through docker-compose config (only {names} are)"
-        return RuleDocument(raw.path, None, raw.lines, problem + whole, 1)
+        return RuleDocument(raw.path, None, raw.lines, problem)
     model = compose.models[raw.path]
     if model is None:
         problem = (
             f"docker-compose config does not accept {raw.path}, so its normalised model is "
             "unknown (the compose check says why)"
         )
-        # At the line of Compose's refusal, where the compose check reports it.
+        # At the line of Compose's refusal, where the compose check reports it (issue 37).
         said = (f.line for f in compose.findings if f.file == raw.path and f.severity == "error")
         line = next((n for n in said if n is not None), None)
-        return RuleDocument(raw.path, None, raw.lines, problem + ("" if line else whole), line or 1)
+        return RuleDocument(raw.path, None, raw.lines, problem, line)
     return RuleDocument(raw.path, model, raw.lines)
 
 
