@@ -69,7 +69,7 @@ def test_an_exec_form_cmd_naming_the_program_bare_fails() -> None:
     found = view(COMPOSE, {"api/Dockerfile": dockerfile, "api/run.sh": ""})
     # The base image's ENTRYPOINT is unseen: the CMD is judged, as a warning.
     (message,) = hits(found, "warning", "runs uvicorn by bare name (its argv ['uvicorn'")
-    assert message.endswith("(unless the base image's unseen ENTRYPOINT runs it)")
+    assert "(unless the base image's unseen ENTRYPOINT runs it)" in message
     entrypoint = dockerfile.replace("CMD [", "ENTRYPOINT [")
     found = view(COMPOSE, {"api/Dockerfile": entrypoint})
     assert hits(found, "error", "runs uvicorn by bare name (its argv ['uvicorn'")

@@ -27,6 +27,7 @@ MUTANTS = (
     "open-webui-not-on-the-device-path",  # device
     "sentinel-with-colon",  # picker
     "hard-coded-app-id",  # compose
+    "dflash-off-in-entrypoint",  # an entrypoint behaviour (and topology: a text rule)
 )
 DEPENDS = "    depends_on:\n"
 #: (file, old, new): the variants the codes test breaks the template with, and a
