@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wendy_llm.wendycli.project import UNKNOWN_PROJECT, WENDY_JSON_NOT_FOUND
-from wendy_llm.wendycli.single_builds import XCODE_PATH
+from wendy_llm.wendycli.single_builds import MACOS_SWIFTPM_PATH, XCODE_PATH
 
 SERVE = b'FROM python:3.12-slim\nENTRYPOINT ["/srv/serve"]\nCMD ["--port", "80"]\n'
 #: The profiles the cases are evaluated for: one per WENDY_PLATFORM value.
@@ -329,5 +329,27 @@ CASES: dict[str, Case] = {
         [],
         not_modelled=("goes to the macOS path",),
         at={"deploy_reason": "project type xcode (App.xcodeproj): " + XCODE_PATH},
+    ),
+    # Issue 35: run.args was reported "ignored on a device" for a project no device runs.
+    "xcode-run-args-is-no-device-finding": Case(
+        "s5: the Xcode path passes run.args to the app on the Mac: no WendyOS-device finding",
+        {"App.xcodeproj/project.pbxproj": b"", "wendy.json": wendy(run={"args": ["--refresh"]})},
+        None,
+        "xcode",
+        [],
+        not_modelled=("goes to the macOS path",),
+    ),
+    "macos-swift-package-is-no-wendyos-app": Case(
+        "s5/s7: a Swift package with platform darwin (a menu-bar app) is a Mac app: the macOS "
+        "SwiftPM path reads run.args; nothing is judged for a WendyOS device",
+        {
+            "Package.swift": b"// swift-tools-version:5.10\n",
+            "wendy.json": wendy(platform="darwin", xcode={"scheme": "App"}, run={"args": ["-v"]}),
+        },
+        None,
+        "swift",
+        [],
+        not_modelled=("goes to the macOS SwiftPM path",),
+        at={"deploy_reason": "project type swift (Package.swift): " + MACOS_SWIFTPM_PATH},
     ),
 }

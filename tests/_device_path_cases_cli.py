@@ -46,7 +46,8 @@ CLI_CASES: dict[str, Case] = {
         "single-container",
         "python",
         [sc()],
-        [("warning", "installs dependencies only from requirements.txt", "pyproject.toml", None)],
+        # About the file as a whole: at its line 1, saying so (issue 37).
+        [("warning", "installs dependencies only from requirements.txt", "pyproject.toml", 1)],
         at={
             "services/0/command/cmd": ["python", "main.py"],
             "services/0/build/generated": GENERATED_HEAD + 'COPY . .\nCMD ["python", "main.py"]\n',
@@ -64,7 +65,7 @@ CLI_CASES: dict[str, Case] = {
                 "error",
                 'CMD ["python", "app.py"], and the render has no app.py',
                 "requirements.txt",
-                None,
+                1,
             )
         ],
     ),
@@ -179,6 +180,13 @@ CLI_CASES: dict[str, Case] = {
         "single-container",
         "docker",
         [sc(["/srv/serve", "--port", "80"], entitlements=("network",))],
+        # s9 (issue 35): the ports are sent as written and never applied: plan shows them.
+        at={
+            "services/0/entitlements/0/ports/0/host": 65535,
+            "services/0/entitlements/0/ports/0/container": 80,
+            "services/0/runtime/network/reachable_ports": [80],
+            "services/0/runtime/network/unpublished": ['{"host": 65535, "container": 80}'],
+        },
     ),
     "decode-context-cleaned-dotdot-prefix-is-refused": Case(
         "s2: a service context is refused when Go's filepath.Clean of it starts with "

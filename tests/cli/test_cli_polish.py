@@ -357,7 +357,8 @@ def test_quiet_prints_only_the_failures(broken: Path) -> None:
     assert check.code == 1
     # The fixtures and the stored baseline both see the blank line.
     assert check.out.startswith("Failures (2):\n  python/llm gemma4-e2b [golden] ")
-    assert "\n  python/llm gemma4-e2b [baseline] docker-compose.yml: " in check.out
+    # At the render's first changed line (issue 37).
+    assert "\n  python/llm gemma4-e2b [baseline] docker-compose.yml:17: " in check.out
     assert "template  pick" not in check.out  # no table
     diff = run_module(
         "diff", "--baseline", f"golden/baseline/{LLM}", "--expect-unchanged", "-q", cwd=broken

@@ -312,10 +312,11 @@ def test_the_same_change_in_every_picks_copy_shows_once(project: Path) -> None:
     code, out, _ = run_cli("check", "--quiet", "--template", "py/mini")
     assert code == 1
     assert out.count("+five") == 1
-    assert "py/mini (template) [golden] golden/py/mini/<pick>/README.md: GLD001 changed:" in out
+    # At the diff's first line in the fixture (issue 37).
+    assert "py/mini (template) [golden] golden/py/mini/<pick>/README.md:5: GLD001 changed:" in out
     # Each pick's pointer to the shared diff: one line naming both picks.
     assert (
-        "py/mini every pick (2) [golden] golden/py/mini/<pick>/README.md: GLD002 changed: "
+        "py/mini every pick (2) [golden] golden/py/mini/<pick>/README.md:5: GLD002 changed: "
         "README.md, the same for 2 picks; the diff is under py/mini (template)"
     ) in out
     # Changes that differ per pick are shown per pick.

@@ -135,6 +135,7 @@ def test_a_broken_template_stops_no_other(repo: Path) -> None:
 def test_sample_values_come_from_the_settings_and_are_recorded(repo: Path) -> None:
     write_files(repo / "py/chat", chat_files())
     # Without them: the row says which line to add, in which file; golden names the template.
+    # With no settings file yet, it is shown where template.json declares TOKEN (issue 37).
     code, out, _ = run_cli("check", "--json", "--template", "py/chat")
     assert code == 1
     rows = json.loads(out)["results"]
@@ -143,13 +144,22 @@ def test_sample_values_come_from_the_settings_and_are_recorded(repo: Path) -> No
         {
             "severity": "error",
             "message": "TOKEN has no default and no sample value, so no pick can be rendered: "
-            'add the line TOKEN = "..." under [sample-values."py/chat"] in wendy-llm.toml',
-            "file": "wendy-llm.toml",
-            "line": None,
+            'add the line TOKEN = "..." under [sample-values."py/chat"] in wendy-llm.toml '
+            "(wendy-llm.toml does not exist yet: shown where template.json declares it)",
+            "file": "template.json",
+            "line": 1,
             "code": "RND005",
             "subject": "",
         }
     ]
+    # A settings file without the table: its line 1, said so.
+    (repo / "wendy-llm.toml").write_text("# settings\n", encoding="utf-8")
+    code, out, _ = run_cli("check", "--json", "--template", "py/chat")
+    rows = json.loads(out)["results"]
+    (found,) = [f for r in rows if r["check"] == "render" for f in r["findings"]]
+    assert (found["file"], found["line"]) == ("wendy-llm.toml", 1)
+    assert found["message"].endswith("(line 1: wendy-llm.toml as a whole)")
+    (repo / "wendy-llm.toml").unlink()
     code, _, err = run_cli("golden", "--update", "--template", "py/chat")
     assert code == 2
     assert err == (

@@ -125,3 +125,46 @@ def test_a_wendy_json_entitlement_the_compose_path_grants_anyway_is_not_a_warnin
         "services.db.entitlements[0]",
         "services.db.entitlements[1]",
     ]
+
+
+def test_a_wendy_json_network_entitlement_is_compared_by_what_the_process_gets() -> None:
+    """s9 (issue 35): mode host in wendy.json and a compose service whose ports give a
+    network entitlement with no mode are both host networking: nothing is lost; mode
+    none and no network entitlement are both loopback only; host against none is lost."""
+    wendy = (
+        '{"appId": "demo", "services": {\n'
+        ' "web": {"context": "./web", "entitlements": [{"type": "network", "mode": "host"}]},\n'
+        ' "job": {"context": "./job", "entitlements": [{"type": "network", "mode": "none"}]},\n'
+        ' "db": {"context": "./db", "entitlements": [{"type": "network", "mode": "host"}]}}}\n'
+    )
+    found = view(
+        "services:\n  web:\n    image: nginx\n    ports: ['8080:8080']\n"
+        "  job:\n    image: busybox\n  db:\n    image: postgres\n",
+        {"wendy.json": wendy},
+    )
+    lost = [f for f in found.findings if "is lost" in f.message]
+    assert [(f.line, f.message.split(":")[0]) for f in lost] == [(4, "services.db.entitlements[0]")]
+    granted = [i.what for i in found.ignored if "grants the same" in i.reason]
+    assert granted == ["services.web.entitlements[0]", "services.job.entitlements[0]"]
+
+
+def test_x_wendy_entitlements_is_never_read() -> None:
+    """s3 (issue 35): the CLI reads no x- key, so what a service's x-wendy-entitlements
+    asks for is never granted, save what the compose path grants anyway (here the
+    network: its ports give host networking); a top-level x-wendy key is never read."""
+    found = view(
+        "x-wendy-app: {gpu: true}\n"
+        "services:\n  llm:\n    image: ollama/ollama\n    ports: ['11434:11434']\n"
+        "    x-wendy-entitlements:\n      - type: gpu\n      - type: network\n"
+        "  ui:\n    image: web\n    ports: ['80:80']\n"
+        "    x-wendy-entitlements: [{type: network, mode: host}]\n"
+    )
+    gpu = only(found, "warning", "services.llm.x-wendy-entitlements", "the gpu entitlement is")
+    assert (gpu.code, gpu.file, gpu.line) == ("DEV051", "docker-compose.yml", 6)
+    assert "network" not in gpu.message.split("so ")[1].split(" is never")[0]
+    top = only(found, "warning", "x-wendy-app: never read")
+    assert (top.code, top.line) == ("DEV051", 1)
+    assert not [f for f in found.findings if "services.ui" in f.message]
+    assert [i.what for i in found.ignored if "grants the same" in i.reason] == [
+        "services.ui.x-wendy-entitlements"
+    ]

@@ -115,6 +115,10 @@ def test_plan_says_the_path_what_runs_after_the_start_and_why_there_is_none() ->
     python = plan_text("single-container-python-generated-dockerfile")
     assert "built from the Dockerfile wendy run generates (context ." in python
     assert '| CMD ["python", "app.py"]' in python
+    # s9 (issue 35): a wendy.json network entitlement's ports, as sent, never published.
+    ports = plan_text("decode-port-65535-is-accepted")
+    assert "entitle  network ports=65535:80 (sent, never published" in ports
+    assert '{"host": 65535, "container": 80}: never published' in ports
     swift = plan_text("single-container-swift")
     assert "localhost:5000/helloserver:latest, built from the swift container plugin" in swift
     assert "none: the swift container plugin gets no Wendy build args" in swift

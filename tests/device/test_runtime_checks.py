@@ -73,7 +73,7 @@ def test_an_exec_form_cmd_naming_the_program_bare_fails() -> None:
     unseen = dockerfile.replace("FROM python:3.12-slim", "FROM example.org/team/python:3.12")
     found = view(COMPOSE, {"api/Dockerfile": unseen, "api/run.sh": ""})
     (message,) = hits(found, "warning", "runs uvicorn by bare name (its argv ['uvicorn'")
-    assert message.endswith("(unless the base image's unseen ENTRYPOINT runs it)")
+    assert "(unless the base image's unseen ENTRYPOINT runs it)" in message
     entrypoint = unseen.replace("CMD [", "ENTRYPOINT [")
     found = view(COMPOSE, {"api/Dockerfile": entrypoint})
     assert hits(found, "error", "runs uvicorn by bare name (its argv ['uvicorn'")
@@ -134,6 +134,18 @@ def test_vllm_gets_a_64_mib_dev_shm_warning() -> None:
     assert "--ipc=host or a larger --shm-size" in message
     plain = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n")
     assert hits(plain, "warning", "/dev/shm") == []
+    # Issue 37: at the line that makes it run vLLM: the script's command ...
+    (shm,) = [f for f in found.findings if f.code == "DEV038"]
+    assert (shm.file, shm.line) == ("api/run.sh", 2)
+
+
+def test_the_dev_shm_warning_of_a_vllm_image_is_at_its_from_line() -> None:
+    """... else the Dockerfile line naming vLLM: here the FROM of its image (issue 37)."""
+    dockerfile = "# vLLM\nARG TAG=1\nFROM vllm/vllm-openai:${TAG}\nCOPY app /app\n"
+    compose = "services:\n  llm:\n    build: ./llm\n    ports: ['8000:8000']\n"
+    found = view(compose, {"llm/Dockerfile": dockerfile, "llm/app": "x"})
+    (shm,) = [f for f in found.findings if f.code == "DEV038"]
+    assert (shm.file, shm.line) == ("llm/Dockerfile", 3)
 
 
 def test_a_last_command_not_execd_is_a_warning_naming_the_line() -> None:
@@ -231,13 +243,42 @@ def test_a_program_run_from_under_a_persist_path_fails() -> None:
 def test_a_volume_name_without_the_app_name_is_a_warning() -> None:
     compose = COMPOSE + "    volumes: ['models:/models']\n"
     found = api("#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n", compose=compose)
-    (message,) = hits(found, "warning", "volume models does not carry the app's name (demo)")
+    (message,) = hits(
+        found, "warning", "volume models carries neither the project's nor the app's name (demo"
+    )
     assert "shared by name by every app of the device" in message
     named = api(
         "#!/bin/sh\nexec /opt/venv/bin/uvicorn a:a\n",
         compose=COMPOSE + "    volumes: ['demo-models:/models']\n",
     )
-    assert hits(named, "warning", "does not carry the app's name") == []
+    assert hits(named, "warning", "carries neither") == []
+
+
+def persist_views(volume: str) -> tuple[DeviceView, DeviceView]:
+    """The same app in the project directory ``vision`` on the compose path and on the
+    multi-service path (wendy.json app id ``vision-detector``, service ``detector``),
+    its one persist volume named ``volume``."""
+    dockerfile = 'FROM python:3.12-slim\nCMD ["python3", "-m", "http.server"]\n'
+    compose = f"services:\n  detector:\n    build: ./detector\n    volumes: ['{volume}:/models']\n"
+    wendy = (
+        '{"appId": "vision-detector", "services": {"detector": {"context": "detector", '
+        f'"entitlements": [{{"type": "persist", "name": "{volume}", "path": "/models"}}]}}}}}}\n'
+    )
+    tree = {"detector/Dockerfile": dockerfile.encode()}
+    on_compose = build_view({**tree, "docker-compose.yml": compose.encode()}, "vision")
+    multi = build_view({**tree, "wendy.json": wendy.encode()}, "vision")
+    assert (on_compose.deploy, multi.deploy) == ("compose", "multi-service")
+    return on_compose, multi
+
+
+def test_a_volume_named_after_the_project_is_its_own_on_every_path() -> None:
+    """Issue 35: one rule for both paths: a volume named after the project (the
+    directory wendy init names after the app id) is the project's own, whatever app
+    id its services get (here vision-detector-detector); a foreign name is not."""
+    for found in persist_views("vision-models"):
+        assert hits(found, "warning", "carries neither") == [], found.deploy
+    for found in persist_views("models"):
+        assert len(hits(found, "warning", "volume models carries neither")) == 1, found.deploy
 
 
 def test_compose_environment_naming_another_service_shows_a_network_is_needed() -> None:

@@ -186,9 +186,10 @@ def test_fixtures_not_refreshed(baseline: Baseline, tmp_path: Path) -> None:
         "-",
     }
     assert (
-        f"  {LLM} laguna-s-2.1-dflash [golden] golden/{LLM}/laguna-s-2.1-dflash: GLD001 missing: "
+        f"  {LLM} laguna-s-2.1-dflash [golden] golden/{LLM}/golden.json:1: GLD001 missing: "
         f"template {LLM}, pick laguna-s-2.1-dflash has no fixtures "
-        f"(not in golden/{LLM}/golden.json)"
+        f"(not in golden/{LLM}/golden.json) (line 1: golden.json as a whole, which lists the "
+        "fixtures)"
     ) in gate.check.out.splitlines()
     assert f"Run: wendy-llm golden --update --template {LLM}" in gate.check.out
     assert "laguna-s-2.1-dflash golden" in junit_failures(repo)

@@ -57,6 +57,8 @@ def expected_apps(tree: Mapping[str, bytes], shape: frozenset[str]) -> tuple[str
         return "compose", {f"{APP_ID}-{name}" for name in services}
     if config.get("platform") == "wendy-lite":
         return "none", set()
+    if config.get("platform") == "darwin" and not config.get("services"):
+        return "none", set()  # a Mac app: the macOS path, no WendyOS deploy (issue 35)
     if config.get("services"):
         return "multi-service", {f"{config['appId']}-{name}" for name in config["services"]}
     return "single-container", {config["appId"]}

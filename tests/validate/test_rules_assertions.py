@@ -78,7 +78,10 @@ def test_same_needs_every_required_value_and_allows_optional_ones() -> None:
         ),
         (
             "{file: web/entrypoint.sh, contains: '--port 8080'}",
-            ['web/entrypoint.sh:None: rule "r": web/entrypoint.sh does not contain "--port 8080"'],
+            [
+                'web/entrypoint.sh:1: rule "r": web/entrypoint.sh does not contain "--port 8080" '
+                "(line 1: web/entrypoint.sh as a whole)"
+            ],
         ),
         (
             "{file: docker-compose.yml, matches: '${APP_ID}-models:'}",
@@ -86,7 +89,10 @@ def test_same_needs_every_required_value_and_allows_optional_ones() -> None:
         ),
         (
             "{file: docker-compose.yml, matches: 'myXapp'}",
-            ['docker-compose.yml:None: rule "r": docker-compose.yml has nothing matching /myXapp/'],
+            [
+                'docker-compose.yml:1: rule "r": docker-compose.yml has nothing matching /myXapp/ '
+                "(line 1: docker-compose.yml as a whole)"
+            ],
         ),
         (
             "{file: 'missing/*.sh', contains: x}",
@@ -104,7 +110,9 @@ def test_a_substituted_regex_escapes_the_value() -> None:
         "rules:\n  - name: r\n    assert:\n      - {file: x.txt, matches: '${APP_ID}-models'}\n",
         tree,
     )
-    assert found == ['x.txt:None: rule "r": x.txt has nothing matching /my\\.app-models/']
+    assert found == [
+        'x.txt:1: rule "r": x.txt has nothing matching /my\\.app-models/ (line 1: x.txt as a whole)'
+    ]
 
 
 def test_a_capture_is_placed_at_its_line_after_non_ascii_text() -> None:
@@ -151,7 +159,7 @@ def test_a_compose_file_compose_refuses_stops_its_rules_once() -> None:
         "      - {file: docker-compose.yml, contains: services}\n"
     )
     assert findings(text, tree) == [
-        'docker-compose.yml:None: rules "a", "b" cannot be checked: docker-compose config does '
+        'docker-compose.yml:18: rules "a", "b" cannot be checked: docker-compose config does '
         "not accept docker-compose.yml, so its normalised model is unknown (the compose check "
         "says why)"
     ]
@@ -164,7 +172,7 @@ def test_a_compose_document_compose_does_not_run_on_says_so() -> None:
         "      - {path: compose.services, present: true}\n"
     )
     assert findings(text, tree) == [
-        'deploy/app.yml:None: rule "a" cannot be checked: deploy/app.yml is not run through '
+        'deploy/app.yml:1: rule "a" cannot be checked: deploy/app.yml is not run through '
         "docker-compose config (only compose.yaml, compose.yml, docker-compose.yaml, "
-        "docker-compose.yml are)"
+        "docker-compose.yml are) (line 1: deploy/app.yml as a whole)"
     ]

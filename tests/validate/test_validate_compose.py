@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from _check_helpers import COMPOSE, good_tree, with_files
 
-from wendy_llm.codes.tools import COMPOSE_WARNED
+from wendy_llm.codes.tools import COMPOSE_REFUSED, COMPOSE_WARNED
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.checks.compose import ComposeValidator
-from wendy_llm.validate.findings import warning
+from wendy_llm.validate.checks.compose_where import WHOLE_FILE, locate
+from wendy_llm.validate.documents.parse import parse_yaml
+from wendy_llm.validate.findings import error, warning
 from wendy_llm.validate.tools.compose_run import ComposeOutcome
 from wendy_llm.validate.tools.programs import find_tool
 
@@ -209,3 +211,32 @@ def test_a_message_that_spans_lines_stays_one_finding() -> None:
     findings = ComposeValidator().validate(with_files(good_tree(), **{"docker-compose.yml": text}))
     assert len(findings) == 1, findings
     assert findings[0].message.startswith("docker-compose config: invalid IP address: 1:2\n::error")
+
+
+# --- Compose's refusal at the key it names (issue 37) ------------------------
+
+
+def refused(text: str) -> list[tuple[int | None, str]]:
+    findings = ComposeValidator().validate(with_files(good_tree(), **{"docker-compose.yml": text}))
+    return [(f.line, f.message) for f in findings if f.code == "CMP001"]
+
+
+def test_compose_refusal_is_at_the_key_it_names() -> None:
+    """The position map of every compose finding: depends_on of the service that
+    names an undefined one, the unknown key itself, the port Compose names by value."""
+    ((line, _),) = refused(COMPOSE.replace("- ollama", "- olama"))
+    assert line == 19  # services.open-webui.depends_on
+    bogus = COMPOSE.replace("    build: ./open-webui\n", "    build: ./open-webui\n    bogus: 1\n")
+    ((line, _),) = refused(bogus)
+    assert line == 12
+    ((line, message),) = refused(COMPOSE.replace('"8080:8080"', '"99999:8080"'))
+    assert (line, "invalid hostPort: 99999" in message) == (13, True)
+
+
+def test_a_compose_refusal_naming_no_key_is_at_line_1_and_says_so() -> None:
+    parsed = parse_yaml("docker-compose.yml", COMPOSE.encode())
+    vague = error(COMPOSE_REFUSED, "docker-compose config: something broke", "docker-compose.yml")
+    found = locate(vague, parsed, COMPOSE)
+    assert found.line == 1 and found.message.endswith(f"({WHOLE_FILE})")
+    named = error(COMPOSE_REFUSED, "docker-compose config: volumes.app-models: bad", None)
+    assert locate(named, parsed, COMPOSE).line == 23

@@ -12,12 +12,26 @@ def test_valid_scripts_pass() -> None:
     assert ShellValidator().validate(good_tree()) == []
 
 
+EOF_SAID = (
+    "bash -n: syntax error: unexpected end of file "
+    "(at the end of the file: bash says line 4, the file has 3)"
+)
+
+
 def test_syntax_error_is_reported_once_with_its_line() -> None:
+    """At the end of the file bash says line 4 of a 3-line script: no line is past a
+    file's end, so it is the last line, said so (issue 37)."""
     tree = {"svc/entrypoint.sh": b'#!/bin/bash\nif [ -n "$1" ]; then\n  echo hi\n'}
     findings = ShellValidator().validate(tree)
     assert [(f.check, f.file, f.line, f.message) for f in findings] == [
-        ("shell", "svc/entrypoint.sh", 4, "bash -n: syntax error: unexpected end of file")
+        ("shell", "svc/entrypoint.sh", 3, EOF_SAID)
     ]
+
+
+def test_a_syntax_error_inside_the_file_keeps_its_line() -> None:
+    tree = {"run.sh": b"#!/bin/bash\necho (\necho ok\n"}
+    ((line, message),) = [(f.line, f.message) for f in ShellValidator().validate(tree)]
+    assert line == 2 and "end of the file" not in message
 
 
 def test_shellcheck_warning_fails_with_code_and_line() -> None:
@@ -90,5 +104,5 @@ def test_a_script_name_with_a_newline_is_one_finding_without_the_host_path() -> 
     tree = {"svc/a\n::error::x.sh": b'#!/bin/bash\nif [ -n "$1" ]; then\n  echo hi\n'}
     findings = ShellValidator().validate(tree)
     assert [(f.file, f.line, f.message) for f in findings] == [
-        ("svc/a\n::error::x.sh", 4, "bash -n: syntax error: unexpected end of file")
+        ("svc/a\n::error::x.sh", 3, EOF_SAID)
     ]

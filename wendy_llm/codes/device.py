@@ -314,3 +314,13 @@ NOT_JUDGED = entry(
     "docs/device-view.md",
     '{"appId": 7} (reported as WJS002; the device check notes DEV037)',
 )  # fmt: skip
+EXTENSION_UNREAD = entry(
+    "DEV051", D, "warning",
+    "an x-wendy key of the compose file is never read",
+    "The Wendy CLI reads no x- key of a compose file: what x-wendy-entitlements (or "
+    "another x-wendy key) asks for is never granted on a device. The compose path "
+    "grants only host networking (ports or network_mode: host) and persist volumes "
+    "(named volumes); an entitlement it grants anyway is not reported.",
+    f"{_VIEW} (the compose path: where Docker Compose and a device differ)",
+    "services: {app: {image: x, x-wendy-entitlements: [{type: gpu}]}}",
+)  # fmt: skip

@@ -60,9 +60,10 @@ PERSIST_HIDES = entry(
 )  # fmt: skip
 VOLUME_SHARED = entry(
     "DEV044", D, "warning",
-    "a persist volume whose name does not carry the app's",
+    "a persist volume whose name carries neither the project's nor the app's",
     "Persist volumes are shared by name by every app of the device: another app "
-    "naming it sees the same folder.",
+    "naming it sees the same folder. One rule on every path: the project directory's "
+    "name (wendy init names it after the app id) or the app's.",
     _RUN,
     "volumes: {data: {}} (not: my-app-data)",
 )  # fmt: skip

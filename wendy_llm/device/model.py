@@ -119,7 +119,8 @@ class DroppedVariable:
 
 @dataclass(frozen=True)
 class Port:
-    """A port mapping the device publishes (a network entitlement)."""
+    """A port mapping of a network entitlement, as the CLI sends it: the agent never
+    applies it (section 9: host networking serves the container side)."""
 
     host: int
     container: int
@@ -144,7 +145,7 @@ class Entitlement:
 
     type: str
     mode: str | None = None  # network: ``host``
-    ports: tuple[Port, ...] = ()  # network: the published ports
+    ports: tuple[Port, ...] = ()  # network: the mappings sent (never published)
     name: str | None = None  # persist: the volume
     path: str | None = None  # persist: where it is mounted
 
@@ -159,7 +160,21 @@ def entitlement_from(fields: Mapping[str, object]) -> Entitlement | None:
     kind = text("type")
     if kind is None:
         return None
-    return Entitlement(kind, mode=text("mode"), name=text("name"), path=text("path"))
+    ports = _ports(fields.get("ports"))
+    return Entitlement(kind, mode=text("mode"), ports=ports, name=text("name"), path=text("path"))
+
+
+def _ports(value: object) -> tuple[Port, ...]:
+    """A network entitlement's ``ports`` as the CLI sends them (section 9: never applied)."""
+    out = []
+    for item in value if isinstance(value, list) else ():
+        host = item.get("host") if isinstance(item, Mapping) else None
+        container = item.get("container") if isinstance(item, Mapping) else None
+        # 0 is Go's zero value (a key left out): no mapping to show.
+        if isinstance(host, int) and isinstance(container, int) and host > 0 and container > 0:
+            entry = f'{{"host": {host}, "container": {container}}}'
+            out.append(Port(host, container, entry))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

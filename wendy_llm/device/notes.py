@@ -8,6 +8,7 @@ items, located by key path in one document or by an explicit file and line.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -61,6 +62,11 @@ class Notes:
         )
 
     def _add(self, finding: DeviceFinding) -> None:
+        if finding.file is not None and finding.line is None:
+            # About the file as a whole: at its line 1, saying so (issue 37), so that
+            # every finding that names a file names a line of it.
+            message = f"{finding.message} (line 1: {finding.file} as a whole)"
+            finding = dataclasses.replace(finding, message=message, line=1)
         # Two services built from one Dockerfile would report its lines twice.
         if finding not in self.findings:
             self.findings.append(finding)

@@ -63,7 +63,9 @@ def device_view(
         deployment = other_paths(path, tree, wendy, devices, notes)
     # Where the services are defined: their lines are in that file.
     where = path.file if path.kind == "compose" else ("wendy.json" if wendy is not None else None)
-    services = with_runtime(tree, deployment.services, deployment.deploy, notes, where)
+    services = with_runtime(
+        tree, deployment.services, deployment.deploy, notes, where, project_name(project)
+    )
     return DeviceView(
         revision=REVISION,
         path=path.kind,

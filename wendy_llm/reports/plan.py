@@ -218,6 +218,7 @@ def _entitlement(e: Entitlement) -> str:
     parts = [e.type, *(f"{k}={v}" for k, v in fields if v is not None)]
     if e.ports:
         parts.append("ports=" + ",".join(f"{p.host}:{p.container}" for p in e.ports))
+        parts.append("(sent, never published: the agent applies no port mapping)")
     return " ".join(parts)
 
 

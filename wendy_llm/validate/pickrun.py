@@ -27,13 +27,23 @@ from typing import TypeVar
 
 from wendy_llm.codes import Check
 from wendy_llm.codes.stored import LINT_FAILED, LINT_STOPPED
-from wendy_llm.codes.tools import RENDER_FAILED, RENDER_RUNAWAY, RENDER_STOPPED, RENDER_VALUES
+from wendy_llm.codes.tools import (
+    RENDER_FAILED,
+    RENDER_MISSING_VALUE,
+    RENDER_RUNAWAY,
+    RENDER_STOPPED,
+    RENDER_VALUES,
+)
 from wendy_llm.device import DeviceView
 from wendy_llm.errors import OutputTooLarge, RenderError, RenderTimeout, WendyLlmError
 from wendy_llm.render.files.tree import RenderedTree
+from wendy_llm.render.lints.warning import variable_line
+from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.picks import Pick
 from wendy_llm.render.template import Template
 from wendy_llm.render.variants import CANONICAL, Inputs
+from wendy_llm.repo.config import SETTINGS_FILE
+from wendy_llm.repo.layout import Layout
 from wendy_llm.validate.checks.device import build_view, device_findings, load_problems
 from wendy_llm.validate.checks.leftovers import unrendered_actions
 from wendy_llm.validate.checks.lint import lint_findings
@@ -372,3 +382,18 @@ def rule_checks(
         )
         topology, picker = check_rules(rules, subject)
     return StageResult.of({Check.TOPOLOGY: topology, Check.PICKER: picker})
+
+
+def missing_value(layout: Layout, template: Template, variable: str) -> Finding:
+    """A variable without a default or a sample value, at a line (issue 37): the
+    settings file's ``[sample-values."<template>"]`` table, else its line 1 (the file
+    as a whole); without a settings file, the variable's line in ``template.json``."""
+    settings = layout.settings
+    hint = settings.missing_value_hint(template.id, variable)
+    if (layout.root / SETTINGS_FILE).is_file():
+        line = settings.lines.get(("sample-values", template.id))
+        whole = "" if line is not None else f" (line 1: {settings.shown} as a whole)"
+        return error(RENDER_MISSING_VALUE, hint + whole, settings.shown, line or 1)
+    line, whole = variable_line(template.manifest, variable)
+    where = f" ({settings.shown} does not exist yet: shown where {MANIFEST_FILE} declares it)"
+    return error(RENDER_MISSING_VALUE, hint + where + whole, MANIFEST_FILE, line)

@@ -55,7 +55,6 @@ from wendy_llm import options, phases
 from wendy_llm.codes import Check
 from wendy_llm.codes.builds import TOP_RULES_FILE
 from wendy_llm.codes.template import PICKER_LOAD, PICKS_UNLISTED, SENTINELS_NO_PICKER
-from wendy_llm.codes.tools import RENDER_MISSING_VALUE
 from wendy_llm.errors import CheckSelectionError, RulesError, WendyLlmError
 from wendy_llm.render.canonical import canonical_overrides
 from wendy_llm.render.manifest.load import PICKER_FILE
@@ -78,6 +77,7 @@ from wendy_llm.validate.pickrun import (
     Timer,
     input_checks,
     lint_template_run,
+    missing_value,
     pick_checks,
     prepare_pick,
     render_template,
@@ -257,9 +257,7 @@ def _load(found: TemplateDir, layout: Layout, timer: Timer) -> TemplateRun:
     pick_runs: list[PickRun] = []
     for pick in all_picks:
         if missing:  # no pick renders: each row says which line to add, to which file
-            hints = [layout.settings.missing_value_hint(template_id, v) for v in missing]
-            shown = layout.settings.shown
-            why = tuple(error(RENDER_MISSING_VALUE, h, shown) for h in hints)
+            why = tuple(missing_value(layout, template, v) for v in missing)
             pick_runs.append(PickRun(template, pick, MappingProxyType({}), unrenderable=why))
             continue
         pick_run, *variants = [prepare_pick(template, pick, each) for each in inputs]

@@ -17,7 +17,12 @@ Section 5 of the facts (``docs/device-paths.md``):
   product declared) the one executable target, which SwiftPM exposes as an
   executable product of the same name, and gives None (unknown) otherwise;
 - an **Xcode** project goes to the macOS path (:data:`XCODE_PATH`), not to
-  a device.
+  a device; so does a **macOS** Swift package (``wendy.json`` platform
+  ``darwin``, :data:`MACOS_SWIFTPM_PATH`): the facts name the macOS SwiftPM
+  path (which reads ``run.args``) without saying what selects it, and a
+  ``darwin`` app is not offered for WendyOS devices (section 7: its
+  ``meta.json`` targets name no WendyOS target), so it is judged as a Mac app,
+  like a ``wendy-lite`` app is judged a microcontroller's.
 """
 
 from __future__ import annotations
@@ -34,6 +39,13 @@ PYTHON_BASE: Final = "python:3.11-slim"
 XCODE_PATH: Final = (
     "an Xcode project goes to the macOS path (wendy run builds and runs it on the Mac), "
     "not to a WendyOS device"
+)
+#: The ``wendy.json`` platform of a macOS app (``wendy init``'s ``darwin`` templates).
+MACOS_PLATFORM: Final = "darwin"
+#: Where a macOS SwiftPM app (``wendy.json`` platform ``darwin``) goes instead of a device.
+MACOS_SWIFTPM_PATH: Final = (
+    "a macOS app (wendy.json platform darwin) goes to the macOS SwiftPM path (wendy run "
+    "builds and runs it on the Mac, with run.args), not to a WendyOS device"
 )
 #: ``.executable(name: "X"`` in ``Package.swift`` (a product declaration).
 _EXECUTABLE_PRODUCT: Final = re.compile(r"\.executable\s*\(\s*name\s*:\s*\"([^\"\\]+)\"")

@@ -92,6 +92,9 @@ class ServiceDraft:
     network_mode: str | None = None
     environment: list[tuple[str, str | None]] = field(default_factory=list)
     ignored_keys: list[str] = field(default_factory=list)
+    # ``x-wendy...`` keys, which the CLI never reads: (key, node, line), judged once the
+    # service's entitlements are known (:mod:`compose_view`).
+    wendy_extensions: list[tuple[str, Node, int]] = field(default_factory=list)
 
 
 def check_interpolation(at: Where, value: str, what: str, line: int | None) -> None:

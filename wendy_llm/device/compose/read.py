@@ -6,7 +6,10 @@ only ``services``; of each service the keys of
 :data:`~wendy_llm.wendycli.compose.SERVICE_KEYS` (read by
 :mod:`compose_keys`).  Every other key is noted as ignored: a warning,
 except where ignoring it loses nothing (``version``, ``x-`` extension
-fields, volume declarations without settings).
+fields, volume declarations without settings).  An ``x-wendy`` key is
+written for Wendy, yet the CLI reads no ``x-`` key: a warning of its own
+(a service's ``x-wendy-entitlements`` is judged against what the compose
+path grants anyway, in :mod:`compose_view`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from wendy_llm.wendycli.compose import (
     unknown_dependency,
 )
 
+#: Extension keys written for Wendy (``x-wendy-entitlements``): the CLI reads none.
+WENDY_EXTENSION = "x-wendy"
 # Top-level keys whose loss changes nothing on a device.
 _HARMLESS_TOP = ("version",)
 
@@ -78,6 +83,14 @@ def read_compose(at: Where, data: bytes, project: str) -> list[ServiceDraft] | N
 
 
 def _top_level(at: Where, name: str, value: Node, line: int) -> None:
+    if name.startswith(WENDY_EXTENSION):
+        # Written for Wendy, so someone expects it to act: it never does.
+        reason = (
+            "never read: the Wendy CLI reads no x- key (only services), so what it asks "
+            "for never reaches a device"
+        )
+        at.ignore(DC.EXTENSION_UNREAD, name, reason, line)
+        return
     harmless = name in _HARMLESS_TOP or name.startswith("x-")
     if name == "volumes" and resolve(value).kind == MAPPING:
         for volume, settings, at_line in mapping_items(value):
@@ -175,6 +188,8 @@ def _service(at: Where, svc: str, value: Node, line: int, project: str) -> Servi
         if reader is not None:
             if name in _RAW or not item.is_null:  # a null decodes to Go's zero value
                 reader(at, svc, item, draft, project)
+        elif name.startswith(WENDY_EXTENSION):
+            draft.wendy_extensions.append((name, item, key_line))
         elif not name.startswith("x-"):
             draft.ignored_keys.append(name)
             reason = IGNORED_SERVICE_KEYS.get(name, "not read by the Wendy CLI")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from wendy_llm.codes import device as DC
+from wendy_llm.device.compose.granted import granted, report_extensions
 from wendy_llm.device.compose.keys import ServiceDraft, Where
 from wendy_llm.device.compose.read import creation_order, read_compose
 from wendy_llm.device.env_checks import (
@@ -122,7 +123,7 @@ def _wendy_json_lost(
         # The app's own (top-level) entitlement would go to its one container: the
         # compose path gives the same when every service gets it from compose.
         owners = list(services) if service_name is None else [by_name.get(service_name)]
-        if wanted is not None and owners and all(s and _granted(wanted, s) for s in owners):
+        if wanted is not None and owners and all(s and granted(wanted, s) for s in owners):
             # Not read, but the compose path grants the same from compose.
             every = " to every service" if service_name is None else ""
             reason = f"not read; the compose path grants the same{every} from {compose_file}"
@@ -148,18 +149,6 @@ def _wendy_json_lost(
             f"{what} is lost on a device ({WENDY_JSON} is not read on the compose path)",
             *path,
         )
-
-
-def _granted(wanted: Entitlement, service: Service) -> bool:
-    """Does the compose path give ``service`` what a ``wendy.json`` entitlement asks?"""
-    for got in service.entitlements:
-        if got.type != wanted.type:
-            continue
-        if wanted.type == "network" and wanted.mode in (None, got.mode):
-            return True
-        if wanted.type == "persist" and (wanted.name, wanted.path) == (got.name, got.path):
-            return True
-    return False
 
 
 def _located(at: Where, compose: Document, draft: ServiceDraft) -> Located:
@@ -225,6 +214,7 @@ def _service(
         line=draft.line,
         created_after=after,
     )
+    report_extensions(at, draft, service)
     return service, env_lines
 
 

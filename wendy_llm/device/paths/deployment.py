@@ -9,14 +9,17 @@ the facts do not say), validates it (an invalid one fails: the
   whatever the top level holds;
 - else docker, python and swift projects: the single-container path
   (:mod:`single_container`);
-- an Xcode project goes to the macOS path, not to a device;
+- an Xcode project, and a Swift package whose ``platform`` is ``darwin``
+  (a macOS app), go to the macOS path, not to a device: no WendyOS-device
+  finding belongs to them (``run.args``, read on that path, is no finding);
 - else an "unknown" project fails with the CLI's message, with or without
   ``wendy.json`` (without one, ``wendy run`` offers to create it and then
   finds nothing to build).
 
 What the facts leave open is said, never judged: a Wendy Lite app
 (``platform`` ``wendy-lite``) runs on a microcontroller, not a WendyOS
-device.  ``run.args`` is never used on a device: reported as ignored.
+device.  ``run.args`` is never used on a device: reported as ignored, on
+the device paths only.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from wendy_llm.wendycli.project import (
     WENDY_JSON_NOT_FOUND,
     ProjectPath,
 )
-from wendy_llm.wendycli.single_builds import XCODE_PATH
+from wendy_llm.wendycli.single_builds import MACOS_PLATFORM, MACOS_SWIFTPM_PATH, XCODE_PATH
 from wendy_llm.wendycli.wendy_json import FILE as WENDY_JSON
 from wendy_llm.wendycli.wendy_json import read, validate
 
@@ -88,13 +91,18 @@ def other_paths(
         why = f"a Wendy Lite app ({WENDY_JSON} platform {WENDY_LITE}) runs on a microcontroller"
         notes.unknown(f"{why}: the facts do not say how wendy run deploys it")
         return Deployment(None, f"{why}, not on a WendyOS device")
-    _report_run_args(wendy, decoded, notes)
     if config["services"]:
         names = ", ".join(config["services"])
         reason = f"{WENDY_JSON} services ({names}), no compose file; {kind}"
+        _report_run_args(wendy, decoded, notes)
         found = multi_services(tree, wendy, decoded, devices, notes)
         return Deployment("multi-service", reason, found or ())
+    if path.kind == "swift" and config["platform"] == MACOS_PLATFORM:
+        # A Mac app: no WendyOS-device finding belongs to it (run.args is read there).
+        notes.unknown(f"{kind}: {MACOS_SWIFTPM_PATH}; the macOS path is not modelled")
+        return Deployment(None, f"{kind}: {MACOS_SWIFTPM_PATH}")
     if path.kind in SINGLE_CONTAINER_KINDS:
+        _report_run_args(wendy, decoded, notes)
         service = single_service(path, tree, decoded, devices, notes)
         generated = "; wendy run generates its Dockerfile" if path.kind == "python" else ""
         return Deployment(

@@ -41,10 +41,12 @@ def with_runtime(
     deploy: str | None,
     notes: Notes,
     file: str | None,
+    project: str = "",
 ) -> tuple[Service, ...]:
     """``services`` with their runtime attached; the checks' findings go to ``notes``.
 
-    ``file`` is where the services are defined (the compose file or ``wendy.json``).
+    ``file`` is where the services are defined (the compose file or ``wendy.json``),
+    ``project`` the project directory's name.
     """
     out = []
     for service in services:
@@ -60,9 +62,9 @@ def with_runtime(
             absent_findings(service, programs, notes)
             linked_findings(service, programs, notes)
             variable_findings(service, scripts, notes)
-            process_findings(service, facts, scripts, notes)
+            process_findings(service, facts, scripts, notes, tree)
         out.append(service)
-    storage_findings(tree, out, deploy, notes, file)
+    storage_findings(tree, out, deploy, notes, file, project)
     return tuple(out)
 
 

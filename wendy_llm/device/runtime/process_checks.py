@@ -3,7 +3,9 @@
 - a service that runs vLLM, or PyTorch work in several processes
   (``torchrun``, ``torch.distributed``): its ``/dev/shm`` is 64 MiB, which
   nothing can raise (vLLM's and PyTorch's docs ask Docker users for
-  ``--ipc=host`` or a larger ``--shm-size``): a warning;
+  ``--ipc=host`` or a larger ``--shm-size``): a warning at the line that
+  makes it run (the script's command, else the Dockerfile's CMD, install or
+  ``FROM`` naming it, else the built stage's ``FROM``);
 - an entry script whose last command is neither ``exec``'d nor covered by a
   ``trap ... TERM``: the shell is PID 1 and keeps SIGTERM, so the program is
   killed 10 s after a stop: a warning naming the line;
@@ -16,7 +18,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from wendy_llm.codes import runtime as RC
 from wendy_llm.device.model import Service
@@ -28,6 +30,7 @@ from wendy_llm.wendycli.runtime import RUN_FACTS, SHM_MIB, STOP_GRACE_SECONDS
 SPEC = RUN_FACTS
 _SHM_PROGRAMS = frozenset({"vllm", "torchrun"})
 _SHM_TEXT = re.compile(r"-m\s+(?:vllm\.entrypoints|torch\.distributed)|\bvllm\s+serve\b")
+_FROM = re.compile(r"\s*FROM\s", re.IGNORECASE)
 _TRAP_TERM = re.compile(r"^\s*trap\s+.+\b(?:TERM|SIGTERM|15)\b", re.MULTILINE)
 #: Commands that end a script without leaving a program behind.
 _QUIET_LAST = frozenset(
@@ -36,15 +39,47 @@ _QUIET_LAST = frozenset(
 
 
 def process_findings(
-    service: Service, facts: DockerFacts, scripts: Sequence[Script], notes: Notes
+    service: Service,
+    facts: DockerFacts,
+    scripts: Sequence[Script],
+    notes: Notes,
+    tree: Mapping[str, bytes] | None = None,
 ) -> None:
-    _shm(service, scripts, notes)
+    """The process checks of a built ``service`` (``tree``: the render, where its
+    Dockerfile's lines are read to place a Dockerfile-wide warning)."""
+    _shm(service, scripts, notes, tree or {})
     for script in scripts:
         _not_execd(service, script, notes)
     _user(service, facts, notes)
 
 
-def _shm(service: Service, scripts: Sequence[Script], notes: Notes) -> None:
+def _shm_cause(
+    service: Service, scripts: Sequence[Script], tree: Mapping[str, bytes]
+) -> tuple[str | None, int | None]:
+    """The line that makes a service run vLLM or PyTorch workers: the script line that
+    starts it, else the Dockerfile line naming it (its CMD/ENTRYPOINT, its install, a
+    FROM of its image), else the Dockerfile's last FROM (the stage built)."""
+    for script in scripts:
+        for call in calls(script.text):
+            name = call.program.rsplit("/", 1)[-1]
+            if name in _SHM_PROGRAMS or _SHM_TEXT.search(call.text):
+                return script.file, call.line
+    dockerfile = service.build.dockerfile if service.build else None
+    data = tree.get(dockerfile) if dockerfile else None
+    if dockerfile is None or data is None:
+        return dockerfile, None
+    rows = data.decode("utf-8", "replace").splitlines()
+    named = re.compile(r"\b(?:vllm|torchrun)\b|torch\.distributed", re.IGNORECASE)
+    for number, row in enumerate(rows, 1):
+        if not row.lstrip().startswith("#") and named.search(row):
+            return dockerfile, number
+    froms = [n for n, row in enumerate(rows, 1) if _FROM.match(row)]
+    return dockerfile, (froms[-1] if froms else None)
+
+
+def _shm(
+    service: Service, scripts: Sequence[Script], notes: Notes, tree: Mapping[str, bytes]
+) -> None:
     argv = service.command.argv or ()
     programs = {a.rsplit("/", 1)[-1] for a in argv[:1]}
     texts = [" ".join(argv)]
@@ -63,7 +98,7 @@ def _shm(service: Service, scripts: Sequence[Script], notes: Notes) -> None:
         what = f"vLLM (its base image {', '.join(bases)})"
     if what is None:
         return
-    where = service.build.dockerfile if service.build else None
+    where, line = _shm_cause(service, scripts, tree)
     notes.warn(
         RC.SMALL_SHM,
         f"service {service.name} runs {what}, and its /dev/shm is {SHM_MIB} MiB on a device, "
@@ -71,6 +106,7 @@ def _shm(service: Service, scripts: Sequence[Script], notes: Notes) -> None:
         "users for --ipc=host or a larger --shm-size: workers that share tensors through "
         "/dev/shm can fail or stall there",
         where,
+        line,
     )
 
 

@@ -12,8 +12,9 @@ Following Wendy run facts, section 9 ("Network", "persist"):
 - a persist path at or above a path the Dockerfile fills: the bind mount
   is empty the first time and hides the image's content: a warning;
 - a program run from under a persist path (``noexec``): a failure;
-- a volume name that does not contain the app's name: every app of the
-  device naming it shares the folder: a warning.
+- a volume name that carries neither the project's nor the app's name
+  (:func:`owner_names`, one rule for every path): every app of the device
+  naming it shares the folder: a warning.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ def storage_findings(
     deploy: str | None,
     notes: Notes,
     file: str | None,
+    project: str = "",
 ) -> None:
-    """The network and persist findings of ``services`` (``file``: where they are defined)."""
+    """The network and persist findings of ``services`` (``file``: where they are defined;
+    ``project``: the project directory's name, which ``wendy init`` names after the app id)."""
     for service in services:
         runtime = service.runtime
         if runtime is None:
@@ -67,7 +70,7 @@ def storage_findings(
                 _mapping(tree, service, entry, notes, file)
         elif deploy is not None:
             _no_network(tree, service, services, notes, file)
-        _persist(tree, service, notes, file)
+        _persist(tree, service, notes, file, project)
 
 
 def _pointing(tree: Mapping[str, bytes], port: int) -> list[str]:
@@ -145,14 +148,24 @@ def _no_network(
     )
 
 
-def _persist(tree: Mapping[str, bytes], service: Service, notes: Notes, file: str | None) -> None:
+def owner_names(service: Service, project: str) -> tuple[str, ...]:
+    """The names a volume may carry to be this project's own, one rule on every path:
+    the project directory's (what the compose path names its apps after), the app's
+    (``<appId>`` or ``<appId>-<service>``) and the app id before ``-<service>``."""
+    suffix = f"-{service.name}"
+    prefix = service.app[: -len(suffix)] if service.app.endswith(suffix) else service.app
+    return tuple(dict.fromkeys(n.lower() for n in (project, prefix, service.app) if n))
+
+
+def _persist(
+    tree: Mapping[str, bytes], service: Service, notes: Notes, file: str | None, project: str
+) -> None:
     runtime = service.runtime
     if runtime is None or not runtime.mounts:
         return
     facts = service_facts(service, tree)
     dockerfile = service.build.dockerfile if service.build else None
-    suffix = f"-{service.name}"
-    prefix = service.app[: -len(suffix)] if service.app.endswith(suffix) else service.app
+    owners = owner_names(service, project)
     for mount in runtime.mounts:
         root = mount.path.rstrip("/") or "/"
         under = [root + "/", root]
@@ -172,11 +185,12 @@ def _persist(tree: Mapping[str, bytes], service: Service, notes: Notes, file: st
                     hidden[0].line,
                 )
         _noexec(tree, service, mount.path, notes)
-        if prefix.lower() not in mount.name.lower():
+        if not any(owner in mount.name.lower() for owner in owners):
             notes.warn(
                 RC.VOLUME_SHARED,
-                f"service {service.name}: volume {mount.name} does not carry the app's name "
-                f"({prefix}): persist volumes are shared by name by every app of the device "
+                f"service {service.name}: volume {mount.name} carries neither the project's "
+                f"nor the app's name ({' or '.join(owners)}): persist volumes are shared by "
+                "name by every app of the device "
                 f"({VOLUME_ROOT}/{mount.name}), so another app naming it sees the same folder "
                 f"({SPEC})",
                 file,

@@ -24,7 +24,7 @@ from wendy_llm.render.files.source import (
 )
 from wendy_llm.render.lints.silent import silent_lints
 from wendy_llm.render.lints.warning import LintWarning as LintWarning
-from wendy_llm.render.lints.warning import line_of
+from wendy_llm.render.lints.warning import line_of, variable_line
 from wendy_llm.render.manifest.load import MANIFEST_FILE, PICKER_FILE, Variable
 from wendy_llm.render.picks import CANONICAL_APP_ID, Pick
 from wendy_llm.render.values import APP_ID, check_rules, template_variables, walk_calls
@@ -285,11 +285,9 @@ def _render_lints(
         try:
             base = template.values(CANONICAL_APP_ID, {**overrides, **pick.answers}, strict=False)
         except ValuesError as exc:
-            planned.append(
-                LintWarning(
-                    MANIFEST_FILE, None, "values-error", f"pick {pick.slug}: {exc.describe()}"
-                )
-            )
+            line, whole = variable_line(template.manifest, exc.variable)
+            message = f"pick {pick.slug}: {exc.describe()}{whole}"
+            planned.append(LintWarning(MANIFEST_FILE, line, "values-error", message))
             continue
         variants = _typing_variants(template, base)
         planned.append((pick, base, variants))

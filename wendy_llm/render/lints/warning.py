@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from wendy_llm.record import Record
+from wendy_llm.render.manifest.load import MANIFEST_FILE
+from wendy_llm.render.manifest.records import Manifest
 
 TYPE_CHECKING = False  # typing is imported for mypy only (README, Performance)
 if TYPE_CHECKING:
@@ -34,3 +36,11 @@ class LintWarning(Record):
 def line_of(data: bytes, index: int) -> int:
     """The 1-based line of byte ``index`` in ``data``."""
     return data.count(b"\n", 0, index) + 1
+
+
+def variable_line(manifest: Manifest, name: str) -> tuple[int, str]:
+    """The line of ``template.json`` declaring variable ``name``, and "" ; line 1 and
+    words saying it is the file as a whole when it declares none (issue 37)."""
+    variable = next((v for v in manifest.variables if v.name == name), None)
+    line = None if variable is None else manifest.line_of(variable.json_path)
+    return (line, "") if line is not None else (1, f" (line 1: {MANIFEST_FILE} as a whole)")

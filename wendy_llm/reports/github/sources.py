@@ -22,12 +22,15 @@ need it, never by ``check`` itself.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from wendy_llm.engine.sourcemap import SourceMap, source_map
 from wendy_llm.errors import WendyLlmError
+from wendy_llm.golden.fixture_files import PICK_PLACEHOLDER
 from wendy_llm.render.files.tree import RenderedTree
 from wendy_llm.render.manifest.load import MANIFEST_FILE
 from wendy_llm.render.template import Template, load_template
@@ -144,11 +147,52 @@ class SourceLocator:
             found = self._rendered(template, finding)
             if found is not None:
                 return found
+        if template is not None and finding.pick == TEMPLATE_WIDE and finding.line is not None:
+            found = self._through_a_pick(template, finding)
+            if found is not None:
+                return found
         if finding.file is not None:
             found = self._repository_file(template, finding.file, finding.line)
+            if found is None and PICK_PLACEHOLDER in finding.file:
+                found = self._one_copy(template, finding)
             if found is not None:
                 return found
         return self._fallback(finding)
+
+    def _through_a_pick(self, template: Template, finding: Finding) -> SourceLocation | None:
+        """A template-wide finding at a line of a rendered file (a change several picks
+        render, reported once): traced through the first pick whose render holds the
+        file, which the source location's note names (None: no pick renders it)."""
+        try:
+            slugs = [p.slug for p in template.picks()]
+        except WendyLlmError:
+            return None
+        for slug in slugs:
+            tree = self.tree(template.id, slug, finding.variant)
+            if tree is None or finding.file not in tree:
+                continue
+            found = self._rendered(template, dataclasses.replace(finding, pick=slug))
+            if found is None or found.line is None:
+                return found
+            note = "; ".join(n for n in (found.note, f"traced through pick {slug}'s render") if n)
+            return dataclasses.replace(found, exact=False, note=note)
+        return None
+
+    def _one_copy(self, template: Template | None, finding: Finding) -> SourceLocation | None:
+        """A fixture named for every pick's copy (``golden/t/<pick>/README.md``): the
+        copy of the first pick that has one (the same change is in each, at the same
+        line; one place for all, so the pointers of every pick are one annotation)."""
+        slugs: list[str] = []
+        with contextlib.suppress(WendyLlmError):  # no picks listed: the finding's own only
+            slugs += [p.slug for p in template.picks()] if template is not None else []
+        slugs += [finding.pick] if finding.pick != TEMPLATE_WIDE else []
+        for slug in slugs:
+            concrete = str(finding.file).replace(PICK_PLACEHOLDER, slug)
+            found = self._repository_file(template, concrete, finding.line)
+            if found is not None:
+                note = f"{finding.file}: shown at pick {slug}'s copy"
+                return SourceLocation(found.path, found.line, exact=False, note=note)
+        return None
 
     def _fallback(self, finding: Finding) -> SourceLocation | None:
         """A file the finding is about when it names none of the repository: its

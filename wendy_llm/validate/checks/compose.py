@@ -52,6 +52,7 @@ from wendy_llm.codes.tools import (
 )
 from wendy_llm.errors import quoted
 from wendy_llm.render.files.tree import DIR_MODE, FILE_MODE
+from wendy_llm.validate.checks.compose_where import locate
 from wendy_llm.validate.checks.confined import outside_reads
 from wendy_llm.validate.documents import compose_model
 from wendy_llm.validate.documents.parse import Parsed, compose_files, parse_yaml
@@ -188,7 +189,7 @@ class ComposeValidator:
         temporary directory removed afterwards.
         """
         results = {name: ComposeResult() for name in trees}
-        jobs: list[tuple[_Key, _Job]] = []
+        jobs: list[tuple[_Key, _Job, Parsed]] = []
         pending: dict[str, _Job] = {}
         for name, tree in trees.items():
             dirs = _directories(tree)
@@ -205,7 +206,7 @@ class ComposeValidator:
                 results[name].findings += static_findings(parsed, tree, dirs)
                 project = project or tree_digest(tree)
                 job = _Job(compose_key(project, path), project, tree, path)
-                jobs.append((name, job))
+                jobs.append((name, job, parsed))
                 with self._lock:
                     cached = job.key in self._cache
                 if not cached and job.key not in pending:
@@ -218,11 +219,15 @@ class ComposeValidator:
                 self._cache.update(answered)
         if pending:
             self._run_pending(list(pending.values()), write)
-        for name, job in jobs:
+        for name, job, parsed in jobs:
             with self._lock:
                 outcome = self._cache[job.key]
             result = results[name]
-            result.findings += [replace(f, file=job.compose_path) for f in outcome.findings]
+            text = job.tree[job.compose_path].decode("utf-8", "replace")
+            # A refusal at the key it names (the run's outcome is shared: located here).
+            result.findings += [
+                locate(replace(f, file=job.compose_path), parsed, text) for f in outcome.findings
+            ]
             result.models[job.compose_path] = outcome.model
         return results
 

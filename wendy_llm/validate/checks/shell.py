@@ -165,7 +165,8 @@ class ShellValidator:
             for path, key in scripts:
                 with self._lock:
                     problems = self._cache[key]
-                findings += [_finding(p, path) for p in problems]
+                rows = max(1, len(wanted[key][1].splitlines()))
+                findings += [_finding(p, path, rows) for p in problems]
             out[name] = findings
         return out
 
@@ -238,12 +239,21 @@ class ShellValidator:
         return results
 
 
-def _finding(problem: _Problem, path: str) -> Finding:
-    """ShellCheck's problems are SH001, its own code the subject; bash's are SH002."""
+def _finding(problem: _Problem, path: str, rows: int) -> Finding:
+    """ShellCheck's problems are SH001, its own code the subject; bash's are SH002.
+
+    ``rows``: the script's line count.  At the end of the file bash names the line
+    after the last one (``line 6`` of a 5-line script ending in a newline): no line
+    is past a file's end, so it is shown at the last line, saying so.
+    """
     found = _SC_CODE.match(problem.message)
     if found is not None:
         return error(SHELLCHECK, problem.message, path, problem.line, subject=found.group(1))
-    return error(BASH_SYNTAX, problem.message, path, problem.line, subject="bash -n")
+    line, message = problem.line, problem.message
+    if line is not None and line > rows:
+        message += f" (at the end of the file: bash says line {line}, the file has {rows})"
+        line = rows
+    return error(BASH_SYNTAX, message, path, line, subject="bash -n")
 
 
 _SC_CODE = re.compile(r"ShellCheck (SC\d+)")

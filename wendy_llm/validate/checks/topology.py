@@ -91,8 +91,8 @@ def check_topology(rules: Rules, subject: Subject) -> list[Finding]:
     for (problem, file, line), names in blocked.items():
         which = ", ".join(quoted(n) for n in names)
         noun = "rule" if len(names) == 1 else "rules"
-        message = f"{noun} {which} cannot be checked: {problem}"
-        findings.append(error(TOP_RULE_UNCHECKABLE, message, file, line, subject=problem))
+        message = f"{noun} {which} cannot be checked: {problem}{whole_file(file, line)}"
+        findings.append(error(TOP_RULE_UNCHECKABLE, message, file, line or 1, subject=problem))
     return findings
 
 
@@ -109,8 +109,14 @@ class _Where:
     def fail(self, text: str, file: str | None = None, line: int | None = None) -> Finding:
         if file is None:
             file, line = self.rules_path, self.line
-        message = f"{self.prefix}{text}{self.suffix}"
-        return error(TOP_RULE_FAILED, message, file, line, subject=self.subject)
+        message = f"{self.prefix}{text}{self.suffix}{whole_file(file, line)}"
+        return error(TOP_RULE_FAILED, message, file, line or 1, subject=self.subject)
+
+
+def whole_file(file: str, line: int | None) -> str:
+    """A finding about ``file`` as a whole (no ``line``) is at its line 1, and says so
+    in these words (issue 37); "" when it has a line."""
+    return "" if line is not None else f" (line 1: {file} as a whole)"
 
 
 def _evaluate(

@@ -268,7 +268,10 @@ def _compose_document(
             f"docker-compose config does not accept {raw.path}, so its normalised model is "
             "unknown (the compose check says why)"
         )
-        return RuleDocument(raw.path, None, raw.lines, problem)
+        # At the line of Compose's refusal, where the compose check reports it (issue 37).
+        said = (f.line for f in compose.findings if f.file == raw.path and f.severity == "error")
+        line = next((n for n in said if n is not None), None)
+        return RuleDocument(raw.path, None, raw.lines, problem, line)
     return RuleDocument(raw.path, model, raw.lines)
 
 

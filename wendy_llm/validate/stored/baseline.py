@@ -64,7 +64,7 @@ from wendy_llm.repo.selection import templates_dir_argument
 from wendy_llm.safe_read import ReadRefused, resolve_inside
 from wendy_llm.validate.findings import Finding, error, warning
 from wendy_llm.validate.rules.file import Rules, load_rules, parse_rules
-from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
+from wendy_llm.validate.stored.grouped import GroupedChange, first_line, grouped_findings
 
 if TYPE_CHECKING:
     from wendy_llm.compare.pairing import Sentinels
@@ -329,7 +329,10 @@ def _attach_diffs(
         how = _HOW_TO_MOVE.format(fix=fix, baseline=shown, command=command)
         message = "\n".join(lines)
         gist = what + (f" (variant {group.variant})" if group.variant else "")
-        grouped.append(GroupedChange(template_id, group.picks, message, how, group.path, gist))
+        line = first_line(group.diff)  # the render's first changed line (issue 37)
+        grouped.append(
+            GroupedChange(template_id, group.picks, message, how, group.path, gist, line)
+        )
     for finding in grouped_findings(
         (BASELINE_DIFFERS, BASELINE_SAME_CHANGE), grouped, diffs.omitted_lines
     ):

@@ -17,8 +17,13 @@ from wendy_llm import options
 from wendy_llm.codes import Check
 from wendy_llm.codes.stored import GOLDEN_DIFFERS, GOLDEN_SAME_CHANGE
 from wendy_llm.golden.check import check_golden
+from wendy_llm.golden.fixture_files import PICK_PLACEHOLDER
+from wendy_llm.golden.layout import MANIFEST_NAME
+from wendy_llm.golden.template_check import GoldenProblem
+from wendy_llm.render.manifest.load import MANIFEST_FILE
+from wendy_llm.repo.layout import display_path
 from wendy_llm.validate.findings import Finding
-from wendy_llm.validate.stored.grouped import GroupedChange, grouped_findings
+from wendy_llm.validate.stored.grouped import GroupedChange, first_line, grouped_findings
 
 if TYPE_CHECKING:
     from wendy_llm.engine.client import Renderer
@@ -69,17 +74,33 @@ def golden_findings(
         for p in result.problems
         if p.template_id in checked or (complete and p.template_id not in existing)
     ]
-    grouped = [
-        GroupedChange(
-            p.template_id,
-            p.picks,
-            "\n".join([p.summary, *p.diff]),
-            p.fix,
-            p.fixture,
-            f"{p.kind}: {p.path or p.fixture}",
-        )
-        for p in shown
-    ]
+    grouped = []
+    for p in shown:
+        file, line, whole = problem_place(p, golden_dir)
+        summary = p.summary + (f" ({whole})" if whole else "")
+        gist = f"{p.kind}: {p.path or p.fixture}"
+        message = "\n".join([summary, *p.diff])
+        grouped.append(GroupedChange(p.template_id, p.picks, message, p.fix, file, gist, line))
     return grouped_findings(
         (GOLDEN_DIFFERS, GOLDEN_SAME_CHANGE), grouped, result.omitted_diff_lines
     )
+
+
+def problem_place(problem: GoldenProblem, golden_dir: Path) -> tuple[str, int, str]:
+    """Where a golden problem is, as (file, line, words saying it is a whole file or ""):
+    the fixture as named (``<pick>`` for every pick's copy) at its diff's first changed
+    line, else line 1 of it as a whole; a fixture that does not exist at line 1 of the
+    template's ``golden.json`` (a pick it lacks), else of its ``template.json`` (the
+    template has no fixtures yet)."""
+    hunk = first_line(problem.diff, side="old")  # the fixture is the old side
+    copies = [problem.fixture.replace(PICK_PLACEHOLDER, pick) for pick in problem.picks]
+    existing = next((Path(c) for c in [problem.fixture, *copies] if Path(c).is_file()), None)
+    if existing is not None:
+        if hunk is not None:
+            return problem.fixture, hunk, ""
+        return problem.fixture, 1, f"line 1: {existing.name} as a whole"
+    manifest = golden_dir / problem.template_id / MANIFEST_NAME
+    if manifest.is_file():
+        shown = display_path(manifest)
+        return shown, 1, f"line 1: {MANIFEST_NAME} as a whole, which lists the fixtures"
+    return MANIFEST_FILE, 1, "line 1: the template as a whole, which has no fixtures yet"

@@ -10,6 +10,7 @@ before what to do about it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ class GroupedChange:
     fix: str  # the last line: what to do about it
     file: str | None
     gist: str  # what happened, in a few words, for the pointers
+    line: int | None = None  # in ``file``, when the change has one (issue 37)
 
 
 def grouped_findings(
@@ -48,7 +50,7 @@ def grouped_findings(
             lines.insert(1, note)
         message = "\n".join(lines)
         pick = change.picks[0] if len(change.picks) == 1 else TEMPLATE_WIDE
-        found = error(change_code, message, change.file, subject=change.gist)
+        found = error(change_code, message, change.file, change.line, subject=change.gist)
         findings.append(found.at(change.template, pick))
         if len(change.picks) < 2:
             continue
@@ -57,7 +59,20 @@ def grouped_findings(
             f"the diff is under {change.template} (template)"
         )
         findings += [
-            error(pointer_code, pointer, change.file, subject=change.gist).at(change.template, slug)
+            error(pointer_code, pointer, change.file, change.line, subject=change.gist).at(
+                change.template, slug
+            )
             for slug in change.picks
         ]
     return findings
+
+
+#: ``@@ -12,3 +14,4 @@``: where a unified diff's first hunk starts, before and after.
+_HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,\d+)? \+(?P<new>\d+)")
+
+
+def first_line(diff: Sequence[str], *, side: str = "new") -> int | None:
+    """The first changed line of a unified diff, on its ``old`` or ``new`` side (at
+    least 1: a hunk of an empty side starts at 0); None without a hunk."""
+    found = next((m for m in map(_HUNK.match, diff) if m is not None), None)
+    return None if found is None else max(1, int(found.group(side)))
