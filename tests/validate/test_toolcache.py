@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,30 @@ def test_another_compose_binary_is_another_question(cache: ResultCache, tmp_path
     validator = ComposeValidator(binary=wrapper, results=cache)
     assert validator.validate(good_tree()) == [] and validator.runs == 1
     assert cache.hits == 0
+
+
+def test_a_binary_restored_from_an_archive_is_the_same_question(
+    cache: ResultCache, tmp_path: Path
+) -> None:
+    """The action restores the gate from actions/cache (a tar archive): the
+    same binary at the same path, with its mtime, but a new inode; its
+    verdicts are reused.  A reinstall (a new mtime) is another question."""
+    wrapper = tmp_path / "bin" / "docker-compose"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec "{find_tool("docker-compose")}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    ComposeValidator(binary=wrapper, results=cache).validate(good_tree())
+    inode = wrapper.stat().st_ino
+    restored = tmp_path / "restored"
+    shutil.copy2(wrapper, restored)  # the archive's copy: bytes, mode and mtime
+    os.replace(restored, wrapper)
+    assert wrapper.stat().st_ino != inode
+    validator = ComposeValidator(binary=wrapper, results=cache)
+    assert validator.validate(good_tree()) == [] and validator.runs == 0
+    assert cache.hits == 1
+    os.utime(wrapper, ns=(0, wrapper.stat().st_mtime_ns + 10**9))
+    validator = ComposeValidator(binary=wrapper, results=cache)
+    assert validator.validate(good_tree()) == [] and validator.runs == 1
 
 
 def test_shellcheck_results_are_kept_by_script_and_name(cache: ResultCache) -> None:

@@ -15,7 +15,9 @@ change a verdict:
   at is in it; for ShellCheck and ``bash -n`` the script's bytes, its file
   name and every option given), and a salt;
 - the salt covers the tools (each binary's identity: resolved path, size,
-  modification time, inode; and what it says its version is) and the
+  modification time to the nanosecond, and what it says its version is;
+  not the inode, which a cache restore (the action's ``actions/cache``,
+  a tar archive) changes while the binary stays the same) and the
   package's whole code (:func:`package_salt`: every file of the installed
   ``wendy_llm`` directory, Python, the Go helper's source, the schemas), so
   an upgrade of either never reads an older result;
@@ -121,13 +123,16 @@ class ResultCache:
 
 
 def tool_identity(binary: Path) -> str:
-    """What changes whenever a tool binary is replaced (path, size, mtime, inode)."""
+    """What changes whenever a tool binary is replaced (path, size, mtime): a
+    reinstall writes a new mtime, and the version it reports is asked too
+    (:func:`tool_salt`); the inode is left out, since restoring the same
+    binary from an archive gives it a new one."""
     try:
         resolved = binary.resolve()
         st = resolved.stat()
     except OSError:
         return f"{binary}\0unknown"
-    return f"{resolved}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+    return f"{resolved}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 #: The installed package: its whole code (Python, the Go helper's source,
