@@ -9,7 +9,10 @@ the package's version from that file, so the metadata, ``wendy-llm
 --version``, ``wendy_llm.__version__``, the JSON reports and the SARIF driver
 all name one revision.  Built where there is no git work tree of this
 project (an unpacked sdist), the stamp the sdist carries is kept; with
-neither, the version is ``<release>+unknown``.
+neither (a tarball of the repository, as GitHub hands a remote action), the
+version names the source itself, ``0.1.0+src.<12 hex>``: a digest of every
+file the package is built from, so two builds of the same files say the
+same and any other source says otherwise.
 
 ``python tools/wendy_backend.py`` rewrites the stamp of the work tree (``make
 install`` runs it, so an editable install names the commit checked out now).
@@ -17,6 +20,7 @@ install`` runs it, so an editable install names the commit checked out now).
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import tomllib
@@ -65,6 +69,27 @@ def revision_version(root: Path) -> str | None:
     return f"{base}+g{commit}" + (".dirty" if dirty else "")
 
 
+#: What a build reads, relative to the project root (the stamp and the
+#: artefacts of earlier builds left out: they are written by builds).
+_SOURCES = ("pyproject.toml", "MANIFEST.in", "tools", "wendy_llm")
+_BUILT = ("wendy_llm/VERSION", "wendy_llm/engine/helper/bin/")
+
+
+def source_version(root: Path) -> str:
+    """``<release>+src.<12 hex>``: the digest of every source file under ``root``."""
+    digest = hashlib.sha256()
+    for top in _SOURCES:
+        where = root / top
+        found = sorted(where.rglob("*")) if where.is_dir() else [where]
+        for path in found:
+            name = path.relative_to(root).as_posix()
+            if not path.is_file() or "__pycache__" in path.parts or name.startswith(_BUILT):
+                continue
+            digest.update(f"{name}\0{path.stat().st_size}\0".encode())
+            digest.update(path.read_bytes())
+    return f"{release(root)}+src.{digest.hexdigest()[:12]}"
+
+
 def write_stamp(root: Path) -> str:
     """Write (when it changed) and return the version of the package in ``root``."""
     stamp = root / STAMP
@@ -72,7 +97,7 @@ def write_stamp(root: Path) -> str:
     if version is None:
         if stamp.is_file():
             return stamp.read_text(encoding="utf-8").strip()
-        version = f"{release(root)}+unknown"
+        version = source_version(root)
     text = f"{version}\n"
     if not stamp.is_file() or stamp.read_text(encoding="utf-8") != text:
         stamp.write_text(text, encoding="utf-8")

@@ -6,6 +6,7 @@ and the SARIF driver say it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,7 +84,15 @@ def test_outside_its_work_tree_the_stamp_it_carries_is_kept(project: Path, tmp_p
     sdist = tmp_path / "unpacked"
     (sdist / "wendy_llm").mkdir(parents=True)
     (sdist / "pyproject.toml").write_text('[tool.wendy-llm]\nrelease = "0.1.0"\n', "utf-8")
-    assert wendy_backend.write_stamp(sdist) == "0.1.0+unknown"  # no git, no stamp
+    # No git, no stamp (a tarball of the repository): the digest of its sources.
+    (sdist / "wendy_llm" / "cli.py").write_text("x = 1\n", "utf-8")
+    named = wendy_backend.source_version(sdist)
+    assert re.fullmatch(r"0\.1\.0\+src\.[0-9a-f]{12}", named)
+    (sdist / "wendy_llm" / "cli.py").write_text("x = 2\n", "utf-8")
+    assert wendy_backend.source_version(sdist) != named
+    assert wendy_backend.write_stamp(sdist) == wendy_backend.source_version(sdist)
+    # ... which the stamp it then wrote does not change (a build's own output).
+    assert wendy_backend.source_version(sdist) == wendy_backend.write_stamp(sdist)
     (sdist / "wendy_llm" / "VERSION").write_text("0.1.0+gabcdef012345\n", "utf-8")
     assert wendy_backend.write_stamp(sdist) == "0.1.0+gabcdef012345"
     inner = project / "sub"  # inside another work tree, but not its top: not ours

@@ -43,6 +43,7 @@ EXAMPLES: dict[str, dict[str, object]] = {
         "templates_root": Path("templates"),
         "golden_dir": Path("golden"),
         "settings": wendy_llm.Settings(),
+        "pinned": wendy_llm.Pinned("origin/main", "0" * 40),
     },
 }
 
