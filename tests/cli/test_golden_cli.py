@@ -34,11 +34,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
+    files = (p for p in sorted(root.rglob("*")) if p.is_file())
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
 
 
 def test_update_writes_the_layout_and_check_then_passes(project: Path) -> None:

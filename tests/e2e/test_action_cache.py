@@ -83,8 +83,14 @@ def test_the_key_changes_with_what_is_installed_and_nothing_else(tmp_path: Path)
     # Another revision of the action's own files.
     action = tmp_path / "action"
     shutil.copytree(REPO / "wendy_llm", action / "wendy_llm", ignore=_pycache)
-    shutil.copy2(REPO / "pyproject.toml", action / "pyproject.toml")
+    shutil.copytree(REPO / "tools", action / "tools", ignore=_pycache)
+    for name in ("pyproject.toml", "MANIFEST.in"):
+        shutil.copy2(REPO / name, action / name)
     run = ActionRun(tmp_path / "checkout", tmp_path / "d", action_path=action)
+    assert run.step("Prepare").code == 0 and run.outputs["prepare"]["key"] == first
+    # What a build writes into the action's directory (the revision stamp) is no source.
+    (action / "wendy_llm" / "VERSION").write_text("0.1.0+src.0123456789ab\n", encoding="utf-8")
+    run = ActionRun(tmp_path / "checkout", tmp_path / "d2", action_path=action)
     assert run.step("Prepare").code == 0 and run.outputs["prepare"]["key"] == first
     (action / "wendy_llm" / "options.py").write_text("# another revision\n", encoding="utf-8")
     run = ActionRun(tmp_path / "checkout", tmp_path / "e", action_path=action)

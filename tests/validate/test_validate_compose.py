@@ -11,7 +11,7 @@ from _check_helpers import COMPOSE, good_tree, with_files
 from wendy_llm.codes.tools import COMPOSE_REFUSED, COMPOSE_WARNED
 from wendy_llm.errors import ValidatorToolError
 from wendy_llm.validate.checks.compose import ComposeValidator
-from wendy_llm.validate.checks.compose_where import WHOLE_FILE, locate
+from wendy_llm.validate.documents.compose_where import WHOLE_FILE, locate
 from wendy_llm.validate.documents.parse import parse_yaml
 from wendy_llm.validate.findings import error, warning
 from wendy_llm.validate.tools.compose_run import ComposeOutcome

@@ -52,9 +52,9 @@ from wendy_llm.codes.tools import (
 )
 from wendy_llm.errors import quoted
 from wendy_llm.render.files.tree import DIR_MODE, FILE_MODE
-from wendy_llm.validate.checks.compose_where import locate
 from wendy_llm.validate.checks.confined import outside_reads
 from wendy_llm.validate.documents import compose_model
+from wendy_llm.validate.documents.compose_where import locate
 from wendy_llm.validate.documents.parse import Parsed, compose_files, parse_yaml
 from wendy_llm.validate.findings import Finding, error
 from wendy_llm.validate.tools.cache import ResultCache, tool_salt
