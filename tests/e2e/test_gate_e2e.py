@@ -209,7 +209,7 @@ def test_an_ollama_pick_gained_a_blank_line(baseline: Baseline, blank_line: Path
     assert check_row(gate.check.out, "laguna-xs-2.1-q4_k_m")["baseline"] == "FAIL"
     assert (
         f"  {LLM} picks gemma4-e2b, gemma4-e4b, gemma4-26b, gemma4-31b, gemma3-4b, llama3.2-3b "
-        "and 10 more [baseline] docker-compose.yml: BAS002 docker-compose.yml differs from "
+        "and 10 more [baseline] docker-compose.yml:17: BAS002 docker-compose.yml differs from "
         f"the stored baseline golden/baseline/{LLM}, the same for 16 picks; "
         f"the diff is under {LLM} (template)"
     ) in gate.check.out.splitlines()

@@ -137,7 +137,9 @@ def test_a_regex_that_backtracks_exponentially_ends_with_a_finding() -> None:
         "rules:\n  - name: r\n    assert:\n      - {file: run.sh, matches: '^# (a|aa)+$'}\n",
         tree,
     )
-    assert found == ['run.sh:None: rule "r": run.sh has nothing matching /^# (a|aa)+$/']
+    assert found == [
+        'run.sh:1: rule "r": run.sh has nothing matching /^# (a|aa)+$/ (line 1: run.sh as a whole)'
+    ]
 
 
 def test_the_rules_regex_dialect_is_go_re2() -> None:
