@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,28 @@ def test_every_diff_printing_command_rejects_a_bad_line_limit(
         main([*argv, "--max-diff-lines", limit])
     assert exited.value.code == 2
     assert "argument --max-diff-lines: " in capsys.readouterr().err
+
+
+def test_a_defect_of_wendy_llm_is_exit_2_with_every_report_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 38: a crash must not leave the job's summary empty. The check
+    # itself is made to crash, with text that acts on a terminal or a runner.
+    from wendy_llm.cli import check_cmd
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom\n::error::forged\x1b[31m")
+
+    monkeypatch.setattr(check_cmd, "check_verdict", crash)
+    reports = {name: tmp_path / name for name in ("check.md", "check.xml", "check.sarif")}
+    argv = ["check", str(LLM.parent.parent), "--markdown", str(reports["check.md"])]
+    argv += ["--junit", str(reports["check.xml"]), "--sarif", str(reports["check.sarif"])]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last):" in err and "in crash" in err
+    assert "wendy-llm: error: internal error: RuntimeError: boom" in err
+    assert "\n::error::" not in err and "\x1b" not in err
+    for path in reports.values():
+        assert "internal error: RuntimeError: boom" in path.read_text(encoding="utf-8"), path
+    json.loads(reports["check.sarif"].read_text(encoding="utf-8"))
+    ET.parse(reports["check.xml"])

@@ -13,6 +13,7 @@ import argparse
 import gc
 import importlib
 import sys
+import traceback
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
@@ -148,13 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WendyLlmError as exc:
         if interrupts.received is not None:  # a tool or the helper got the signal too
             return interrupts.report()
-        output.say(f"wendy-llm: error: {cli_text(exc)}")
-        # lazy: the terminal's styles are loaded by every command that writes reports.
-        from wendy_llm.cli.style import write_failure_reports
-
-        for problem in write_failure_reports(args, cli_text(exc)):
-            output.say(f"wendy-llm: error: {problem}")
-        return EXIT_USAGE
+        return _stopped(args, cli_text(exc))
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under program()
         return interrupts.report(exc)
     except BrokenPipeError:
@@ -163,9 +158,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         # not raise again.
         output.silence_stdout()
         return EXIT_FAILED
+    except Exception as exc:  # a defect of wendy-llm itself, never of the input
+        if interrupts.received is not None:
+            return interrupts.report()
+        # Said, with where it happened (each line guarded: a message may quote
+        # template text), and the reports still written: a crash never leaves
+        # the job's summary empty (issue 38).
+        for line in "".join(traceback.format_exception(exc)).splitlines():
+            output.say(line)
+        message = (
+            f"internal error: {type(exc).__name__}: {exc} (a defect of wendy-llm, "
+            "not of your templates: please report it with the lines above)"
+        )
+        return _stopped(args, message)
     finally:
         stop_announcing()
     return result
+
+
+def _stopped(args: argparse.Namespace, message: str) -> int:
+    """A run that stopped on ``message``: said, and every report file the
+    command was asked for written, holding it (exit 2)."""
+    output.say(f"wendy-llm: error: {message}")
+    # lazy: the terminal's styles are loaded by every command that writes reports.
+    from wendy_llm.cli.style import write_failure_reports
+
+    for problem in write_failure_reports(args, message):
+        output.say(f"wendy-llm: error: {problem}")
+    return EXIT_USAGE
 
 
 def program() -> int:
