@@ -4,7 +4,7 @@ judges (runtime, ``TYPE_CHECKING`` and function-level imports alike)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,3 +110,17 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> Iterator[Im
 def all_imports() -> list[Import]:
     modules = all_modules()
     return [imp for name, path in modules.items() for imp in imports_of(name, path, modules)]
+
+
+def offenders(
+    package: Path, allowed: Mapping[str, str], find: Callable[[str, str], list[str]]
+) -> list[str]:
+    """What ``find(source, "wendy_llm/<module>")`` names in each module of
+    ``package`` that ``allowed`` does not exempt (the guard tests' walk: the
+    output layer's, the one reader's)."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        where = path.relative_to(package).as_posix()
+        if where not in allowed:
+            found += find(path.read_text(encoding="utf-8"), f"wendy_llm/{where}")
+    return found

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from _imports import PACKAGE_DIR
+from _imports import PACKAGE_DIR, offenders
 
 import wendy_llm.safe_read as reader
 
@@ -71,12 +71,7 @@ def reads_of(source: str, where: str) -> list[str]:
 
 
 def unguarded_reads(package: Path, allowed: dict[str, str]) -> list[str]:
-    found = []
-    for path in sorted(package.rglob("*.py")):
-        where = path.relative_to(package).as_posix()
-        if where not in allowed:
-            found += reads_of(path.read_text(encoding="utf-8"), f"wendy_llm/{where}")
-    return found
+    return offenders(package, allowed, reads_of)
 
 
 def test_no_module_reads_a_file_but_through_the_one_reader() -> None:

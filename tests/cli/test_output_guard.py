@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from _imports import PACKAGE_DIR
+from _imports import PACKAGE_DIR, offenders
 
 from wendy_llm.cli import output
 from wendy_llm.cli.style import Progress
@@ -56,12 +56,7 @@ def writes_of(source: str, where: str) -> list[str]:
 
 
 def unguarded_writes(package: Path, allowed: dict[str, str]) -> list[str]:
-    found = []
-    for path in sorted(package.rglob("*.py")):
-        where = path.relative_to(package).as_posix()
-        if where not in allowed:
-            found += writes_of(path.read_text(encoding="utf-8"), f"wendy_llm/{where}")
-    return found
+    return offenders(package, allowed, writes_of)
 
 
 def test_no_module_writes_to_the_terminal_but_through_the_output_layer() -> None:
